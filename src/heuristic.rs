@@ -1,0 +1,97 @@
+//! A fast greedy plan, used as the MIP's starting solution: a good incumbent
+//! from the first second lets branch-and-bound prune from the start.
+
+use petgraph::algo::astar;
+use petgraph::graph::NodeIndex;
+
+use crate::board::RouteId;
+use crate::graph::BoardGraph;
+use crate::model::Instance;
+use crate::verify::evaluate;
+
+/// Repeatedly connects the ticket with the most points gained per car spent
+/// (routes already claimed are free), then spends the remaining cars on the
+/// unclaimed routes worth the most points (an exact knapsack).
+pub fn greedy(inst: &Instance) -> Vec<RouteId> {
+    let board = inst.board;
+    let graph = BoardGraph::new(board, inst.routes.iter().copied());
+    let mut chosen: Vec<RouteId> = Vec::new();
+    let mut used = 0;
+    loop {
+        let current = evaluate(board, &chosen, &inst.tickets).score();
+        let mut best: Option<(f64, Vec<RouteId>, u32)> = None;
+        for &t in &inst.tickets {
+            let ticket = board.ticket(t);
+            let goal = NodeIndex::new(ticket.b.0);
+            let Some((cost, path)) = astar(
+                &graph.graph,
+                NodeIndex::new(ticket.a.0),
+                |n| n == goal,
+                |e| {
+                    if chosen.contains(e.weight()) {
+                        0
+                    } else {
+                        board.route(*e.weight()).length
+                    }
+                },
+                |_| 0,
+            ) else {
+                continue;
+            };
+            if cost == 0 || used + cost > inst.cars {
+                continue;
+            }
+            let new: Vec<RouteId> = path
+                .windows(2)
+                .filter_map(|w| graph.graph.find_edge(w[0], w[1]))
+                .map(|e| graph.graph[e])
+                .filter(|r| !chosen.contains(r))
+                .collect();
+            let mut candidate = chosen.clone();
+            candidate.extend(&new);
+            let gain = evaluate(board, &candidate, &inst.tickets).score() - current;
+            let ratio = gain as f64 / cost as f64;
+            if best.as_ref().is_none_or(|(b, _, _)| ratio > *b) {
+                best = Some((ratio, new, cost));
+            }
+        }
+        let Some((_, new, cost)) = best else { break };
+        chosen.extend(new);
+        used += cost;
+    }
+    let rest: Vec<RouteId> = inst
+        .routes
+        .iter()
+        .copied()
+        .filter(|r| !chosen.contains(r))
+        .collect();
+    chosen.extend(knapsack(inst, &rest, inst.cars - used));
+    chosen.sort();
+    chosen
+}
+
+/// The routes among `routes` with the most points that fit in `cars`.
+fn knapsack(inst: &Instance, routes: &[RouteId], cars: u32) -> Vec<RouteId> {
+    let cap = cars as usize;
+    // best[i][c]: most points from the first i routes with c cars.
+    let mut best = vec![vec![0u32; cap + 1]; routes.len() + 1];
+    for (i, &r) in routes.iter().enumerate() {
+        let route = inst.board.route(r);
+        let len = route.length as usize;
+        for c in 0..=cap {
+            best[i + 1][c] = best[i][c];
+            if len <= c {
+                best[i + 1][c] = best[i + 1][c].max(best[i][c - len] + route.points);
+            }
+        }
+    }
+    let mut picked = Vec::new();
+    let mut c = cap;
+    for i in (0..routes.len()).rev() {
+        if best[i + 1][c] != best[i][c] {
+            picked.push(routes[i]);
+            c -= inst.board.route(routes[i]).length as usize;
+        }
+    }
+    picked
+}

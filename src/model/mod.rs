@@ -1,0 +1,113 @@
+//! The optimisation problem and its MIP formulations.
+//!
+//! An [`Instance`] is one question: a board, a train-car budget, the routes a
+//! player may claim and the tickets that can score. Two formulations answer
+//! it exactly:
+//! - [`paper`]: the per-ticket flow model of Schaefer & Schaefer, constraints
+//!   (1a)–(1e), as published. The reference; slow on the full board.
+//! - [`forest`]: a rooted-arborescence (directed cut) model of the same
+//!   problem, with cuts separated by max-flow. The default; much tighter.
+
+pub mod forest;
+pub mod paper;
+
+use good_lp::{ProblemVariables, Variable, VariableDefinition};
+
+use crate::board::{Board, RouteId, TicketId};
+use crate::graph::BoardGraph;
+
+/// One optimisation question on a board.
+#[derive(Clone, Debug)]
+pub struct Instance<'a> {
+    pub board: &'a Board,
+    /// Train cars available.
+    pub cars: u32,
+    /// Routes the model may choose.
+    pub routes: Vec<RouteId>,
+    /// Tickets the model may complete.
+    pub tickets: Vec<TicketId>,
+    /// Every ticket in play, for scoring a solution (a superset of `tickets`).
+    pub tickets_in_play: Vec<TicketId>,
+}
+
+impl<'a> Instance<'a> {
+    /// The whole board with `cars` train cars, reduced by exact preprocessing.
+    pub fn new(board: &'a Board, cars: u32) -> Instance<'a> {
+        Instance::unreduced(board, cars).reduced()
+    }
+
+    /// The whole board as the paper states it, without preprocessing.
+    pub fn unreduced(board: &'a Board, cars: u32) -> Instance<'a> {
+        let tickets: Vec<TicketId> = board.ticket_ids().collect();
+        Instance {
+            board,
+            cars,
+            routes: board.route_ids().collect(),
+            tickets_in_play: tickets.clone(),
+            tickets,
+        }
+    }
+
+    /// Exact preprocessing: a route longer than the budget can never be
+    /// claimed, and a ticket whose shortest connection (over the remaining
+    /// routes) needs more cars than the budget can never be completed.
+    pub fn reduced(mut self) -> Instance<'a> {
+        let board = self.board;
+        self.routes.retain(|&r| board.route(r).length <= self.cars);
+        let graph = BoardGraph::new(board, self.routes.iter().copied());
+        let mut distances = std::collections::HashMap::new();
+        self.tickets.retain(|&t| {
+            let ticket = board.ticket(t);
+            let from = distances
+                .entry(ticket.a)
+                .or_insert_with(|| graph.distances(ticket.a, |r| board.route(r).length));
+            matches!(from[ticket.b.0], Some(d) if d <= self.cars)
+        });
+        self
+    }
+}
+
+/// A set of claimed routes with what it is worth, as recomputed by the
+/// independent verifier.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Claimed routes, in id order.
+    pub routes: Vec<RouteId>,
+    /// Completed tickets, in id order.
+    pub tickets: Vec<TicketId>,
+    pub cars_used: u32,
+    pub route_points: u32,
+    pub ticket_points: u32,
+}
+
+impl Plan {
+    pub fn score(&self) -> u32 {
+        self.route_points + self.ticket_points
+    }
+}
+
+/// good_lp variables that remember their HiGHS column: good_lp numbers columns
+/// in the order variables are added, and the cut loop and warm starts need
+/// those numbers.
+#[derive(Default)]
+pub(crate) struct Columns {
+    pub vars: ProblemVariables,
+    pub count: usize,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Col {
+    pub var: Variable,
+    pub index: usize,
+}
+
+impl Columns {
+    pub fn add(&mut self, def: VariableDefinition) -> Col {
+        let var = self.vars.add(def);
+        self.count += 1;
+        Col {
+            var,
+            index: self.count - 1,
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! Solving an [`Instance`]: pick a formulation, run HiGHS (with the
+//! separate-and-resolve loop for the forest model), and check the answer
+//! with the independent verifier before anyone sees it.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::board::RouteId;
+use crate::heuristic;
+use crate::mip::{Mip, MipError, MipStatus};
+use crate::model::{forest::ForestModel, paper::PaperModel, Instance, Plan};
+use crate::verify::{self, Claim, VerifyError};
+
+/// Which exact formulation to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Method {
+    /// Rooted-forest directed-cut model with max-flow separation (default).
+    Forest,
+    /// The paper's per-ticket flow model, flows continuous.
+    Paper,
+    /// The paper's per-ticket flow model with binary flows, as in (1e).
+    PaperInteger,
+}
+
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    pub method: Method,
+    /// Wall-clock limit in seconds for the whole solve.
+    pub time_limit: Option<f64>,
+    /// A starting plan; the greedy heuristic's when `None`.
+    pub start: Option<Vec<RouteId>>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            method: Method::Forest,
+            time_limit: None,
+            start: None,
+        }
+    }
+}
+
+/// A verified answer.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub plan: Plan,
+    /// The plan is proven optimal.
+    pub proven: bool,
+    /// Upper bound on the optimum (integer: scores are integers).
+    pub bound: u32,
+    pub seconds: f64,
+    pub method: Method,
+    /// HiGHS solves (LP and MIP) in the run.
+    pub solves: usize,
+    /// Directed cuts added (forest model).
+    pub cuts: usize,
+    /// Branch-and-bound nodes over all MIP solves.
+    pub nodes: i64,
+}
+
+impl Outcome {
+    /// Relative optimality gap, (bound − score) / bound.
+    pub fn gap(&self) -> f64 {
+        if self.bound == 0 {
+            0.0
+        } else {
+            (self.bound - self.plan.score()) as f64 / self.bound as f64
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Mip(#[from] MipError),
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
+}
+
+/// Solves `inst` and returns a plan checked by the union-find verifier.
+pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
+    let started = Instant::now();
+    let start = options
+        .start
+        .clone()
+        .unwrap_or_else(|| heuristic::greedy(inst));
+    let clock = Clock {
+        started,
+        limit: options.time_limit,
+    };
+    let mut run = match options.method {
+        // Nothing fits in the budget: HiGHS would reject the empty model.
+        _ if inst.routes.is_empty() => Run {
+            routes: Vec::new(),
+            claim: Claim {
+                completed: Vec::new(),
+                objective: 0.0,
+                proven: true,
+            },
+            bound: 0,
+            solves: 0,
+            cuts: 0,
+            nodes: 0,
+        },
+        Method::Forest => solve_forest(inst, &start, &clock)?,
+        Method::Paper => solve_paper(inst, &start, &clock, false)?,
+        Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
+    };
+    let eval = verify::check(
+        inst.board,
+        inst.cars,
+        &run.routes,
+        &inst.tickets_in_play,
+        &run.claim,
+    )?;
+    let plan = Plan {
+        routes: sorted(run.routes),
+        tickets: eval.completed.clone(),
+        cars_used: eval.cars_used,
+        route_points: eval.route_points,
+        ticket_points: eval.ticket_points,
+    };
+    // A bound below the verified score would mean a wrong model.
+    run.bound = run.bound.max(plan.score());
+    let proven = run.bound == plan.score();
+    if run.claim.proven && !proven {
+        return Err(VerifyError(format!(
+            "the solver claims optimality at {} points but its bound is {}",
+            plan.score(),
+            run.bound
+        ))
+        .into());
+    }
+    Ok(Outcome {
+        plan,
+        proven,
+        bound: run.bound,
+        seconds: started.elapsed().as_secs_f64(),
+        method: options.method,
+        solves: run.solves,
+        cuts: run.cuts,
+        nodes: run.nodes,
+    })
+}
+
+fn sorted(mut v: Vec<RouteId>) -> Vec<RouteId> {
+    v.sort();
+    v
+}
+
+struct Clock {
+    started: Instant,
+    limit: Option<f64>,
+}
+
+impl Clock {
+    /// Seconds left, or `None` without a limit.
+    fn left(&self) -> Option<f64> {
+        self.limit
+            .map(|l| (l - self.started.elapsed().as_secs_f64()).max(0.0))
+    }
+
+    fn apply(&self, mip: &mut Mip) -> Result<(), MipError> {
+        match self.left() {
+            Some(left) => mip.set_time_limit(left),
+            None => Ok(()),
+        }
+    }
+}
+
+/// What a formulation returns before verification.
+struct Run {
+    routes: Vec<RouteId>,
+    claim: Claim,
+    bound: u32,
+    solves: usize,
+    cuts: usize,
+    nodes: i64,
+}
+
+/// Integer upper bound from a solver's real-valued bound.
+fn int_bound(bound: f64) -> u32 {
+    (bound + 1e-6).floor().max(0.0) as u32
+}
+
+fn objective(inst: &Instance, routes: &[RouteId], completed: &[crate::board::TicketId]) -> f64 {
+    let board = inst.board;
+    let r: u32 = routes.iter().map(|&r| board.route(r).points).sum();
+    let t: u32 = completed.iter().map(|&t| board.ticket(t).points).sum();
+    (r + t) as f64
+}
+
+fn solve_paper(
+    inst: &Instance,
+    start: &[RouteId],
+    clock: &Clock,
+    integer_flows: bool,
+) -> Result<Run, SolveError> {
+    let (model, mut mip) = PaperModel::build(inst, integer_flows)?;
+    mip.set_start(&model.start(inst, start))?;
+    clock.apply(&mut mip)?;
+    let result = mip.solve()?;
+    let values = result
+        .values
+        .ok_or_else(|| MipError("no solution found (not even the start)".into()))?;
+    let routes = model.routes(inst, &values);
+    let completed = model.completed(inst, &values);
+    let bound = int_bound(result.bound);
+    let objective = objective(inst, &routes, &completed);
+    Ok(Run {
+        claim: Claim {
+            completed,
+            objective,
+            proven: result.status == MipStatus::Optimal,
+        },
+        routes,
+        bound,
+        solves: 1,
+        cuts: 0,
+        nodes: result.nodes,
+    })
+}
+
+/// LP rounds of cut separation before branching, and when to stop them.
+const LP_ROUNDS: usize = 200;
+const LP_TOLERANCE: f64 = 1e-4;
+const MIP_TOLERANCE: f64 = 1e-6;
+
+fn solve_forest(inst: &Instance, start: &[RouteId], clock: &Clock) -> Result<Run, SolveError> {
+    let (model, mut mip) = ForestModel::build(inst)?;
+    let x = model.x_columns();
+    let (mut solves, mut cuts, mut nodes) = (0, 0, 0);
+
+    // The incumbent is always a route set with the model's own valuation of
+    // it (`start` builds a full, cut-feasible solution from the routes).
+    let value_of = |routes: &[RouteId]| {
+        let values = model.start(inst, routes);
+        let completed = model.completed(inst, &values);
+        let objective = objective(inst, routes, &completed);
+        (values, completed, objective)
+    };
+    let (mut best_values, mut best_completed, mut best) = value_of(start);
+    let mut best_routes = start.to_vec();
+    // Trivially, no plan scores more than every route and ticket together.
+    let mut bound = int_bound(objective(inst, &inst.routes, &inst.tickets));
+
+    // Root relaxation: strengthen the LP with violated cuts before branching.
+    mip.set_integer(&x, false)?;
+    for _ in 0..LP_ROUNDS {
+        clock.apply(&mut mip)?;
+        let result = mip.solve()?;
+        solves += 1;
+        if result.status != MipStatus::Optimal {
+            break;
+        }
+        let values = result.values.expect("an optimal LP has a solution");
+        bound = bound.min(int_bound(result.bound));
+        let violated = model.separate(&values, LP_TOLERANCE);
+        if std::env::var_os("TTR_DEBUG").is_some() {
+            eprintln!(
+                "lp {:.3} cuts {} t {:.2}",
+                result.bound,
+                violated.len(),
+                clock.started.elapsed().as_secs_f64()
+            );
+        }
+        if violated.is_empty() || bound as f64 <= best {
+            break;
+        }
+        cuts += violated.len();
+        model.add_cuts(&mut mip, &violated)?;
+    }
+
+    // Branch and bound on x; repeat while the MIP's answer violates cuts.
+    mip.set_integer(&x, true)?;
+    while (best as u32) < bound {
+        if clock.left().is_some_and(|l| l <= 0.0) {
+            break;
+        }
+        mip.set_start(&best_values)?;
+        clock.apply(&mut mip)?;
+        let result = mip.solve()?;
+        solves += 1;
+        nodes += result.nodes;
+        bound = bound.min(int_bound(result.bound));
+        let Some(values) = result.values else {
+            break;
+        };
+        let routes = model.routes(inst, &values);
+        let (v, c, o) = value_of(&routes);
+        if o > best {
+            (best_values, best_completed, best, best_routes) = (v, c, o, routes);
+        }
+        if result.status == MipStatus::TimeLimit {
+            break;
+        }
+        if (best as u32) >= bound {
+            break;
+        }
+        let violated = model.separate(&values, MIP_TOLERANCE);
+        if std::env::var_os("TTR_DEBUG").is_some() {
+            eprintln!(
+                "mip bound {} best {} cuts {} nodes {} t {:.2}",
+                bound,
+                best,
+                violated.len(),
+                result.nodes,
+                clock.started.elapsed().as_secs_f64()
+            );
+        }
+        if violated.is_empty() {
+            // Every cut holds, so the MIP optimum is attained by its own routes.
+            return Err(MipError(format!(
+                "forest model: no violated cut, but optimum {bound} exceeds its routes' score {best}"
+            ))
+            .into());
+        }
+        cuts += violated.len();
+        model.add_cuts(&mut mip, &violated)?;
+    }
+    Ok(Run {
+        routes: best_routes,
+        claim: Claim {
+            completed: best_completed,
+            objective: best,
+            proven: (best as u32) >= bound,
+        },
+        bound,
+        solves,
+        cuts,
+        nodes,
+    })
+}

@@ -1,0 +1,127 @@
+//! The `ttr-opt` binary: output formats, exit codes, errors on bad input.
+
+use std::process::Command;
+
+fn ttr_opt(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn solve_45_json_reports_285_proven() {
+    let out = ttr_opt(&["solve", "--cars", "45", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
+    assert_eq!(v["score"], 285);
+    assert_eq!(v["ticket_points"], 223);
+    assert_eq!(v["route_points"], 62);
+    assert_eq!(v["cars_used"], 45);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["bound"], 285);
+    assert_eq!(v["gap"], 0.0);
+    assert_eq!(v["routes"].as_array().unwrap().len(), 18);
+    assert_eq!(v["tickets"].as_array().unwrap().len(), 16);
+    let route_points: u64 = v["routes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["points"].as_u64().unwrap())
+        .sum();
+    assert_eq!(route_points, 62);
+}
+
+#[test]
+fn table_output_names_routes_and_tickets() {
+    let out = ttr_opt(&["solve", "--cars", "8"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("Optimal score"), "{text}");
+    assert!(
+        text.contains("Routes claimed") && text.contains("Tickets completed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn same_input_same_output() {
+    let strip = |o: std::process::Output| {
+        let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v.as_object_mut().unwrap().remove("seconds");
+        v
+    };
+    let a = strip(ttr_opt(&["solve", "--cars", "12", "--json"]));
+    let b = strip(ttr_opt(&["solve", "--cars", "12", "--json"]));
+    assert_eq!(a, b);
+}
+
+#[test]
+fn time_limit_reports_unproven_plan_with_exit_code_3() {
+    // So short that no solve can finish: the starting plan is reported.
+    let out = ttr_opt(&[
+        "solve",
+        "--cars",
+        "45",
+        "--json",
+        "--time-limit",
+        "0.000001",
+    ]);
+    assert_eq!(out.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "time_limit");
+    assert!(v["score"].as_u64().unwrap() < v["bound"].as_u64().unwrap());
+    assert!(v["gap"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_board_file_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("ttr-opt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.json");
+    std::fs::write(
+        &path,
+        r#"{ "name": "bad", "cars": 5, "route_points": { "1": 1 },
+             "cities": [ { "name": "A", "x": 0, "y": 0 } ],
+             "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["red"] } ],
+             "tickets": [] }"#,
+    )
+    .unwrap();
+    let out = ttr_opt(&["solve", "--board", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.json") && err.contains("routes[0]") && err.contains("unknown city \"B\""),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn missing_board_file_is_a_clear_error() {
+    let out = ttr_opt(&["solve", "--board", "does/not/exist.json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("does/not/exist.json"), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_rejected() {
+    assert_eq!(ttr_opt(&["solve", "--cars", "-3"]).status.code(), Some(2));
+    assert_eq!(ttr_opt(&["solve", "--cars", "many"]).status.code(), Some(2));
+    for bad in ["--time-limit=0", "--time-limit=-1", "--time-limit=soon"] {
+        let out = ttr_opt(&["solve", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            String::from_utf8(out.stderr)
+                .unwrap()
+                .contains("--time-limit"),
+            "{bad}"
+        );
+    }
+}

@@ -1,0 +1,91 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use ttr_opt::board::{Board, RouteId};
+use ttr_opt::model::Instance;
+use ttr_opt::solve::{solve, Method, Outcome, SolveOptions};
+use ttr_opt::verify::evaluate;
+
+pub fn usa() -> Board {
+    Board::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/data/usa.json"
+    )))
+    .expect("the shipped USA board loads")
+}
+
+/// A board from compact test data: cities by name (coordinates don't
+/// matter), routes as (from, to, length), tickets as (from, to, points).
+/// Route points follow the rule card.
+pub fn board(
+    cities: &[&str],
+    routes: &[(&str, &str, u32)],
+    tickets: &[(&str, &str, u32)],
+) -> Board {
+    let json = serde_json::json!({
+        "name": "test",
+        "cars": 45,
+        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "8": 21 },
+        "cities": cities.iter().enumerate()
+            .map(|(i, c)| serde_json::json!({ "name": c, "x": i, "y": 0 })).collect::<Vec<_>>(),
+        "routes": routes.iter()
+            .map(|(a, b, l)| serde_json::json!({ "from": a, "to": b, "length": l, "tracks": ["gray"] }))
+            .collect::<Vec<_>>(),
+        "tickets": tickets.iter()
+            .map(|(a, b, p)| serde_json::json!({ "from": a, "to": b, "points": p }))
+            .collect::<Vec<_>>(),
+    });
+    Board::from_json(&json.to_string(), "test board").expect("test board is valid")
+}
+
+/// Solves and re-checks the plan with the union-find verifier, independently
+/// of the check inside `solve`.
+pub fn solve_with(board: &Board, cars: u32, method: Method) -> Outcome {
+    let inst = Instance::new(board, cars);
+    let outcome = solve(
+        &inst,
+        &SolveOptions {
+            method,
+            ..SolveOptions::default()
+        },
+    )
+    .expect("solves without error");
+    let all: Vec<_> = board.ticket_ids().collect();
+    let eval = evaluate(board, &outcome.plan.routes, &all);
+    assert_eq!(
+        eval.score(),
+        outcome.plan.score(),
+        "reported score matches the union-find"
+    );
+    assert_eq!(
+        eval.completed, outcome.plan.tickets,
+        "reported tickets match the union-find"
+    );
+    assert!(eval.cars_used <= cars, "plan fits in the budget");
+    assert!(outcome.proven, "solved to proven optimality");
+    assert_eq!(outcome.bound, outcome.plan.score());
+    outcome
+}
+
+pub fn optimum(board: &Board, cars: u32, method: Method) -> u32 {
+    solve_with(board, cars, method).plan.score()
+}
+
+/// The optimum by enumerating every subset of routes (small boards only).
+pub fn brute_force(board: &Board, cars: u32) -> u32 {
+    let n = board.routes.len();
+    assert!(n <= 16, "brute force is for small boards");
+    let all: Vec<_> = board.ticket_ids().collect();
+    (0u32..1 << n)
+        .map(|mask| {
+            (0..n)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(RouteId)
+                .collect::<Vec<_>>()
+        })
+        .map(|routes| evaluate(board, &routes, &all))
+        .filter(|e| e.cars_used <= cars)
+        .map(|e| e.score())
+        .max()
+        .unwrap_or(0)
+}

@@ -1,0 +1,64 @@
+//! Random small boards: the default formulation matches exhaustive search.
+
+mod common;
+
+use proptest::prelude::*;
+use ttr_opt::board::Board;
+use ttr_opt::solve::Method;
+
+/// A random connected board: a spanning path over `n` cities plus extra
+/// routes, and a few tickets.
+fn random_board() -> impl Strategy<Value = (Board, u32)> {
+    (4usize..7)
+        .prop_flat_map(|n| {
+            (
+                Just(n),
+                prop::collection::vec(1u32..=6, n - 1),
+                prop::collection::vec((0..n, 0..n, 1u32..=6), 0..5),
+                prop::collection::vec((0..n, 0..n, 1u32..=20), 1..5),
+                0u32..20,
+            )
+        })
+        .prop_map(|(n, path, extra, tickets, cars)| {
+            let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
+            let mut routes: Vec<(usize, usize, u32)> = path
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| (i, i + 1, l))
+                .collect();
+            for (a, b, l) in extra {
+                let key = (a.min(b), a.max(b));
+                if a != b && !routes.iter().any(|&(x, y, _)| (x.min(y), x.max(y)) == key) {
+                    routes.push((a, b, l));
+                }
+            }
+            let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
+            let routes: Vec<(&str, &str, u32)> = routes
+                .iter()
+                .map(|&(a, b, l)| (names_ref[a], names_ref[b], l))
+                .collect();
+            let tickets: Vec<(&str, &str, u32)> = tickets
+                .iter()
+                .filter(|(a, b, _)| a != b)
+                .map(|&(a, b, p)| (names_ref[a], names_ref[b], p))
+                .collect();
+            (common::board(&names_ref, &routes, &tickets), cars)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn forest_matches_brute_force((board, cars) in random_board()) {
+        prop_assert_eq!(common::optimum(&board, cars, Method::Forest), common::brute_force(&board, cars));
+    }
+
+    #[test]
+    fn paper_flows_continuous_or_binary_agree((board, cars) in random_board()) {
+        prop_assert_eq!(
+            common::optimum(&board, cars, Method::Paper),
+            common::optimum(&board, cars, Method::PaperInteger)
+        );
+    }
+}

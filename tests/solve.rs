@@ -1,0 +1,174 @@
+//! Optimal scores on hand-made boards whose answer is derived by hand, and
+//! on the USA board against the paper; every plan is re-checked by the
+//! union-find verifier (see `common::solve_with`).
+
+mod common;
+
+use common::{board, brute_force, optimum, solve_with};
+use ttr_opt::solve::Method;
+
+const METHODS: [Method; 3] = [Method::Forest, Method::Paper, Method::PaperInteger];
+
+#[test]
+fn ticket_needing_a_multi_route_path() {
+    // A–B–C–D, one car each; the ticket A–D is worth 10.
+    let b = board(
+        &["A", "B", "C", "D"],
+        &[("A", "B", 1), ("B", "C", 1), ("C", "D", 1)],
+        &[("A", "D", 10)],
+    );
+    for m in METHODS {
+        // 3 cars: the whole line, 3 route points + 10.
+        let o = solve_with(&b, 3, m);
+        assert_eq!(o.plan.score(), 13, "{m:?}");
+        assert_eq!(o.plan.tickets.len(), 1);
+        // 2 cars cannot reach D: two routes, 2 points.
+        assert_eq!(optimum(&b, 2, m), 2, "{m:?}");
+    }
+}
+
+#[test]
+fn pure_knapsack() {
+    // A star of independent routes of lengths 1..6 and no tickets.
+    let b = board(
+        &["H", "A", "B", "C", "D", "E", "F"],
+        &[
+            ("H", "A", 1),
+            ("H", "B", 2),
+            ("H", "C", 3),
+            ("H", "D", 4),
+            ("H", "E", 5),
+            ("H", "F", 6),
+        ],
+        &[],
+    );
+    for m in METHODS {
+        assert_eq!(optimum(&b, 10, m), 22, "6+4 cars: 15+7 points ({m:?})");
+        assert_eq!(optimum(&b, 7, m), 16, "6+1 cars: 15+1 points ({m:?})");
+    }
+}
+
+#[test]
+fn ticket_not_worth_its_cars() {
+    // Four one-car routes to complete a 2-point ticket (4+2 = 6 points)
+    // lose to one 4-car route elsewhere (7 points).
+    let b = board(
+        &["A", "B", "C", "D", "E", "X", "Y"],
+        &[
+            ("A", "B", 1),
+            ("B", "C", 1),
+            ("C", "D", 1),
+            ("D", "E", 1),
+            ("X", "Y", 4),
+        ],
+        &[("A", "E", 2)],
+    );
+    for m in METHODS {
+        let o = solve_with(&b, 4, m);
+        assert_eq!(o.plan.score(), 7, "{m:?}");
+        assert!(o.plan.tickets.is_empty(), "{m:?}");
+    }
+}
+
+#[test]
+fn budget_zero_scores_nothing() {
+    let b = board(&["A", "B"], &[("A", "B", 1)], &[]);
+    for m in METHODS {
+        let o = solve_with(&b, 0, m);
+        assert_eq!(o.plan.score(), 0);
+        assert!(o.plan.routes.is_empty());
+    }
+}
+
+#[test]
+fn budget_above_total_length_takes_everything() {
+    let b = board(
+        &["A", "B", "C", "D"],
+        &[("A", "B", 2), ("B", "C", 3), ("C", "A", 1), ("C", "D", 4)],
+        &[("A", "D", 8), ("B", "D", 5)],
+    );
+    for m in METHODS {
+        let o = solve_with(&b, 100, m);
+        assert_eq!(o.plan.routes.len(), 4, "{m:?}");
+        assert_eq!(o.plan.score(), 2 + 4 + 1 + 7 + 8 + 5, "{m:?}");
+        assert_eq!(o.plan.cars_used, 10);
+    }
+}
+
+#[test]
+fn two_separate_components_beat_any_single_tree() {
+    // Two cheap tickets far apart: the optimum is a forest of two paths.
+    let b = board(
+        &["A", "B", "C", "D", "E", "F"],
+        &[
+            ("A", "B", 1),
+            ("B", "C", 1),
+            ("C", "D", 6),
+            ("D", "E", 1),
+            ("E", "F", 1),
+        ],
+        &[("A", "C", 5), ("D", "F", 5)],
+    );
+    for m in METHODS {
+        let o = solve_with(&b, 4, m);
+        assert_eq!(o.plan.score(), 4 + 10, "{m:?}");
+        assert_eq!(o.plan.tickets.len(), 2, "{m:?}");
+    }
+}
+
+#[test]
+fn methods_agree_with_brute_force_on_small_boards() {
+    // A ring with chords and overlapping tickets: alternative paths, shared
+    // segments, and routes worth claiming for their points alone.
+    let b = board(
+        &["A", "B", "C", "D", "E", "F", "G"],
+        &[
+            ("A", "B", 2),
+            ("B", "C", 1),
+            ("C", "D", 3),
+            ("D", "E", 2),
+            ("E", "F", 1),
+            ("F", "A", 4),
+            ("A", "D", 5),
+            ("B", "E", 3),
+            ("C", "G", 2),
+            ("G", "E", 2),
+            ("F", "G", 6),
+        ],
+        &[
+            ("A", "D", 9),
+            ("B", "F", 7),
+            ("C", "E", 4),
+            ("A", "G", 6),
+            ("D", "F", 3),
+        ],
+    );
+    for cars in [0, 1, 3, 5, 7, 9, 12, 16, 40] {
+        let expected = brute_force(&b, cars);
+        for m in METHODS {
+            assert_eq!(optimum(&b, cars, m), expected, "{cars} cars, {m:?}");
+        }
+    }
+}
+
+#[test]
+fn usa_45_cars_is_285() {
+    let b = common::usa();
+    let o = solve_with(&b, 45, Method::Forest);
+    assert_eq!(o.plan.score(), 285);
+    assert_eq!(o.plan.ticket_points, 223);
+    assert_eq!(o.plan.route_points, 62);
+    assert_eq!(o.plan.cars_used, 45);
+}
+
+#[test]
+fn usa_forest_agrees_with_the_paper_model() {
+    let b = common::usa();
+    for cars in [3, 6] {
+        assert_eq!(
+            optimum(&b, cars, Method::Forest),
+            optimum(&b, cars, Method::Paper),
+            "{cars} cars"
+        );
+    }
+}
