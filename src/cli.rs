@@ -57,9 +57,10 @@ struct SolveArgs {
     /// its gap (exit status 3 if not proven optimal).
     #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
     time_limit: Option<f64>,
-    /// Formulation: forest (default, fastest exact), paper (the published
-    /// flow model), paper-integer (the same with binary flows).
-    #[arg(long, value_enum, default_value_t = Method::Forest)]
+    /// Exact method: auto (default: forest or frontier, whichever suits the
+    /// budget), frontier (dynamic programme), forest (rooted-forest MIP),
+    /// paper (the published flow MIP), paper-integer (the same, binary flows).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
 }
 

@@ -1,13 +1,59 @@
-//! A fast greedy plan, used as the MIP's starting solution: a good incumbent
-//! from the first second lets branch-and-bound prune from the start.
+//! Fast plans that are good but not proven optimal: the starting solution
+//! of the MIP and the score the frontier programme must beat. A good
+//! incumbent from the first second lets both prune from the start.
 
 use petgraph::algo::astar;
 use petgraph::graph::NodeIndex;
 
-use crate::board::RouteId;
-use crate::graph::BoardGraph;
+use crate::board::{RouteId, TicketId};
+use crate::frontier::Frontier;
+use crate::graph::{self, BoardGraph};
 use crate::model::Instance;
-use crate::verify::evaluate;
+
+/// States kept per car count by the beam search in [`start`].
+const BEAM_WIDTH: usize = 20;
+
+/// The better of the greedy plan and a beam search of the frontier programme.
+pub fn start(inst: &Instance) -> Vec<RouteId> {
+    let greedy = greedy(inst);
+    if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
+        return greedy;
+    }
+    let beam = Frontier::beam(
+        inst.board,
+        &inst.routes,
+        &inst.tickets,
+        inst.cars,
+        BEAM_WIDTH,
+    )
+    .plan(inst.cars)
+    .0;
+    if score(inst, &beam).0 > score(inst, &greedy).0 {
+        beam
+    } else {
+        greedy
+    }
+}
+
+/// Score of `routes` and the instance tickets they complete (via
+/// `petgraph`'s union-find; the verifier keeps its own).
+pub fn score(inst: &Instance, routes: &[RouteId]) -> (u32, Vec<TicketId>) {
+    let board = inst.board;
+    let picked: Vec<_> = routes.iter().map(|&r| board.route(r).clone()).collect();
+    let component = graph::components(board.cities.len(), &picked);
+    let completed: Vec<TicketId> = inst
+        .tickets
+        .iter()
+        .copied()
+        .filter(|&t| component[board.ticket(t).a.0] == component[board.ticket(t).b.0])
+        .collect();
+    let points = picked.iter().map(|r| r.points).sum::<u32>()
+        + completed
+            .iter()
+            .map(|&t| board.ticket(t).points)
+            .sum::<u32>();
+    (points, completed)
+}
 
 /// Repeatedly connects the ticket with the most points gained per car spent
 /// (routes already claimed are free), then spends the remaining cars on the
@@ -18,7 +64,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
     let mut chosen: Vec<RouteId> = Vec::new();
     let mut used = 0;
     loop {
-        let current = evaluate(board, &chosen, &inst.tickets).score();
+        let current = score(inst, &chosen).0;
         let mut best: Option<(f64, Vec<RouteId>, u32)> = None;
         for &t in &inst.tickets {
             let ticket = board.ticket(t);
@@ -49,7 +95,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
                 .collect();
             let mut candidate = chosen.clone();
             candidate.extend(&new);
-            let gain = evaluate(board, &candidate, &inst.tickets).score() - current;
+            let gain = score(inst, &candidate).0 - current;
             let ratio = gain as f64 / cost as f64;
             if best.as_ref().is_none_or(|(b, _, _)| ratio > *b) {
                 best = Some((ratio, new, cost));

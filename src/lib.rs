@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod cli;
+pub mod frontier;
 pub mod graph;
 pub mod heuristic;
 pub mod mip;

@@ -145,7 +145,7 @@ impl SolveReport {
         );
         let _ = writeln!(
             out,
-            "Proof: {} (upper bound {}, gap {:.1}%), {} model, {:.2} s, {} HiGHS solves, {} cuts, {} nodes",
+            "Proof: {} (upper bound {}, gap {:.1}%), method {}, {:.2} s, {} HiGHS solves, {} cuts, {} nodes",
             match self.status {
                 Status::Optimal => "optimal",
                 Status::TimeLimit => "time limit reached",

@@ -1,4 +1,4 @@
-//! Random small boards: the default formulation matches exhaustive search.
+//! Random small boards: the exact methods match exhaustive search.
 
 mod common;
 
@@ -50,8 +50,10 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     #[test]
-    fn forest_matches_brute_force((board, cars) in random_board()) {
-        prop_assert_eq!(common::optimum(&board, cars, Method::Forest), common::brute_force(&board, cars));
+    fn exact_methods_match_brute_force((board, cars) in random_board()) {
+        let expected = common::brute_force(&board, cars);
+        prop_assert_eq!(common::optimum(&board, cars, Method::Forest), expected);
+        prop_assert_eq!(common::optimum(&board, cars, Method::Frontier), expected);
     }
 
     #[test]

@@ -7,7 +7,13 @@ mod common;
 use common::{board, brute_force, optimum, solve_with};
 use ttr_opt::solve::Method;
 
-const METHODS: [Method; 3] = [Method::Forest, Method::Paper, Method::PaperInteger];
+const METHODS: [Method; 5] = [
+    Method::Auto,
+    Method::Frontier,
+    Method::Forest,
+    Method::Paper,
+    Method::PaperInteger,
+];
 
 #[test]
 fn ticket_needing_a_multi_route_path() {
@@ -154,21 +160,34 @@ fn methods_agree_with_brute_force_on_small_boards() {
 #[test]
 fn usa_45_cars_is_285() {
     let b = common::usa();
-    let o = solve_with(&b, 45, Method::Forest);
-    assert_eq!(o.plan.score(), 285);
-    assert_eq!(o.plan.ticket_points, 223);
-    assert_eq!(o.plan.route_points, 62);
-    assert_eq!(o.plan.cars_used, 45);
+    for m in [Method::Auto, Method::Frontier] {
+        let o = solve_with(&b, 45, m);
+        assert_eq!(o.plan.score(), 285, "{m:?}");
+        assert_eq!(o.plan.ticket_points, 223, "{m:?}");
+        assert_eq!(o.plan.route_points, 62, "{m:?}");
+        assert_eq!(o.plan.cars_used, 45, "{m:?}");
+    }
 }
 
 #[test]
-fn usa_forest_agrees_with_the_paper_model() {
+fn usa_methods_agree() {
     let b = common::usa();
-    for cars in [3, 6] {
-        assert_eq!(
-            optimum(&b, cars, Method::Forest),
-            optimum(&b, cars, Method::Paper),
-            "{cars} cars"
-        );
+    for cars in [3, 6, 8] {
+        let expected = optimum(&b, cars, Method::Paper);
+        for m in [Method::Frontier, Method::Forest, Method::Auto] {
+            assert_eq!(optimum(&b, cars, m), expected, "{cars} cars, {m:?}");
+        }
     }
+    // Where the two fast methods are at their slowest.
+    assert_eq!(
+        optimum(&b, 40, Method::Forest),
+        optimum(&b, 40, Method::Frontier)
+    );
+}
+
+#[test]
+fn auto_picks_the_method_that_suits_the_budget() {
+    let b = common::usa();
+    assert_eq!(solve_with(&b, 20, Method::Auto).method, Method::Frontier);
+    assert_eq!(solve_with(&b, 50, Method::Auto).method, Method::Forest);
 }

@@ -1,0 +1,640 @@
+//! An exact dynamic programme over the board, no LP involved: the fastest
+//! exact method, and the one that answers every budget in one pass.
+//!
+//! Routes are decided one at a time (claim or skip) in an order that sweeps
+//! the map, so that at any moment only a few cities — the *frontier* — have
+//! both decided and undecided routes. A state records how the claimed routes
+//! so far partition the frontier cities into components, plus *ghosts*:
+//! cities already left behind that are one end of a ticket still open (its
+//! other end not reached yet, or in another component). For every state the
+//! programme keeps the best score reachable with at most c cars, for every
+//! budget c at once. Ticket points are earned the moment a claimed route
+//! merges the components holding the ticket's two ends; a component that
+//! loses its last frontier city can never grow again, so its ghosts (and
+//! their open tickets) are dropped.
+//!
+//! The plan for a budget is recovered by walking the stored layers back from
+//! the final state and re-running each transition to find one that produced
+//! it (so ties resolve the same way every run).
+
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+use crate::board::{Board, RouteId, TicketId};
+
+/// A state: (city, component label) pairs sorted by city, labels numbered in
+/// order of first appearance.
+type Key = Vec<(u8, u8)>;
+
+/// Best score with at most c cars, for c = 0..=max_cars; `NONE` if the
+/// state cannot be reached with c cars.
+type Values = Vec<i16>;
+const NONE: i16 = -1;
+
+/// One decided route.
+struct Step {
+    a: u8,
+    b: u8,
+    length: usize,
+    points: i16,
+    route: RouteId,
+}
+
+/// The programme's tables for one board, routes, tickets and car limit.
+pub struct Frontier {
+    steps: Vec<Step>,
+    /// Per city: index of its first and last step (`usize::MAX` if it has no routes).
+    first: Vec<usize>,
+    last: Vec<usize>,
+    /// Tickets as (city, city, points, id).
+    tickets: Vec<(u8, u8, i16, TicketId)>,
+    /// Per city: indices into `tickets` of the tickets with an end there.
+    tickets_at: Vec<Vec<usize>>,
+    max_cars: usize,
+    /// `layers[i]`: the states after deciding steps `0..i`.
+    layers: Vec<Vec<(Key, Values)>>,
+    /// Known achievable score per budget (0 where unknown): states that
+    /// cannot reach it for any budget are dropped.
+    lower: Vec<i16>,
+    /// `knap[i][r]`: most route points from steps `i..` with r cars.
+    knap: Vec<Vec<i16>>,
+    /// `dist[i][u * n + v]`: cars on a shortest u–v path over steps `i..`.
+    dist: Vec<Vec<u16>>,
+    /// `fresh[i][r]`: points of tickets with both ends first reached at
+    /// step `i` or later and joined by at most r cars of those steps.
+    fresh: Vec<Vec<i16>>,
+}
+
+/// Per-run figures, for benchmarks.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrontierStats {
+    /// Largest number of states in one layer.
+    pub max_states: usize,
+    /// States over all layers.
+    pub total_states: usize,
+    /// Largest frontier of the route order (cities).
+    pub width: usize,
+}
+
+/// What a run is asked for.
+#[derive(Clone, Debug)]
+pub struct Goal {
+    /// Largest budget of interest; the programme answers every budget up to it.
+    pub max_cars: u32,
+    /// Budgets below this one are of no interest: states that only they
+    /// could use are dropped (`max_cars` alone for a single budget).
+    pub min_cars: u32,
+    /// Achievable scores (`lower[c]` for c cars, from a heuristic; missing
+    /// entries mean unknown): partial plans that provably cannot reach them
+    /// are dropped. Tighter values make the run faster, never different.
+    pub lower: Vec<u32>,
+    /// Give up (return `None`) if the run is not done by then.
+    pub deadline: Option<Instant>,
+}
+
+impl Goal {
+    /// Every budget from 0 to `max_cars`, nothing known.
+    pub fn all(max_cars: u32) -> Goal {
+        Goal {
+            max_cars,
+            min_cars: 0,
+            lower: Vec::new(),
+            deadline: None,
+        }
+    }
+}
+
+/// Marks a budget of no interest in `Frontier::lower`.
+const UNWANTED: i16 = i16::MAX;
+
+impl Frontier {
+    /// Runs the exact programme; `None` if the deadline passed first.
+    pub fn run(
+        board: &Board,
+        routes: &[RouteId],
+        tickets: &[TicketId],
+        goal: &Goal,
+    ) -> Option<Frontier> {
+        let mut dp = Frontier::new(board, routes, tickets, goal);
+        dp.bounds();
+        dp.forward(None, goal.deadline).then_some(dp)
+    }
+
+    /// Whether scores on this board fit the programme's 16-bit values (any
+    /// real board does: the USA board totals under 700 points).
+    pub fn fits(board: &Board, routes: &[RouteId], tickets: &[TicketId]) -> bool {
+        let total: u64 = routes
+            .iter()
+            .map(|&r| board.route(r).points as u64)
+            .sum::<u64>()
+            + tickets
+                .iter()
+                .map(|&t| board.ticket(t).points as u64)
+                .sum::<u64>();
+        // Bounds add a few such totals together; stay far below i16::MAX.
+        total < 4000 && board.cities.len() < 255
+    }
+
+    /// A heuristic run: the same programme, keeping after each step only the
+    /// `width` best states for each car count. Its values are achievable
+    /// scores (lower bounds), usually optimal or close, found quickly.
+    pub fn beam(
+        board: &Board,
+        routes: &[RouteId],
+        tickets: &[TicketId],
+        max_cars: u32,
+        width: usize,
+    ) -> Frontier {
+        let mut dp = Frontier::new(board, routes, tickets, &Goal::all(max_cars));
+        dp.forward(Some(width), None);
+        dp
+    }
+
+    /// The tables of the programme, before any step is decided.
+    fn new(board: &Board, routes: &[RouteId], tickets: &[TicketId], goal: &Goal) -> Frontier {
+        assert!(board.cities.len() < 255, "city ids are stored in a byte");
+        let n = board.cities.len();
+        // Greedy beat sweeping by map coordinates (x, y, x±y) on the USA
+        // board: 1.4M states over all layers at 22 cars against 2.3M–12M.
+        let order = sweep_order(board, routes);
+        let mut steps: Vec<Step> = routes
+            .iter()
+            .map(|&r| {
+                let route = board.route(r);
+                Step {
+                    a: route.a.0 as u8,
+                    b: route.b.0 as u8,
+                    length: route.length as usize,
+                    points: route.points as i16,
+                    route: r,
+                }
+            })
+            .collect();
+        steps.sort_by_key(|s| {
+            let (pa, pb) = (order[s.a as usize], order[s.b as usize]);
+            (pa.max(pb), pa.min(pb), s.route)
+        });
+        let mut first = vec![usize::MAX; n];
+        let mut last = vec![usize::MAX; n];
+        for (i, s) in steps.iter().enumerate() {
+            for c in [s.a as usize, s.b as usize] {
+                if first[c] == usize::MAX {
+                    first[c] = i;
+                }
+                last[c] = i;
+            }
+        }
+        let tickets: Vec<(u8, u8, i16, TicketId)> = tickets
+            .iter()
+            .map(|&t| {
+                let ticket = board.ticket(t);
+                (ticket.a.0 as u8, ticket.b.0 as u8, ticket.points as i16, t)
+            })
+            .filter(|&(a, b, _, _)| {
+                first[a as usize] != usize::MAX && first[b as usize] != usize::MAX
+            })
+            .collect();
+        let mut tickets_at = vec![Vec::new(); n];
+        for (k, &(a, b, _, _)) in tickets.iter().enumerate() {
+            tickets_at[a as usize].push(k);
+            tickets_at[b as usize].push(k);
+        }
+        Frontier {
+            steps,
+            first,
+            last,
+            tickets,
+            tickets_at,
+            max_cars: goal.max_cars as usize,
+            layers: Vec::new(),
+            lower: (0..=goal.max_cars)
+                .map(|c| match goal.lower.get(c as usize) {
+                    _ if c < goal.min_cars => UNWANTED,
+                    Some(&l) => l.min(UNWANTED as u32 - 1) as i16,
+                    None => 0,
+                })
+                .collect(),
+            knap: Vec::new(),
+            dist: Vec::new(),
+            fresh: Vec::new(),
+        }
+    }
+
+    /// Decides every step; false if the deadline passed first.
+    fn forward(&mut self, beam: Option<usize>, deadline: Option<Instant>) -> bool {
+        let mut layer: Vec<(Key, Values)> = vec![(Vec::new(), vec![0; self.max_cars + 1])];
+        for i in 0..self.steps.len() {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            let mut next: FxHashMap<Key, Values> = FxHashMap::default();
+            let mut merge = |key: Key, values: Values| match next.get_mut(&key) {
+                Some(old) => {
+                    for (o, v) in old.iter_mut().zip(values) {
+                        *o = (*o).max(v);
+                    }
+                }
+                None => {
+                    next.insert(key, values);
+                }
+            };
+            let length = self.steps[i].length;
+            for (key, values) in &layer {
+                let (skip, _) = self.transition(i, key, false);
+                merge(skip, values.clone());
+                // (Pruning leaves holes, so look at every affordable entry.)
+                if length <= self.max_cars
+                    && values[..=self.max_cars - length].iter().any(|&v| v != NONE)
+                {
+                    let (take, gain) = self.transition(i, key, true);
+                    let gain = gain + self.steps[i].points;
+                    let mut shifted = vec![NONE; self.max_cars + 1];
+                    for c in length..=self.max_cars {
+                        if values[c - length] != NONE {
+                            shifted[c] = values[c - length] + gain;
+                        }
+                    }
+                    merge(take, shifted);
+                }
+            }
+            let mut states: Vec<(Key, Values)> = next
+                .into_iter()
+                .filter_map(|(key, mut values)| {
+                    self.prune(i + 1, &key, &mut values)
+                        .then_some((key, values))
+                })
+                .collect();
+            if let Some(width) = beam {
+                states = self.best_states(states, width);
+            }
+            // A fixed order makes the plan recovery independent of hashing.
+            states.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            self.layers.push(std::mem::replace(&mut layer, states));
+        }
+        self.layers.push(layer);
+        true
+    }
+
+    /// The union, over car counts c, of the `width` states with the highest
+    /// score for c cars (ties broken by key, so runs repeat).
+    fn best_states(&self, mut states: Vec<(Key, Values)>, width: usize) -> Vec<(Key, Values)> {
+        if states.len() <= width {
+            return states;
+        }
+        let mut keep = vec![false; states.len()];
+        let mut order: Vec<usize> = (0..states.len()).collect();
+        for c in 0..=self.max_cars {
+            order.sort_unstable_by(|&a, &b| {
+                states[b].1[c]
+                    .cmp(&states[a].1[c])
+                    .then_with(|| states[a].0.cmp(&states[b].0))
+            });
+            for &i in order.iter().take(width) {
+                if states[i].1[c] != NONE {
+                    keep[i] = true;
+                }
+            }
+        }
+        let mut i = 0;
+        states.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        states
+    }
+
+    /// Tables for the optimistic estimate of what the undecided steps can add.
+    fn bounds(&mut self) {
+        let (m, n, cap) = (self.steps.len(), self.first.len(), self.max_cars);
+        const FAR: u16 = u16::MAX / 4;
+        self.knap = vec![vec![0; cap + 1]; m + 1];
+        self.dist = vec![vec![FAR; n * n]; m + 1];
+        for v in 0..n {
+            self.dist[m][v * n + v] = 0;
+        }
+        for i in (0..m).rev() {
+            let s = &self.steps[i];
+            let (a, b, l) = (s.a as usize, s.b as usize, s.length);
+            let later = &self.knap[i + 1];
+            let knap = (0..=cap)
+                .map(|r| match r.checked_sub(l) {
+                    Some(rest) => later[r].max(later[rest] + s.points),
+                    None => later[r],
+                })
+                .collect();
+            self.knap[i] = knap;
+            let old = &self.dist[i + 1];
+            let l = l.min(FAR as usize) as u16;
+            let mut new = old.clone();
+            for u in 0..n {
+                for v in 0..n {
+                    let via = (old[u * n + a] + l + old[b * n + v])
+                        .min(old[u * n + b] + l + old[a * n + v]);
+                    new[u * n + v] = new[u * n + v].min(via);
+                }
+            }
+            self.dist[i] = new;
+        }
+        self.fresh = (0..=m)
+            .map(|i| {
+                let mut fresh = vec![0i16; cap + 1];
+                for &(a, b, d, _) in &self.tickets {
+                    if self.first[a as usize] >= i && self.first[b as usize] >= i {
+                        let need = self.dist[i][a as usize * n + b as usize] as usize;
+                        for f in fresh.iter_mut().skip(need) {
+                            *f += d;
+                        }
+                    }
+                }
+                fresh
+            })
+            .collect();
+    }
+
+    /// Drops the entries of a state (after `done` steps) that cannot reach the
+    /// known score of any budget, even if every open ticket whose ends are
+    /// close enough were completed and every remaining car scored the most
+    /// route points possible. Returns whether anything is left.
+    fn prune(&self, done: usize, key: &[(u8, u8)], values: &mut Values) -> bool {
+        if self.lower.iter().all(|&l| l == 0) {
+            return true;
+        }
+        let n = self.first.len();
+        let dist = &self.dist[done];
+        let frontier = |label: u8| {
+            key.iter()
+                .filter(move |&&(c, l)| l == label && self.last[c as usize] >= done)
+                .map(|&(c, _)| c as usize)
+        };
+        // Open tickets with a reached end: (cars needed at least, points).
+        let mut open: Vec<(usize, i16)> = Vec::new();
+        for &(c, l) in key {
+            for &k in &self.tickets_at[c as usize] {
+                let (a, b, d, _) = self.tickets[k];
+                let other = if a == c { b } else { a };
+                let need = match key.iter().find(|e| e.0 == other) {
+                    Some(&(_, m)) if m != l && c < other => frontier(l)
+                        .flat_map(|f| frontier(m).map(move |g| dist[f * n + g]))
+                        .min(),
+                    None if self.first[other as usize] >= done => {
+                        frontier(l).map(|f| dist[f * n + other as usize]).min()
+                    }
+                    _ => None,
+                };
+                if let Some(need) = need {
+                    open.push((need as usize, d));
+                }
+            }
+        }
+        let cap = self.max_cars;
+        let mut gain = vec![0i16; cap + 1];
+        for (need, d) in open {
+            for g in gain.iter_mut().skip(need) {
+                *g += d;
+            }
+        }
+        let knap = &self.knap[done];
+        let fresh = &self.fresh[done];
+        let mut any = false;
+        for (c, value) in values.iter_mut().enumerate() {
+            if *value == NONE {
+                continue;
+            }
+            let useful = (c..=cap).any(|budget| {
+                let r = budget - c;
+                *value + knap[r] + fresh[r] + gain[r] >= self.lower[budget]
+            });
+            if useful {
+                any = true;
+            } else {
+                *value = NONE;
+            }
+        }
+        any
+    }
+
+    /// The state after deciding step `i` (claiming its route if `take`), and
+    /// the ticket points earned by that decision.
+    fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> (Key, i16) {
+        let step = &self.steps[i];
+        let mut elems: Key = key.to_vec();
+        let mut fresh = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
+        for c in [step.a, step.b] {
+            if self.first[c as usize] == i {
+                elems.push((c, fresh));
+                fresh += 1;
+            }
+        }
+        let label = |elems: &Key, c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
+        let mut gain = 0;
+        if take {
+            let (la, lb) = (
+                label(&elems, step.a).unwrap(),
+                label(&elems, step.b).unwrap(),
+            );
+            if la != lb {
+                gain = self.merge_gain(&elems, la, lb).0;
+                for e in elems.iter_mut() {
+                    if e.1 == lb {
+                        e.1 = la;
+                    }
+                }
+            }
+        }
+        // Components with no frontier city left are closed for good.
+        let open = |l: u8, elems: &Key| {
+            elems
+                .iter()
+                .any(|&(c, m)| m == l && self.last[c as usize] > i)
+        };
+        let closed: Vec<u8> = elems
+            .iter()
+            .map(|e| e.1)
+            .filter(|&l| !open(l, &elems))
+            .collect();
+        elems.retain(|e| !closed.contains(&e.1));
+        // Cities left behind stay only as ends of tickets that can still score.
+        let snapshot = elems.clone();
+        elems.retain(|&(c, l)| {
+            self.last[c as usize] > i
+                || self.tickets_at[c as usize].iter().any(|&k| {
+                    let (a, b, _, _) = self.tickets[k];
+                    let other = if a == c { b } else { a };
+                    self.first[other as usize] > i
+                        || label(&snapshot, other).is_some_and(|m| m != l)
+                })
+        });
+        (canonical(elems), gain)
+    }
+
+    /// Ticket points (and tickets) completed by merging components `la` and `lb`.
+    fn merge_gain(&self, elems: &Key, la: u8, lb: u8) -> (i16, Vec<TicketId>) {
+        let label = |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
+        let mut gain = 0;
+        let mut done = Vec::new();
+        for &(a, b, d, id) in &self.tickets {
+            if let (Some(x), Some(y)) = (label(a), label(b)) {
+                if (x, y) == (la, lb) || (x, y) == (lb, la) {
+                    gain += d;
+                    done.push(id);
+                }
+            }
+        }
+        (gain, done)
+    }
+
+    /// The best score with at most `cars` cars (`cars` ≤ the programme's limit).
+    pub fn best(&self, cars: u32) -> u32 {
+        let last = self.layers.last().expect("at least the initial layer");
+        // After the last step every component is closed: one empty state.
+        last.iter()
+            .map(|(_, v)| v[cars as usize])
+            .max()
+            .unwrap_or(0)
+            .max(0) as u32
+    }
+
+    /// An optimal plan for `cars` cars: its routes and the tickets the
+    /// programme counts as completed.
+    pub fn plan(&self, cars: u32) -> (Vec<RouteId>, Vec<TicketId>) {
+        let mut cars = cars as usize;
+        let mut value = self.best(cars as u32) as i16;
+        let mut key: Key = Vec::new();
+        let mut routes = Vec::new();
+        let mut tickets = Vec::new();
+        for i in (0..self.steps.len()).rev() {
+            let step = &self.steps[i];
+            let found = self.layers[i].iter().find_map(|(k, v)| {
+                if v[cars] == value && self.transition(i, k, false).0 == key {
+                    return Some((k.clone(), false));
+                }
+                if step.length <= cars && v[cars - step.length] != NONE {
+                    let (next, gain) = self.transition(i, k, true);
+                    if next == key && v[cars - step.length] + gain + step.points == value {
+                        return Some((k.clone(), true));
+                    }
+                }
+                None
+            });
+            let (prev, take) = found.expect("every stored state has a predecessor");
+            if take {
+                let (_, gain) = self.transition(i, &prev, true);
+                tickets.extend(self.completed_by(i, &prev));
+                routes.push(step.route);
+                value -= gain + step.points;
+                cars -= step.length;
+            }
+            key = prev;
+        }
+        routes.sort();
+        tickets.sort();
+        (routes, tickets)
+    }
+
+    /// Tickets completed by claiming step `i`'s route from state `key`.
+    fn completed_by(&self, i: usize, key: &[(u8, u8)]) -> Vec<TicketId> {
+        let step = &self.steps[i];
+        let mut elems: Key = key.to_vec();
+        let mut fresh = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
+        for c in [step.a, step.b] {
+            if self.first[c as usize] == i {
+                elems.push((c, fresh));
+                fresh += 1;
+            }
+        }
+        let label = |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1).unwrap();
+        let (la, lb) = (label(step.a), label(step.b));
+        if la == lb {
+            return Vec::new();
+        }
+        self.merge_gain(&elems, la, lb).1
+    }
+
+    pub fn stats(&self) -> FrontierStats {
+        let width = (0..self.steps.len())
+            .map(|i| {
+                (0..self.first.len())
+                    .filter(|&c| {
+                        self.first[c] <= i && self.last[c] > i && self.last[c] != usize::MAX
+                    })
+                    .count()
+            })
+            .max()
+            .unwrap_or(0);
+        FrontierStats {
+            max_states: self.layers.iter().map(Vec::len).max().unwrap_or(0),
+            total_states: self.layers.iter().map(Vec::len).sum(),
+            width,
+        }
+    }
+}
+
+/// Sorts by city and renumbers labels in order of first appearance.
+fn canonical(mut elems: Key) -> Key {
+    elems.sort_unstable();
+    let mut map = [u8::MAX; 256];
+    let mut next = 0;
+    for e in elems.iter_mut() {
+        if map[e.1 as usize] == u8::MAX {
+            map[e.1 as usize] = next;
+            next += 1;
+        }
+        e.1 = map[e.1 as usize];
+    }
+    elems
+}
+
+/// A city order that keeps the frontier small: greedily add the city that
+/// leaves the fewest placed cities with unplaced neighbours, from every
+/// possible start, and keep the order with the smallest frontiers.
+fn sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
+    let n = board.cities.len();
+    let mut adjacent = vec![Vec::new(); n];
+    for &r in routes {
+        let route = board.route(r);
+        adjacent[route.a.0].push(route.b.0);
+        adjacent[route.b.0].push(route.a.0);
+    }
+    let mut best: Option<((usize, usize), Vec<usize>)> = None;
+    for start in 0..n {
+        let mut placed = vec![false; n];
+        let mut sequence = vec![start];
+        placed[start] = true;
+        let (mut widest, mut total) = (0, 0);
+        while sequence.len() < n {
+            let frontier_if = |v: usize, placed: &[bool]| {
+                (0..n)
+                    .filter(|&c| {
+                        (placed[c] || c == v) && adjacent[c].iter().any(|&d| !placed[d] && d != v)
+                    })
+                    .count()
+            };
+            let v = (0..n)
+                .filter(|&v| !placed[v])
+                .min_by_key(|&v| {
+                    let linked = adjacent[v].iter().filter(|&&d| placed[d]).count();
+                    (frontier_if(v, &placed), std::cmp::Reverse(linked), v)
+                })
+                .expect("an unplaced city remains");
+            let width = frontier_if(v, &placed);
+            placed[v] = true;
+            sequence.push(v);
+            widest = widest.max(width);
+            total += width;
+        }
+        if best
+            .as_ref()
+            .is_none_or(|(score, _)| (widest, total) < *score)
+        {
+            best = Some(((widest, total), sequence));
+        }
+    }
+    let mut position = vec![0; n];
+    if let Some((_, sequence)) = best {
+        for (i, c) in sequence.into_iter().enumerate() {
+            position[c] = i;
+        }
+    }
+    position
+}
