@@ -60,10 +60,16 @@ pub struct Frontier {
     /// `knap[i][r]`: most route points from steps `i..` with r cars.
     knap: Vec<Vec<i16>>,
     /// `dist[i][u * n + v]`: cars on a shortest u–v path over steps `i..`.
+    /// Claimed routes may already join frontier cities, so a connection can
+    /// also ride through a component for free: the bounds allow for that.
     dist: Vec<Vec<u16>>,
-    /// `fresh[i][r]`: points of tickets with both ends first reached at
-    /// step `i` or later and joined by at most r cars of those steps.
-    fresh: Vec<Vec<i16>>,
+    /// `hub[i][v]`: cars from city v to the nearest frontier city over
+    /// steps `i..` (0 for frontier cities).
+    hub: Vec<Vec<u16>>,
+    /// `exit[i][f]`: for frontier city f, cars to the nearest other frontier
+    /// city over steps `i..`: the least a path leaving a component spends
+    /// before it reaches the frontier again.
+    exit: Vec<Vec<u16>>,
 }
 
 /// Per-run figures, for benchmarks.
@@ -104,6 +110,9 @@ impl Goal {
         }
     }
 }
+
+/// Distance meaning "no path" in the bound tables (sums of three stay in u16).
+const FAR: u16 = u16::MAX / 4;
 
 /// Marks a budget of no interest in `Frontier::lower`.
 const UNWANTED: i16 = i16::MAX;
@@ -217,7 +226,8 @@ impl Frontier {
                 .collect(),
             knap: Vec::new(),
             dist: Vec::new(),
-            fresh: Vec::new(),
+            hub: Vec::new(),
+            exit: Vec::new(),
         }
     }
 
@@ -307,49 +317,61 @@ impl Frontier {
     /// Tables for the optimistic estimate of what the undecided steps can add.
     fn bounds(&mut self) {
         let (m, n, cap) = (self.steps.len(), self.first.len(), self.max_cars);
-        const FAR: u16 = u16::MAX / 4;
         self.knap = vec![vec![0; cap + 1]; m + 1];
-        self.dist = vec![vec![FAR; n * n]; m + 1];
+        // dist: all-pairs shortest paths over steps i.., built from the end
+        // by adding one route at a time (a new shortest path uses it once).
+        let mut dist = vec![FAR; n * n];
         for v in 0..n {
-            self.dist[m][v * n + v] = 0;
+            dist[v * n + v] = 0;
         }
-        for i in (0..m).rev() {
-            let s = &self.steps[i];
-            let (a, b, l) = (s.a as usize, s.b as usize, s.length);
-            let later = &self.knap[i + 1];
-            let knap = (0..=cap)
-                .map(|r| match r.checked_sub(l) {
-                    Some(rest) => later[r].max(later[rest] + s.points),
-                    None => later[r],
-                })
-                .collect();
-            self.knap[i] = knap;
-            let old = &self.dist[i + 1];
-            let l = l.min(FAR as usize) as u16;
-            let mut new = old.clone();
-            for u in 0..n {
-                for v in 0..n {
-                    let via = (old[u * n + a] + l + old[b * n + v])
-                        .min(old[u * n + b] + l + old[a * n + v]);
-                    new[u * n + v] = new[u * n + v].min(via);
-                }
-            }
-            self.dist[i] = new;
-        }
-        self.fresh = (0..=m)
-            .map(|i| {
-                let mut fresh = vec![0i16; cap + 1];
-                for &(a, b, d, _) in &self.tickets {
-                    if self.first[a as usize] >= i && self.first[b as usize] >= i {
-                        let need = self.dist[i][a as usize * n + b as usize] as usize;
-                        for f in fresh.iter_mut().skip(need) {
-                            *f += d;
-                        }
+        self.dist = vec![Vec::new(); m + 1];
+        self.hub = vec![Vec::new(); m + 1];
+        self.exit = vec![Vec::new(); m + 1];
+        for i in (0..=m).rev() {
+            if i < m {
+                let s = &self.steps[i];
+                let (a, b, l) = (s.a as usize, s.b as usize, s.length);
+                let later = &self.knap[i + 1];
+                self.knap[i] = (0..=cap)
+                    .map(|r| match r.checked_sub(l) {
+                        Some(rest) => later[r].max(later[rest] + s.points),
+                        None => later[r],
+                    })
+                    .collect();
+                let l = l.min(FAR as usize) as u16;
+                let old = dist.clone();
+                for u in 0..n {
+                    for v in 0..n {
+                        let via = (old[u * n + a] + l + old[b * n + v])
+                            .min(old[u * n + b] + l + old[a * n + v]);
+                        dist[u * n + v] = dist[u * n + v].min(via);
                     }
                 }
-                fresh
-            })
-            .collect();
+            }
+            let frontier: Vec<usize> = (0..n)
+                .filter(|&c| self.first[c] < i && self.last[c] >= i && self.last[c] != usize::MAX)
+                .collect();
+            self.hub[i] = (0..n)
+                .map(|v| {
+                    frontier
+                        .iter()
+                        .map(|&f| dist[f * n + v])
+                        .min()
+                        .unwrap_or(FAR)
+                })
+                .collect();
+            self.exit[i] = (0..n)
+                .map(|f| {
+                    frontier
+                        .iter()
+                        .filter(|&&g| g != f)
+                        .map(|&g| dist[f * n + g])
+                        .min()
+                        .unwrap_or(FAR)
+                })
+                .collect();
+            self.dist[i] = dist.clone();
+        }
     }
 
     /// Drops the entries of a state (after `done` steps) that cannot reach the
@@ -361,24 +383,72 @@ impl Frontier {
             return true;
         }
         let n = self.first.len();
-        let dist = &self.dist[done];
-        let frontier = |label: u8| {
-            key.iter()
-                .filter(move |&&(c, l)| l == label && self.last[c as usize] >= done)
-                .map(|&(c, _)| c as usize)
+        let (dist, hub, exit) = (&self.dist[done], &self.hub[done], &self.exit[done]);
+        // Frontier cities of each component; ghosts cannot get new routes.
+        let mut comps: Vec<(u8, Vec<usize>)> = Vec::new();
+        for &(c, l) in key {
+            if self.last[c as usize] >= done {
+                match comps.iter_mut().find(|(m, _)| *m == l) {
+                    Some((_, members)) => members.push(c as usize),
+                    None => comps.push((l, vec![c as usize])),
+                }
+            }
+        }
+        let near = |members: &[usize], v: usize| {
+            members
+                .iter()
+                .map(|&f| dist[f * n + v])
+                .min()
+                .unwrap_or(FAR)
         };
-        // Open tickets with a reached end: (cars needed at least, points).
+        let leave = |members: &[usize]| members.iter().map(|&f| exit[f]).min().unwrap_or(FAR);
+        let members = |label: u8| {
+            comps
+                .iter()
+                .find(|(m, _)| *m == label)
+                .map_or(&[][..], |(_, f)| &f[..])
+        };
+        let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
+        // Open tickets: (cars any connection needs at least, points). A path
+        // that enters a component may leave it from any of its frontier cities.
         let mut open: Vec<(usize, i16)> = Vec::new();
+        for &(a, b, d, _) in &self.tickets {
+            let (a, b) = (a as usize, b as usize);
+            if self.first[a] >= done && self.first[b] >= done {
+                // Both ends still ahead: directly, through one component, or through several.
+                let through_one = comps
+                    .iter()
+                    .map(|(_, f)| near(f, a) + near(f, b))
+                    .min()
+                    .unwrap_or(FAR);
+                let need = dist[a * n + b]
+                    .min(through_one)
+                    .min(hub[a] + min_exit + hub[b]);
+                open.push((need as usize, d));
+            }
+        }
         for &(c, l) in key {
             for &k in &self.tickets_at[c as usize] {
                 let (a, b, d, _) = self.tickets[k];
                 let other = if a == c { b } else { a };
+                let own = members(l);
                 let need = match key.iter().find(|e| e.0 == other) {
-                    Some(&(_, m)) if m != l && c < other => frontier(l)
-                        .flat_map(|f| frontier(m).map(move |g| dist[f * n + g]))
-                        .min(),
+                    // Both ends reached, apart: straight across, or via other components.
+                    Some(&(_, m)) if m != l && c < other => {
+                        let theirs = members(m);
+                        let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
+                        Some(direct.min(leave(own) + leave(theirs)))
+                    }
+                    // The other end still ahead: from this component, or via another.
                     None if self.first[other as usize] >= done => {
-                        frontier(l).map(|f| dist[f * n + other as usize]).min()
+                        let o = other as usize;
+                        let via = comps
+                            .iter()
+                            .filter(|(m, _)| *m != l)
+                            .map(|(_, f)| near(f, o))
+                            .min()
+                            .unwrap_or(FAR);
+                        Some(near(own, o).min(leave(own) + via))
                     }
                     _ => None,
                 };
@@ -395,7 +465,6 @@ impl Frontier {
             }
         }
         let knap = &self.knap[done];
-        let fresh = &self.fresh[done];
         let mut any = false;
         for (c, value) in values.iter_mut().enumerate() {
             if *value == NONE {
@@ -403,7 +472,7 @@ impl Frontier {
             }
             let useful = (c..=cap).any(|budget| {
                 let r = budget - c;
-                *value + knap[r] + fresh[r] + gain[r] >= self.lower[budget]
+                *value + knap[r] + gain[r] >= self.lower[budget]
             });
             if useful {
                 any = true;
@@ -418,14 +487,7 @@ impl Frontier {
     /// the ticket points earned by that decision.
     fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> (Key, i16) {
         let step = &self.steps[i];
-        let mut elems: Key = key.to_vec();
-        let mut fresh = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
-        for c in [step.a, step.b] {
-            if self.first[c as usize] == i {
-                elems.push((c, fresh));
-                fresh += 1;
-            }
-        }
+        let mut elems = self.introduce(i, key);
         let label = |elems: &Key, c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
         let mut gain = 0;
         if take {
@@ -434,7 +496,7 @@ impl Frontier {
                 label(&elems, step.b).unwrap(),
             );
             if la != lb {
-                gain = self.merge_gain(&elems, la, lb).0;
+                gain = self.merged(&elems, la, lb).map(|(d, _)| d).sum();
                 for e in elems.iter_mut() {
                     if e.1 == lb {
                         e.1 = la;
@@ -468,20 +530,35 @@ impl Frontier {
         (canonical(elems), gain)
     }
 
-    /// Ticket points (and tickets) completed by merging components `la` and `lb`.
-    fn merge_gain(&self, elems: &Key, la: u8, lb: u8) -> (i16, Vec<TicketId>) {
-        let label = |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
-        let mut gain = 0;
-        let mut done = Vec::new();
-        for &(a, b, d, id) in &self.tickets {
-            if let (Some(x), Some(y)) = (label(a), label(b)) {
-                if (x, y) == (la, lb) || (x, y) == (lb, la) {
-                    gain += d;
-                    done.push(id);
-                }
+    /// `key` plus the ends of step `i`'s route that it reaches for the first
+    /// time, each alone in a new component.
+    fn introduce(&self, i: usize, key: &[(u8, u8)]) -> Key {
+        let step = &self.steps[i];
+        let mut elems: Key = key.to_vec();
+        let mut label = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
+        for c in [step.a, step.b] {
+            if self.first[c as usize] == i {
+                elems.push((c, label));
+                label += 1;
             }
         }
-        (gain, done)
+        elems
+    }
+
+    /// The tickets (points, id) completed by merging components `la` and `lb`.
+    fn merged<'a>(
+        &'a self,
+        elems: &'a Key,
+        la: u8,
+        lb: u8,
+    ) -> impl Iterator<Item = (i16, TicketId)> + 'a {
+        let label = move |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
+        self.tickets
+            .iter()
+            .filter_map(move |&(a, b, d, id)| match (label(a), label(b)) {
+                (Some(x), Some(y)) if (x, y) == (la, lb) || (x, y) == (lb, la) => Some((d, id)),
+                _ => None,
+            })
     }
 
     /// The best score with at most `cars` cars (`cars` ≤ the programme's limit).
@@ -535,20 +612,13 @@ impl Frontier {
     /// Tickets completed by claiming step `i`'s route from state `key`.
     fn completed_by(&self, i: usize, key: &[(u8, u8)]) -> Vec<TicketId> {
         let step = &self.steps[i];
-        let mut elems: Key = key.to_vec();
-        let mut fresh = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
-        for c in [step.a, step.b] {
-            if self.first[c as usize] == i {
-                elems.push((c, fresh));
-                fresh += 1;
-            }
-        }
+        let elems = self.introduce(i, key);
         let label = |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1).unwrap();
         let (la, lb) = (label(step.a), label(step.b));
         if la == lb {
             return Vec::new();
         }
-        self.merge_gain(&elems, la, lb).1
+        self.merged(&elems, la, lb).map(|(_, id)| id).collect()
     }
 
     pub fn stats(&self) -> FrontierStats {

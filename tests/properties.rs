@@ -4,19 +4,21 @@ mod common;
 
 use proptest::prelude::*;
 use ttr_opt::board::Board;
+use ttr_opt::frontier::{Frontier, Goal};
 use ttr_opt::solve::Method;
+use ttr_opt::verify::evaluate;
 
 /// A random connected board: a spanning path over `n` cities plus extra
 /// routes, and a few tickets.
 fn random_board() -> impl Strategy<Value = (Board, u32)> {
-    (4usize..7)
+    (4usize..8)
         .prop_flat_map(|n| {
             (
                 Just(n),
                 prop::collection::vec(1u32..=6, n - 1),
-                prop::collection::vec((0..n, 0..n, 1u32..=6), 0..5),
-                prop::collection::vec((0..n, 0..n, 1u32..=20), 1..5),
-                0u32..20,
+                prop::collection::vec((0..n, 0..n, 1u32..=6), 0..7),
+                prop::collection::vec((0..n, 0..n, 1u32..=20), 1..6),
+                0u32..24,
             )
         })
         .prop_map(|(n, path, extra, tickets, cars)| {
@@ -47,13 +49,30 @@ fn random_board() -> impl Strategy<Value = (Board, u32)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
     #[test]
     fn exact_methods_match_brute_force((board, cars) in random_board()) {
         let expected = common::brute_force(&board, cars);
         prop_assert_eq!(common::optimum(&board, cars, Method::Forest), expected);
         prop_assert_eq!(common::optimum(&board, cars, Method::Frontier), expected);
+    }
+
+    /// The frontier programme's pruning, at its most aggressive (told the
+    /// optimum itself as the score to beat, for one budget), must never drop
+    /// every optimal plan.
+    #[test]
+    fn frontier_keeps_an_optimum_when_told_it((board, cars) in random_board()) {
+        let expected = common::brute_force(&board, cars);
+        let routes: Vec<_> = board.route_ids().collect();
+        let tickets: Vec<_> = board.ticket_ids().collect();
+        let mut lower = vec![0; cars as usize + 1];
+        lower[cars as usize] = expected;
+        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None };
+        let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
+        prop_assert_eq!(dp.best(cars), expected);
+        let (plan, _) = dp.plan(cars);
+        prop_assert_eq!(evaluate(&board, &plan, &tickets).score(), expected);
     }
 
     #[test]

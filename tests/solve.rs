@@ -191,3 +191,26 @@ fn auto_picks_the_method_that_suits_the_budget() {
     assert_eq!(solve_with(&b, 20, Method::Auto).method, Method::Frontier);
     assert_eq!(solve_with(&b, 50, Method::Auto).method, Method::Forest);
 }
+
+#[test]
+fn frontier_regression_found_by_proptest() {
+    let b = board(
+        &["C0", "C1", "C2", "C3", "C4", "C5"],
+        &[
+            ("C0", "C1", 1),
+            ("C1", "C2", 5),
+            ("C2", "C3", 1),
+            ("C3", "C4", 2),
+            ("C4", "C5", 3),
+            ("C0", "C4", 1),
+            ("C4", "C1", 5),
+        ],
+        &[("C5", "C3", 1)],
+    );
+    for cars in [14, 18] {
+        let expected = brute_force(&b, cars);
+        for m in [Method::Frontier, Method::Forest] {
+            assert_eq!(optimum(&b, cars, m), expected, "{cars} cars, {m:?}");
+        }
+    }
+}
