@@ -10,7 +10,9 @@ use clap::{Parser, Subcommand};
 use crate::board::Board;
 use crate::model::Instance;
 use crate::report::{SolveReport, Status};
-use crate::solve::{solve, Method, SolveOptions};
+use crate::solve::{solve, Method, Outcome, SolveOptions};
+use crate::sweep::{sweep, SweepEntry};
+use std::time::Instant;
 
 /// The original North-American board, built into the binary so that
 /// `ttr-opt solve` works from any directory.
@@ -40,6 +42,52 @@ pub struct Cli {
 enum Command {
     /// Find the highest-scoring set of routes for a train-car budget.
     Solve(SolveArgs),
+    /// Solve every budget in a range to proven optimality; write CSV and JSON.
+    Sweep(SweepArgs),
+    /// Benchmark: the paper's model (with a time limit) against the sweep,
+    /// per budget; prints a Markdown table and writes it with a CSV.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Smallest budget.
+    #[arg(long, default_value_t = 1)]
+    from: u32,
+    /// Largest budget.
+    #[arg(long, default_value_t = 50)]
+    to: u32,
+    /// Time limit in seconds for the paper's model at each budget.
+    #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
+    paper_limit: f64,
+    /// Directory for bench.md and bench.csv.
+    #[arg(long, value_name = "DIR", default_value = "output/bench")]
+    out: PathBuf,
+    /// Worker threads for the sweep (the paper's model runs on as many).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+#[derive(clap::Args)]
+struct SweepArgs {
+    /// Smallest budget.
+    #[arg(long, default_value_t = 1)]
+    from: u32,
+    /// Largest budget.
+    #[arg(long, default_value_t = 50)]
+    to: u32,
+    /// Board file (default: the built-in USA board).
+    #[arg(long, short = 'b', value_name = "FILE")]
+    board: Option<PathBuf>,
+    /// Directory for sweep.csv and sweep.json (default: output/<board name>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the JSON (as written to sweep.json) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (each solve itself is single-threaded).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
 }
 
 #[derive(clap::Args)]
@@ -112,11 +160,285 @@ fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     })
 }
 
+fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
+    if args.from > args.to {
+        anyhow::bail!("--from {} is above --to {}", args.from, args.to);
+    }
+    let board = load_board(args.board.as_ref())?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+    let count = (args.to - args.from + 1) as u64;
+    let bar = indicatif::ProgressBar::new(count);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} budgets  {elapsed} elapsed, ETA {eta}  {msg}",
+        )
+        .expect("a valid template"),
+    );
+    // Without a terminal the bar draws nothing: say each budget on its own line.
+    let plain = bar.is_hidden();
+    let started = Instant::now();
+    let entries = sweep(
+        &board,
+        args.from,
+        args.to,
+        args.threads,
+        &|e: &SweepEntry| {
+            let line = format!(
+                "{} cars: {} points ({})",
+                e.cars,
+                e.outcome.plan.score(),
+                method_name(e.outcome.method)
+            );
+            if plain {
+                eprintln!("{line}");
+            } else {
+                bar.set_message(line);
+                bar.inc(1);
+            }
+        },
+    )
+    .context("sweep failed")?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+
+    let reports: Vec<SolveReport> = entries
+        .iter()
+        .map(|e| SolveReport::new(&board, e.cars, &e.outcome))
+        .collect();
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let csv_path = out.join("sweep.csv");
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for r in &reports {
+        csv.serialize(SweepRow::new(r))?;
+    }
+    csv.flush()?;
+    let json_path = out.join("sweep.json");
+    std::fs::write(&json_path, serde_json::to_string_pretty(&reports)? + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    } else {
+        println!(
+            "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
+            "cars", "score", "tickets", "routes", "used", "method", "status"
+        );
+        for r in &reports {
+            println!(
+                "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
+                r.cars,
+                r.score,
+                r.ticket_points,
+                r.route_points,
+                r.cars_used,
+                method_name(r.method),
+                if r.status == Status::Optimal {
+                    "optimal"
+                } else {
+                    "UNPROVEN"
+                }
+            );
+        }
+        let proven = reports
+            .iter()
+            .filter(|r| r.status == Status::Optimal)
+            .count();
+        println!(
+            "\n{} budgets, {proven} proven optimal, in {seconds:.1} s on {} threads; wrote {} and {}",
+            reports.len(),
+            args.threads,
+            csv_path.display(),
+            json_path.display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    if args.from > args.to {
+        anyhow::bail!("--from {} is above --to {}", args.from, args.to);
+    }
+    let board = load_board(None)?;
+    let budgets: Vec<u32> = (args.from..=args.to).collect();
+    eprintln!(
+        "paper model, {} budgets, {} s limit each, {} threads ...",
+        budgets.len(),
+        args.paper_limit,
+        args.threads
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.max(1))
+        .build()?;
+    let paper_started = Instant::now();
+    let paper: Vec<Outcome> = pool.install(|| {
+        use rayon::prelude::*;
+        budgets
+            .par_iter()
+            .with_max_len(1)
+            .map(|&c| {
+                // The plain model: no preprocessing, no warm start.
+                let inst = Instance::unreduced(&board, c);
+                let options = SolveOptions {
+                    method: Method::Paper,
+                    time_limit: Some(args.paper_limit),
+                    start: Some(Vec::new()),
+                };
+                solve(&inst, &options)
+            })
+            .collect::<Result<_, _>>()
+    })?;
+    let paper_seconds = paper_started.elapsed().as_secs_f64();
+    eprintln!("paper model done in {paper_seconds:.1} s; sweep ...");
+    let started = Instant::now();
+    let entries = sweep(
+        &board,
+        args.from,
+        args.to,
+        args.threads,
+        &|_: &SweepEntry| {},
+    )?;
+    let sweep_seconds = started.elapsed().as_secs_f64();
+
+    let mut md = String::new();
+    let mut rows = Vec::new();
+    md.push_str(&format!(
+        "Sweep {}..{} on the USA board: all {} budgets proven optimal in {sweep_seconds:.1} s wall on {} threads.\n\n",
+        args.from,
+        args.to,
+        entries.len(),
+        args.threads
+    ));
+    md.push_str(&format!(
+        "The paper's plain model (no preprocessing, no warm start, {} s limit per budget) over the same budgets: {paper_seconds:.1} s wall on {} threads, {} of {} proven.\n\n",
+        args.paper_limit,
+        args.threads,
+        paper.iter().filter(|o| o.proven).count(),
+        paper.len()
+    ));
+    md.push_str("| cars | paper: proven | score | bound | seconds | fast: method | proven | score | seconds | paper ÷ fast |\n");
+    md.push_str("| ---: | --- | ---: | ---: | ---: | --- | --- | ---: | ---: | ---: |\n");
+    for (p, e) in paper.iter().zip(&entries) {
+        let f = &e.outcome;
+        let ratio = p.seconds / f.seconds.max(1e-3);
+        let ratio_text = if p.proven {
+            format!("{ratio:.1}")
+        } else {
+            format!("> {ratio:.1}")
+        };
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {:.2} | {} | {} | {} | {:.2} | {} |\n",
+            e.cars,
+            if p.proven { "yes" } else { "no" },
+            p.plan.score(),
+            p.bound,
+            p.seconds,
+            method_name(f.method),
+            if f.proven { "yes" } else { "no" },
+            f.plan.score(),
+            f.seconds,
+            ratio_text
+        ));
+        rows.push(BenchRow {
+            cars: e.cars,
+            paper_proven: p.proven,
+            paper_score: p.plan.score(),
+            paper_bound: p.bound,
+            paper_seconds: p.seconds,
+            method: method_name(f.method),
+            proven: f.proven,
+            score: f.plan.score(),
+            seconds: f.seconds,
+        });
+    }
+    md.push_str("\nFrontier budgets share one run of the programme: each is given an equal share of its time.\n");
+    print!("{md}");
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    std::fs::write(args.out.join("bench.md"), &md)?;
+    let mut csv = csv::Writer::from_path(args.out.join("bench.csv"))?;
+    for row in rows {
+        csv.serialize(row)?;
+    }
+    csv.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(serde::Serialize)]
+struct BenchRow {
+    cars: u32,
+    paper_proven: bool,
+    paper_score: u32,
+    paper_bound: u32,
+    paper_seconds: f64,
+    method: String,
+    proven: bool,
+    score: u32,
+    seconds: f64,
+}
+
+/// One line of sweep.csv: the numbers, with routes and tickets as
+/// `A – B; C – D` lists.
+#[derive(serde::Serialize)]
+struct SweepRow {
+    cars: u32,
+    score: u32,
+    ticket_points: u32,
+    route_points: u32,
+    cars_used: u32,
+    status: Status,
+    bound: u32,
+    method: String,
+    seconds: f64,
+    routes: String,
+    tickets: String,
+}
+
+impl SweepRow {
+    fn new(r: &SolveReport) -> SweepRow {
+        SweepRow {
+            cars: r.cars,
+            score: r.score,
+            ticket_points: r.ticket_points,
+            route_points: r.route_points,
+            cars_used: r.cars_used,
+            status: r.status,
+            bound: r.bound,
+            method: method_name(r.method),
+            seconds: r.seconds,
+            routes: r
+                .routes
+                .iter()
+                .map(|x| format!("{} – {}", x.from, x.to))
+                .collect::<Vec<_>>()
+                .join("; "),
+            tickets: r
+                .tickets
+                .iter()
+                .map(|x| format!("{} – {}", x.from, x.to))
+                .collect::<Vec<_>>()
+                .join("; "),
+        }
+    }
+}
+
+fn method_name(method: Method) -> String {
+    serde_json::to_value(method)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Solve(args) => run_solve(args),
+        Command::Sweep(args) => run_sweep(args),
+        Command::Bench(args) => run_bench(args),
     };
     match result {
         Ok(code) => code,

@@ -1,13 +1,16 @@
-//! ttr-opt: the maximum score in Ticket to Ride, by mixed-integer programming.
+//! ttr-opt: the maximum score in Ticket to Ride, computed exactly (MIP and
+//! dynamic programming).
 //!
 //! Where things are:
 //! - [`board`]: the board file format, loading and validation;
 //! - [`graph`]: the board as a `petgraph` graph (shortest paths, components);
 //! - [`model`]: the optimisation [`model::Instance`] and its MIP formulations
-//!   ([`model::paper`], the published model; [`model::forest`], the default);
+//!   ([`model::paper`], the published model; [`model::forest`], the fast one);
 //! - [`mip`]: the HiGHS session (options, cut rows, warm starts, bounds);
-//! - [`solve`]: runs a formulation and verifies the answer;
-//! - [`heuristic`]: the greedy starting plan;
+//! - [`solve`]: runs a method (or picks one) and verifies the answer;
+//! - [`frontier`]: the exact dynamic programme over the map;
+//! - [`sweep`]: every budget in a range, sharing work;
+//! - [`heuristic`]: greedy and beam starting plans;
 //! - [`verify`]: the independent union-find check of every reported plan;
 //! - [`report`]: the human table and the JSON schema;
 //! - [`cli`]: the `ttr-opt` command line, thin over the above.
@@ -21,4 +24,5 @@ pub mod mip;
 pub mod model;
 pub mod report;
 pub mod solve;
+pub mod sweep;
 pub mod verify;

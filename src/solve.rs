@@ -99,7 +99,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         None => heuristic::start(inst),
     };
     let mut method = options.method;
-    let mut run = match options.method {
+    let run = match options.method {
         // Nothing fits in the budget: HiGHS would reject the empty model.
         _ if inst.routes.is_empty() => Run {
             routes: Vec::new(),
@@ -115,7 +115,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         },
         Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             method = Method::Forest;
-            solve_forest(inst, &start, &clock, None)?.expect("no switch requested")
+            forest_to_the_end(inst, &start, &clock)?
         }
         Method::Frontier if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             return Err(MipError(
@@ -123,21 +123,55 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             )
             .into());
         }
-        Method::Auto => match solve_forest(inst, &start, &clock, Some(AUTO_GAP))? {
-            Some(run) => {
+        Method::Auto => match solve_forest(inst, &start, &clock, Stage::SwitchAbove(AUTO_GAP))? {
+            ForestEnd::Solved(run) => {
                 method = Method::Forest;
                 run
             }
-            None => {
+            ForestEnd::Switch => {
                 method = Method::Frontier;
                 solve_frontier(inst, &start, &clock)
             }
         },
         Method::Frontier => solve_frontier(inst, &start, &clock),
-        Method::Forest => solve_forest(inst, &start, &clock, None)?.expect("no switch requested"),
+        Method::Forest => forest_to_the_end(inst, &start, &clock)?,
         Method::Paper => solve_paper(inst, &start, &clock, false)?,
         Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
     };
+    finish(inst, run, method, started.elapsed().as_secs_f64())
+}
+
+/// What [`Method::Auto`] picks for this instance and starting plan: the
+/// forest MIP or the frontier programme. Costs one root LP.
+pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> {
+    if inst.routes.is_empty() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
+        return Ok(Method::Forest);
+    }
+    let clock = Clock {
+        started: Instant::now(),
+        limit: None,
+    };
+    Ok(match solve_forest(inst, start, &clock, Stage::Decide)? {
+        ForestEnd::Solved(_) => Method::Forest,
+        ForestEnd::Switch => Method::Frontier,
+    })
+}
+
+fn forest_to_the_end(inst: &Instance, start: &[RouteId], clock: &Clock) -> Result<Run, SolveError> {
+    match solve_forest(inst, start, clock, Stage::Solve)? {
+        ForestEnd::Solved(run) => Ok(run),
+        ForestEnd::Switch => unreachable!("Stage::Solve never switches"),
+    }
+}
+
+/// Verifies a solver's answer with the union-find and turns it into an
+/// [`Outcome`]; any disagreement is an error.
+pub(crate) fn finish(
+    inst: &Instance,
+    run: Run,
+    method: Method,
+    seconds: f64,
+) -> Result<Outcome, SolveError> {
     let eval = verify::check(
         inst.board,
         inst.cars,
@@ -152,8 +186,14 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         route_points: eval.route_points,
         ticket_points: eval.ticket_points,
     };
-    // A bound below the verified score would mean a wrong model.
-    run.bound = run.bound.max(plan.score());
+    if run.bound < plan.score() {
+        return Err(VerifyError(format!(
+            "the solver's bound {} is below the {} points its plan scores",
+            run.bound,
+            plan.score()
+        ))
+        .into());
+    }
     let proven = run.bound == plan.score();
     if run.claim.proven && !proven {
         return Err(VerifyError(format!(
@@ -167,7 +207,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         plan,
         proven,
         bound: run.bound,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
         method,
         solves: run.solves,
         cuts: run.cuts,
@@ -200,8 +240,8 @@ impl Clock {
     }
 }
 
-/// What a formulation returns before verification.
-struct Run {
+/// What a method returns before verification.
+pub(crate) struct Run {
     routes: Vec<RouteId>,
     claim: Claim,
     bound: u32,
@@ -283,22 +323,7 @@ fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Run {
             .map(|l| clock.started + std::time::Duration::from_secs_f64(l)),
     };
     match Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal) {
-        Some(dp) => {
-            let (routes, completed) = dp.plan(inst.cars);
-            let best = dp.best(inst.cars);
-            Run {
-                claim: Claim {
-                    completed,
-                    objective: best as f64,
-                    proven: true,
-                },
-                routes,
-                bound: best,
-                solves: 0,
-                cuts: 0,
-                nodes: 0,
-            }
-        }
+        Some(dp) => frontier_run(&dp, inst.cars),
         // Out of time: the starting plan, with only the trivial bound.
         None => Run {
             claim: Claim {
@@ -315,14 +340,47 @@ fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Run {
     }
 }
 
-/// `switch_gap`: give up after the root LP (returning `None`) if its bound
-/// exceeds the starting plan's score by more than this fraction.
+/// The programme's answer for one budget, as a proven [`Run`].
+pub(crate) fn frontier_run(dp: &Frontier, cars: u32) -> Run {
+    let (routes, completed) = dp.plan(cars);
+    let best = dp.best(cars);
+    Run {
+        claim: Claim {
+            completed,
+            objective: best as f64,
+            proven: true,
+        },
+        routes,
+        bound: best,
+        solves: 0,
+        cuts: 0,
+        nodes: 0,
+    }
+}
+
+/// How far [`solve_forest`] goes.
+#[derive(Clone, Copy)]
+enum Stage {
+    /// To the end.
+    Solve,
+    /// Stop after the root LP if its bound exceeds the starting plan's score
+    /// by more than this fraction (the frontier programme will do better).
+    SwitchAbove(f64),
+    /// Stop after the root LP and report what [`Method::Auto`] would choose.
+    Decide,
+}
+
+enum ForestEnd {
+    Solved(Run),
+    Switch,
+}
+
 fn solve_forest(
     inst: &Instance,
     start: &[RouteId],
     clock: &Clock,
-    switch_gap: Option<f64>,
-) -> Result<Option<Run>, SolveError> {
+    stage: Stage,
+) -> Result<ForestEnd, SolveError> {
     let (model, mut mip) = ForestModel::build(inst)?;
     let x = model.x_columns();
     let (mut solves, mut cuts, mut nodes) = (0, 0, 0);
@@ -359,8 +417,27 @@ fn solve_forest(
         model.add_cuts(&mut mip, &violated)?;
     }
 
-    if switch_gap.is_some_and(|g| bound as f64 > best * (1.0 + g) + 1e-9) {
-        return Ok(None);
+    let loose = bound as f64 > best * (1.0 + AUTO_GAP) + 1e-9;
+    match stage {
+        Stage::SwitchAbove(gap) if bound as f64 > best * (1.0 + gap) + 1e-9 => {
+            return Ok(ForestEnd::Switch)
+        }
+        Stage::Decide if loose => return Ok(ForestEnd::Switch),
+        Stage::Decide => {
+            return Ok(ForestEnd::Solved(Run {
+                routes: best_routes,
+                claim: Claim {
+                    completed: best_completed,
+                    objective: best,
+                    proven: false,
+                },
+                bound,
+                solves,
+                cuts,
+                nodes,
+            }))
+        }
+        _ => {}
     }
 
     // Branch and bound on x; repeat while the MIP's answer violates cuts.
@@ -400,7 +477,7 @@ fn solve_forest(
         cuts += violated.len();
         model.add_cuts(&mut mip, &violated)?;
     }
-    Ok(Some(Run {
+    Ok(ForestEnd::Solved(Run {
         routes: best_routes,
         claim: Claim {
             completed: best_completed,

@@ -125,3 +125,47 @@ fn bad_arguments_are_rejected() {
         );
     }
 }
+
+#[test]
+fn sweep_writes_csv_and_json() {
+    let dir = std::env::temp_dir().join(format!("ttr-opt-sweep-{}", std::process::id()));
+    let out = ttr_opt(&[
+        "sweep",
+        "--from",
+        "1",
+        "--to",
+        "6",
+        "--out",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).unwrap()).unwrap();
+    assert_eq!(printed, written);
+    let scores: Vec<u64> = written
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["score"].as_u64().unwrap())
+        .collect();
+    // 1..6 cars on the USA board: the best routes, then Denver–El Paso's ticket.
+    assert_eq!(scores, vec![1, 2, 4, 8, 10, 15]);
+    let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
+    assert_eq!(csv.lines().count(), 7, "a header and six budgets");
+    assert!(csv.starts_with("cars,score,"));
+}
+
+#[test]
+fn sweep_rejects_an_empty_range() {
+    let out = ttr_opt(&["sweep", "--from", "9", "--to", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("--from 9 is above --to 3"));
+}

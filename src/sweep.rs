@@ -1,0 +1,181 @@
+//! Every budget in a range, each proven optimal, sharing work between them.
+//!
+//! 1. Starting plans for all budgets at once: one beam search of the frontier
+//!    programme, and the greedy plan per budget; the better one per budget.
+//! 2. For each budget, [`solve::choose`] decides (one root LP) between the
+//!    forest MIP and the frontier programme, as `ttr-opt solve` would.
+//! 3. One exact frontier run answers all the budgets up to the largest that
+//!    chose it (the programme yields every budget up to its limit in one
+//!    pass), while the other worker solves the larger budgets with the
+//!    forest MIP, largest first. The starting
+//!    scores, made non-decreasing (a plan for β cars is a plan for β+1), are
+//!    the bounds the frontier run prunes against.
+//!
+//! Every answer is verified like any `solve` answer, and the optima must be
+//! non-decreasing in the budget: a violation is reported as an error.
+
+use std::sync::Mutex;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::board::{Board, RouteId};
+use crate::frontier::{Frontier, Goal};
+use crate::heuristic;
+use crate::model::Instance;
+use crate::solve::{self, Method, Outcome, SolveError, SolveOptions};
+use crate::verify::VerifyError;
+
+/// Width of the beam search that seeds every budget.
+const BEAM_WIDTH: usize = 20;
+
+/// One budget's verified answer.
+#[derive(Clone, Debug)]
+pub struct SweepEntry {
+    pub cars: u32,
+    pub outcome: Outcome,
+}
+
+/// Solves budgets `from..=to` on `threads` worker threads, calling
+/// `progress` with each answer as it is verified.
+pub fn sweep(
+    board: &Board,
+    from: u32,
+    to: u32,
+    threads: usize,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| crate::mip::MipError(format!("cannot start worker threads: {e}")))?;
+    pool.install(|| run(board, from, to, progress))
+}
+
+fn run(
+    board: &Board,
+    from: u32,
+    to: u32,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
+    let budgets: Vec<u32> = (from..=to).collect();
+    let instances: Vec<Instance> = budgets.iter().map(|&c| Instance::new(board, c)).collect();
+
+    // 1. Starting plans.
+    let all_routes: Vec<RouteId> = board.route_ids().collect();
+    let all_tickets: Vec<_> = board.ticket_ids().collect();
+    let fits = Frontier::fits(board, &all_routes, &all_tickets);
+    let beam = fits.then(|| Frontier::beam(board, &all_routes, &all_tickets, to, BEAM_WIDTH));
+    let starts: Vec<Vec<RouteId>> = instances
+        .par_iter()
+        .map(|inst| {
+            let greedy = heuristic::greedy(inst);
+            match &beam {
+                Some(beam) => {
+                    let beamed = beam.plan(inst.cars).0;
+                    if heuristic::score(inst, &beamed).0 > heuristic::score(inst, &greedy).0 {
+                        beamed
+                    } else {
+                        greedy
+                    }
+                }
+                None => greedy,
+            }
+        })
+        .collect();
+
+    // 2. Method per budget.
+    let methods: Vec<Method> = instances
+        .par_iter()
+        .zip(&starts)
+        .map(|(inst, start)| solve::choose(inst, start))
+        .collect::<Result<_, _>>()?;
+
+    // 3. One frontier run for its budgets, forest solves for the others. The
+    // run answers every budget up to its largest at no extra cost, so it
+    // takes all of those.
+    let frontier_budgets: Vec<usize> = match methods.iter().rposition(|&m| m == Method::Frontier) {
+        Some(last) => (0..=last).collect(),
+        None => Vec::new(),
+    };
+    let mut lower = vec![0u32; to as usize + 1];
+    for (i, inst) in instances.iter().enumerate() {
+        lower[budgets[i] as usize] = heuristic::score(inst, &starts[i]).0;
+    }
+    for c in 1..lower.len() {
+        lower[c] = lower[c].max(lower[c - 1]);
+    }
+    let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; budgets.len()]);
+    let record = |i: usize, outcome: Outcome| {
+        progress(&SweepEntry {
+            cars: budgets[i],
+            outcome: outcome.clone(),
+        });
+        results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
+    };
+    let frontier_task = || -> Result<(), SolveError> {
+        let (Some(&lo), Some(&hi)) = (frontier_budgets.first(), frontier_budgets.last()) else {
+            return Ok(());
+        };
+        let started = Instant::now();
+        let goal = Goal {
+            max_cars: budgets[hi],
+            min_cars: budgets[lo],
+            lower: lower.clone(),
+            deadline: None,
+        };
+        let dp =
+            Frontier::run(board, &all_routes, &all_tickets, &goal).expect("no deadline was set");
+        // Each budget's share of the one run.
+        let seconds = started.elapsed().as_secs_f64() / frontier_budgets.len() as f64;
+        for &i in &frontier_budgets {
+            let run = solve::frontier_run(&dp, budgets[i]);
+            record(
+                i,
+                solve::finish(&instances[i], run, Method::Frontier, seconds)?,
+            );
+        }
+        Ok(())
+    };
+    let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
+    let forest_task = |i: usize| -> Result<(), SolveError> {
+        let options = SolveOptions {
+            method: Method::Forest,
+            time_limit: None,
+            start: Some(starts[i].clone()),
+        };
+        record(i, solve::solve(&instances[i], &options)?);
+        Ok(())
+    };
+    let (frontier_result, forest_result) = rayon::join(frontier_task, || {
+        forest_budgets
+            .par_iter()
+            .with_max_len(1)
+            .try_for_each(|&i| forest_task(i))
+    });
+    frontier_result?;
+    forest_result?;
+
+    let outcomes = results.into_inner().expect("no worker panicked");
+    let entries: Vec<SweepEntry> = budgets
+        .iter()
+        .zip(outcomes)
+        .map(|(&cars, outcome)| SweepEntry {
+            cars,
+            outcome: outcome.expect("every budget was solved"),
+        })
+        .collect();
+    for pair in entries.windows(2) {
+        if pair[1].outcome.plan.score() < pair[0].outcome.plan.score() {
+            return Err(VerifyError(format!(
+                "the optimum drops from {} points at {} cars to {} at {} cars",
+                pair[0].outcome.plan.score(),
+                pair[0].cars,
+                pair[1].outcome.plan.score(),
+                pair[1].cars
+            ))
+            .into());
+        }
+    }
+    Ok(entries)
+}

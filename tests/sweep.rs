@@ -1,0 +1,82 @@
+//! Sweeps: every budget proven, equal to exhaustive search on small boards,
+//! non-decreasing, and consistent with single solves on the USA board.
+
+mod common;
+
+use common::{board, brute_force};
+use ttr_opt::model::Instance;
+use ttr_opt::solve::{solve, SolveOptions};
+use ttr_opt::sweep::sweep;
+use ttr_opt::verify::evaluate;
+
+#[test]
+fn small_board_sweep_matches_brute_force() {
+    let b = board(
+        &["A", "B", "C", "D", "E", "F", "G"],
+        &[
+            ("A", "B", 2),
+            ("B", "C", 1),
+            ("C", "D", 3),
+            ("D", "E", 2),
+            ("E", "F", 1),
+            ("F", "A", 4),
+            ("A", "D", 5),
+            ("B", "E", 3),
+            ("C", "G", 2),
+            ("G", "E", 2),
+            ("F", "G", 6),
+        ],
+        &[
+            ("A", "D", 9),
+            ("B", "F", 7),
+            ("C", "E", 4),
+            ("A", "G", 6),
+            ("D", "F", 3),
+        ],
+    );
+    let entries = sweep(&b, 0, 32, 2, &|_| {}).unwrap();
+    assert_eq!(entries.len(), 33);
+    let all: Vec<_> = b.ticket_ids().collect();
+    for e in &entries {
+        assert!(e.outcome.proven, "{} cars", e.cars);
+        assert_eq!(
+            e.outcome.plan.score(),
+            brute_force(&b, e.cars),
+            "{} cars",
+            e.cars
+        );
+        assert_eq!(
+            evaluate(&b, &e.outcome.plan.routes, &all).score(),
+            e.outcome.plan.score()
+        );
+        assert!(e.outcome.plan.cars_used <= e.cars);
+    }
+}
+
+#[test]
+fn usa_sweep_is_proven_non_decreasing_and_matches_single_solves() {
+    let b = common::usa();
+    let entries = sweep(&b, 1, 50, 2, &|_| {}).unwrap();
+    assert_eq!(entries.len(), 50);
+    let all: Vec<_> = b.ticket_ids().collect();
+    for e in &entries {
+        assert!(e.outcome.proven, "{} cars", e.cars);
+        assert_eq!(e.outcome.bound, e.outcome.plan.score());
+        let eval = evaluate(&b, &e.outcome.plan.routes, &all);
+        assert_eq!(eval.score(), e.outcome.plan.score(), "{} cars", e.cars);
+        assert!(eval.cars_used <= e.cars);
+    }
+    for pair in entries.windows(2) {
+        assert!(pair[1].outcome.plan.score() >= pair[0].outcome.plan.score());
+    }
+    // The paper's headline, and single solves (auto) at a few budgets.
+    assert_eq!(entries[44].outcome.plan.score(), 285);
+    for cars in [7, 19, 33, 42] {
+        let single = solve(&Instance::new(&b, cars), &SolveOptions::default()).unwrap();
+        assert_eq!(
+            single.plan.score(),
+            entries[cars as usize - 1].outcome.plan.score(),
+            "{cars} cars"
+        );
+    }
+}
