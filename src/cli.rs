@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
+use crate::analysis::{sensitivity, Impact};
 use crate::board::Board;
 use crate::model::Instance;
 use crate::report::{SolveReport, Status};
@@ -44,9 +45,111 @@ enum Command {
     Solve(SolveArgs),
     /// Solve every budget in a range to proven optimality; write CSV and JSON.
     Sweep(SweepArgs),
+    /// How much the optimum loses without each ticket and each route of the
+    /// optimal plan (a ticket taken out of the game, a route taken by an
+    /// opponent); writes CSV and JSON.
+    Sensitivity(SensitivityArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct SensitivityArgs {
+    /// Train cars (default: the board's own, 45 on the USA board).
+    #[arg(long, short = 'c')]
+    cars: Option<u32>,
+    /// Board file (default: the built-in USA board).
+    #[arg(long, short = 'b', value_name = "FILE")]
+    board: Option<PathBuf>,
+    /// Directory for sensitivity-<cars>.csv and .json (default: output/<board name>).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the JSON (as written) instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (each solve itself is single-threaded).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+#[derive(serde::Serialize)]
+struct SensitivityReport<'a> {
+    board: &'a str,
+    cars: u32,
+    optimum: u32,
+    tickets: &'a [Impact],
+    routes: &'a [Impact],
+}
+
+#[derive(serde::Serialize)]
+struct ImpactRow<'a> {
+    kind: &'a str,
+    name: &'a str,
+    points: u32,
+    optimum: u32,
+    change: i64,
+}
+
+fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
+    let board = load_board(args.board.as_ref())?;
+    let cars = args.cars.unwrap_or(board.cars);
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+    eprintln!("solving {cars} cars, then once without each ticket and route of the optimum ...");
+    let result = sensitivity(&board, cars, args.threads).context("sensitivity failed")?;
+    let report = SensitivityReport {
+        board: &board.name,
+        cars,
+        optimum: result.base.plan.score(),
+        tickets: &result.tickets,
+        routes: &result.routes,
+    };
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let json_path = out.join(format!("sensitivity-{cars}.json"));
+    let json = serde_json::to_string_pretty(&report)?;
+    std::fs::write(&json_path, json.clone() + "\n")
+        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    let csv_path = out.join(format!("sensitivity-{cars}.csv"));
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for (kind, impacts) in [("ticket", &result.tickets), ("route", &result.routes)] {
+        for i in impacts.iter() {
+            csv.serialize(ImpactRow {
+                kind,
+                name: &i.name,
+                points: i.points,
+                optimum: i.optimum,
+                change: i.change,
+            })?;
+        }
+    }
+    csv.flush()?;
+    if args.json {
+        println!("{json}");
+    } else {
+        println!("Optimum with {cars} cars: {} points", report.optimum);
+        for (title, what, impacts) in [
+            ("Ticket removed from the game", "Ticket", &result.tickets),
+            ("Route taken by an opponent", "Route", &result.routes),
+        ] {
+            println!("\n{title}");
+            println!(
+                "  {:<34} {:>6} {:>8} {:>7}",
+                what, "Points", "Optimum", "Change"
+            );
+            for i in impacts.iter() {
+                println!(
+                    "  {:<34} {:>6} {:>8} {:>7}",
+                    i.name, i.points, i.optimum, i.change
+                );
+            }
+        }
+        println!("\nwrote {} and {}", csv_path.display(), json_path.display());
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
@@ -439,6 +542,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => run_solve(args),
         Command::Sweep(args) => run_sweep(args),
         Command::Bench(args) => run_bench(args),
+        Command::Sensitivity(args) => run_sensitivity(args),
     };
     match result {
         Ok(code) => code,

@@ -11,10 +11,12 @@
 //! - [`frontier`]: the exact dynamic programme over the map;
 //! - [`sweep`]: every budget in a range, sharing work;
 //! - [`heuristic`]: greedy and beam starting plans;
+//! - [`analysis`]: sensitivity of the optimum to tickets and routes;
 //! - [`verify`]: the independent union-find check of every reported plan;
 //! - [`report`]: the human table and the JSON schema;
 //! - [`cli`]: the `ttr-opt` command line, thin over the above.
 
+pub mod analysis;
 pub mod board;
 pub mod cli;
 pub mod frontier;

@@ -44,7 +44,7 @@ use good_lp::{variable, Expression, SolverModel};
 use petgraph::algo::dinics;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::{paper::chosen_routes, Col, Columns, Instance};
+use super::{paper::chosen_routes, route_sums, Col, Columns, Instance};
 use crate::board::{CityId, RouteId, TicketId};
 use crate::mip::{Mip, MipError};
 
@@ -154,25 +154,20 @@ impl ForestModel {
             })
             .collect();
 
-        let objective: Expression = inst
-            .routes
-            .iter()
-            .zip(&x)
-            .map(|(&r, c)| board.route(r).points as f64 * c.var)
-            .chain(inst.tickets.iter().zip(&z).flat_map(|(&t, zs)| {
-                let d = board.ticket(t).points as f64;
-                zs.iter().map(move |(_, c)| d * c.var)
-            }))
-            .sum();
+        let (route_points, cars) = route_sums(inst, &x);
+        let objective: Expression = route_points
+            + inst
+                .tickets
+                .iter()
+                .zip(&z)
+                .flat_map(|(&t, zs)| {
+                    let d = board.ticket(t).points as f64;
+                    zs.iter().map(move |(_, c)| d * c.var)
+                })
+                .sum::<Expression>();
         let columns = cols.count;
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
-        let cars: Expression = inst
-            .routes
-            .iter()
-            .zip(&x)
-            .map(|(&r, c)| board.route(r).length as f64 * c.var)
-            .sum();
         problem.add_constraint(cars.leq(inst.cars as f64));
 
         // Arcs of all trees on a route together need the route.

@@ -11,7 +11,7 @@
 pub mod forest;
 pub mod paper;
 
-use good_lp::{ProblemVariables, Variable, VariableDefinition};
+use good_lp::{Expression, ProblemVariables, Variable, VariableDefinition};
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::graph::BoardGraph;
@@ -110,4 +110,18 @@ impl Columns {
             index: self.count - 1,
         }
     }
+}
+
+/// The route points and the cars of the chosen routes, as expressions over
+/// the x columns (in the order of `Instance::routes`): the route part of the
+/// objective and the left side of the budget row, in every formulation.
+pub(crate) fn route_sums(inst: &Instance, x: &[Col]) -> (Expression, Expression) {
+    let board = inst.board;
+    let mut points = Expression::default();
+    let mut cars = Expression::default();
+    for (&r, c) in inst.routes.iter().zip(x) {
+        points += board.route(r).points as f64 * c.var;
+        cars += board.route(r).length as f64 * c.var;
+    }
+    (points, cars)
 }

@@ -22,7 +22,7 @@ use std::collections::{HashMap, VecDeque};
 
 use good_lp::{variable, Expression, SolverModel};
 
-use super::{Col, Columns, Instance};
+use super::{route_sums, Col, Columns, Instance};
 use crate::board::{CityId, RouteId};
 use crate::mip::{Mip, MipError};
 
@@ -67,28 +67,19 @@ impl PaperModel {
             dummy.push(cols.add(flow()));
         }
 
-        let objective: Expression = inst
-            .routes
-            .iter()
-            .zip(&x)
-            .map(|(&r, c)| board.route(r).points as f64 * c.var)
-            .chain(
-                inst.tickets
-                    .iter()
-                    .zip(&dummy)
-                    .map(|(&t, c)| board.ticket(t).points as f64 * c.var),
-            )
-            .sum();
+        // (1a) route points plus the points of tickets whose dummy arc carries flow
+        let (route_points, cars) = route_sums(inst, &x);
+        let objective: Expression = route_points
+            + inst
+                .tickets
+                .iter()
+                .zip(&dummy)
+                .map(|(&t, c)| board.ticket(t).points as f64 * c.var)
+                .sum::<Expression>();
         let columns = cols.count;
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
         // (1b) the train-car budget
-        let cars: Expression = inst
-            .routes
-            .iter()
-            .zip(&x)
-            .map(|(&r, c)| board.route(r).length as f64 * c.var)
-            .sum();
         problem.add_constraint(cars.leq(inst.cars as f64));
 
         for (k, &t) in inst.tickets.iter().enumerate() {
