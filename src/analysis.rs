@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
-use crate::solve::{solve, Outcome, SolveError, SolveOptions};
+use crate::solve::{self, solve, Outcome, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
 #[derive(Clone, Debug, Serialize)]
@@ -38,11 +38,7 @@ pub struct Sensitivity {
 /// Solves the board at `cars`, then once more per ticket and per route of
 /// the optimal plan without it, on `threads` threads.
 pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| crate::mip::MipError(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| {
+    solve::worker_pool(threads)?.install(|| {
         let base = solve(&Instance::new(board, cars), &SolveOptions::default())?;
         let optimum = base.plan.score() as i64;
         let impact = |name: String, points: u32, outcome: Outcome| Impact {

@@ -54,15 +54,13 @@ enum Command {
     Bench(BenchArgs),
 }
 
+/// Options shared by the commands that write result files.
 #[derive(clap::Args)]
-struct SensitivityArgs {
-    /// Train cars (default: the board's own, 45 on the USA board).
-    #[arg(long, short = 'c')]
-    cars: Option<u32>,
+struct FilesArgs {
     /// Board file (default: the built-in USA board).
     #[arg(long, short = 'b', value_name = "FILE")]
     board: Option<PathBuf>,
-    /// Directory for sensitivity-<cars>.csv and .json (default: output/<board name>).
+    /// Directory for the result files (default: output/<board name>).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Print the JSON (as written) instead of the table.
@@ -71,6 +69,28 @@ struct SensitivityArgs {
     /// Worker threads (each solve itself is single-threaded).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+}
+
+impl FilesArgs {
+    /// The result directory for `board`, created if missing.
+    fn out_dir(&self, board: &Board) -> Result<PathBuf> {
+        let out = self
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+        std::fs::create_dir_all(&out)
+            .with_context(|| format!("cannot create {}", out.display()))?;
+        Ok(out)
+    }
+}
+
+#[derive(clap::Args)]
+struct SensitivityArgs {
+    /// Train cars (default: the board's own, 45 on the USA board).
+    #[arg(long, short = 'c')]
+    cars: Option<u32>,
+    #[command(flatten)]
+    files: FilesArgs,
 }
 
 #[derive(serde::Serialize)]
@@ -92,14 +112,11 @@ struct ImpactRow<'a> {
 }
 
 fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
-    let board = load_board(args.board.as_ref())?;
+    let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+    let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then once without each ticket and route of the optimum ...");
-    let result = sensitivity(&board, cars, args.threads).context("sensitivity failed")?;
+    let result = sensitivity(&board, cars, args.files.threads).context("sensitivity failed")?;
     let report = SensitivityReport {
         board: &board.name,
         cars,
@@ -107,7 +124,6 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         tickets: &result.tickets,
         routes: &result.routes,
     };
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let json_path = out.join(format!("sensitivity-{cars}.json"));
     let json = serde_json::to_string_pretty(&report)?;
     std::fs::write(&json_path, json.clone() + "\n")
@@ -127,7 +143,7 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         }
     }
     csv.flush()?;
-    if args.json {
+    if args.files.json {
         println!("{json}");
     } else {
         println!("Optimum with {cars} cars: {} points", report.optimum);
@@ -179,18 +195,8 @@ struct SweepArgs {
     /// Largest budget.
     #[arg(long, default_value_t = 50)]
     to: u32,
-    /// Board file (default: the built-in USA board).
-    #[arg(long, short = 'b', value_name = "FILE")]
-    board: Option<PathBuf>,
-    /// Directory for sweep.csv and sweep.json (default: output/<board name>).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// Print the JSON (as written to sweep.json) instead of the table.
-    #[arg(long)]
-    json: bool,
-    /// Worker threads (each solve itself is single-threaded).
-    #[arg(long, default_value_t = 2)]
-    threads: usize,
+    #[command(flatten)]
+    files: FilesArgs,
 }
 
 #[derive(clap::Args)]
@@ -267,11 +273,8 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     if args.from > args.to {
         anyhow::bail!("--from {} is above --to {}", args.from, args.to);
     }
-    let board = load_board(args.board.as_ref())?;
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+    let board = load_board(args.files.board.as_ref())?;
+    let out = args.files.out_dir(&board)?;
     let count = (args.to - args.from + 1) as u64;
     let bar = indicatif::ProgressBar::new(count);
     bar.set_style(
@@ -287,7 +290,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         &board,
         args.from,
         args.to,
-        args.threads,
+        args.files.threads,
         &|e: &SweepEntry| {
             let line = format!(
                 "{} cars: {} points ({})",
@@ -311,7 +314,6 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         .iter()
         .map(|e| SolveReport::new(&board, e.cars, &e.outcome))
         .collect();
-    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let csv_path = out.join("sweep.csv");
     let mut csv = csv::Writer::from_path(&csv_path)
         .with_context(|| format!("cannot write {}", csv_path.display()))?;
@@ -323,7 +325,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     std::fs::write(&json_path, serde_json::to_string_pretty(&reports)? + "\n")
         .with_context(|| format!("cannot write {}", json_path.display()))?;
 
-    if args.json {
+    if args.files.json {
         println!("{}", serde_json::to_string_pretty(&reports)?);
     } else {
         println!(
@@ -353,7 +355,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         println!(
             "\n{} budgets, {proven} proven optimal, in {seconds:.1} s on {} threads; wrote {} and {}",
             reports.len(),
-            args.threads,
+            args.files.threads,
             csv_path.display(),
             json_path.display()
         );
@@ -373,9 +375,7 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         args.paper_limit,
         args.threads
     );
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.max(1))
-        .build()?;
+    let pool = crate::solve::worker_pool(args.threads)?;
     let paper_started = Instant::now();
     let paper: Vec<Outcome> = pool.install(|| {
         use rayon::prelude::*;

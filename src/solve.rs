@@ -87,6 +87,16 @@ pub enum SolveError {
     Verify(#[from] VerifyError),
 }
 
+/// A pool of `threads` workers for running independent solves side by side
+/// (each solve is single-threaded; HiGHS keeps its state per OS thread, so
+/// every solve builds and drops its model inside one worker).
+pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .build()
+        .map_err(|e| MipError(format!("cannot start worker threads: {e}")).into())
+}
+
 /// Solves `inst` and returns a plan checked by the union-find verifier.
 pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
     let started = Instant::now();

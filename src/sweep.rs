@@ -45,11 +45,7 @@ pub fn sweep(
     threads: usize,
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| crate::mip::MipError(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| run(board, from, to, progress))
+    solve::worker_pool(threads)?.install(|| run(board, from, to, progress))
 }
 
 fn run(
