@@ -72,17 +72,6 @@ pub struct Frontier {
     exit: Vec<Vec<u16>>,
 }
 
-/// Per-run figures, for benchmarks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FrontierStats {
-    /// Largest number of states in one layer.
-    pub max_states: usize,
-    /// States over all layers.
-    pub total_states: usize,
-    /// Largest frontier of the route order (cities).
-    pub width: usize,
-}
-
 /// What a run is asked for.
 #[derive(Clone, Debug)]
 pub struct Goal {
@@ -619,24 +608,6 @@ impl Frontier {
             return Vec::new();
         }
         self.merged(&elems, la, lb).map(|(_, id)| id).collect()
-    }
-
-    pub fn stats(&self) -> FrontierStats {
-        let width = (0..self.steps.len())
-            .map(|i| {
-                (0..self.first.len())
-                    .filter(|&c| {
-                        self.first[c] <= i && self.last[c] > i && self.last[c] != usize::MAX
-                    })
-                    .count()
-            })
-            .max()
-            .unwrap_or(0);
-        FrontierStats {
-            max_states: self.layers.iter().map(Vec::len).max().unwrap_or(0),
-            total_states: self.layers.iter().map(Vec::len).sum(),
-            width,
-        }
     }
 }
 

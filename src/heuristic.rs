@@ -5,7 +5,7 @@
 use petgraph::algo::astar;
 use petgraph::graph::NodeIndex;
 
-use crate::board::{RouteId, TicketId};
+use crate::board::{Board, RouteId, TicketId};
 use crate::frontier::Frontier;
 use crate::graph::{self, BoardGraph};
 use crate::model::Instance;
@@ -15,23 +15,29 @@ const BEAM_WIDTH: usize = 20;
 
 /// The better of the greedy plan and a beam search of the frontier programme.
 pub fn start(inst: &Instance) -> Vec<RouteId> {
+    let beam = beam(inst.board, &inst.routes, &inst.tickets, inst.cars);
+    start_from(inst, beam.as_ref())
+}
+
+/// A beam search of the frontier programme over every budget up to
+/// `max_cars` (`None` where the programme cannot take the board): one run
+/// seeds many budgets.
+pub fn beam(
+    board: &Board,
+    routes: &[RouteId],
+    tickets: &[TicketId],
+    max_cars: u32,
+) -> Option<Frontier> {
+    Frontier::fits(board, routes, tickets)
+        .then(|| Frontier::beam(board, routes, tickets, max_cars, BEAM_WIDTH))
+}
+
+/// The better of the greedy plan and `beam`'s plan for the instance's budget.
+pub fn start_from(inst: &Instance, beam: Option<&Frontier>) -> Vec<RouteId> {
     let greedy = greedy(inst);
-    if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
-        return greedy;
-    }
-    let beam = Frontier::beam(
-        inst.board,
-        &inst.routes,
-        &inst.tickets,
-        inst.cars,
-        BEAM_WIDTH,
-    )
-    .plan(inst.cars)
-    .0;
-    if score(inst, &beam).0 > score(inst, &greedy).0 {
-        beam
-    } else {
-        greedy
+    match beam.map(|b| b.plan(inst.cars).0) {
+        Some(beamed) if score(inst, &beamed).0 > score(inst, &greedy).0 => beamed,
+        _ => greedy,
     }
 }
 

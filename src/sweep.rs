@@ -26,9 +26,6 @@ use crate::model::Instance;
 use crate::solve::{self, Method, Outcome, SolveError, SolveOptions};
 use crate::verify::VerifyError;
 
-/// Width of the beam search that seeds every budget.
-const BEAM_WIDTH: usize = 20;
-
 /// One budget's verified answer.
 #[derive(Clone, Debug)]
 pub struct SweepEntry {
@@ -60,24 +57,10 @@ fn run(
     // 1. Starting plans.
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
-    let fits = Frontier::fits(board, &all_routes, &all_tickets);
-    let beam = fits.then(|| Frontier::beam(board, &all_routes, &all_tickets, to, BEAM_WIDTH));
+    let beam = heuristic::beam(board, &all_routes, &all_tickets, to);
     let starts: Vec<Vec<RouteId>> = instances
         .par_iter()
-        .map(|inst| {
-            let greedy = heuristic::greedy(inst);
-            match &beam {
-                Some(beam) => {
-                    let beamed = beam.plan(inst.cars).0;
-                    if heuristic::score(inst, &beamed).0 > heuristic::score(inst, &greedy).0 {
-                        beamed
-                    } else {
-                        greedy
-                    }
-                }
-                None => greedy,
-            }
-        })
+        .map(|inst| heuristic::start_from(inst, beam.as_ref()))
         .collect();
 
     // 2. Method per budget.

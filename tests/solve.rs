@@ -124,31 +124,7 @@ fn two_separate_components_beat_any_single_tree() {
 
 #[test]
 fn methods_agree_with_brute_force_on_small_boards() {
-    // A ring with chords and overlapping tickets: alternative paths, shared
-    // segments, and routes worth claiming for their points alone.
-    let b = board(
-        &["A", "B", "C", "D", "E", "F", "G"],
-        &[
-            ("A", "B", 2),
-            ("B", "C", 1),
-            ("C", "D", 3),
-            ("D", "E", 2),
-            ("E", "F", 1),
-            ("F", "A", 4),
-            ("A", "D", 5),
-            ("B", "E", 3),
-            ("C", "G", 2),
-            ("G", "E", 2),
-            ("F", "G", 6),
-        ],
-        &[
-            ("A", "D", 9),
-            ("B", "F", 7),
-            ("C", "E", 4),
-            ("A", "G", 6),
-            ("D", "F", 3),
-        ],
-    );
+    let b = common::ring();
     for cars in [0, 1, 3, 5, 7, 9, 12, 16, 40] {
         let expected = brute_force(&b, cars);
         for m in METHODS {

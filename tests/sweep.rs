@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{board, brute_force};
+use common::brute_force;
 use ttr_opt::model::Instance;
 use ttr_opt::solve::{solve, SolveOptions};
 use ttr_opt::sweep::sweep;
@@ -11,29 +11,7 @@ use ttr_opt::verify::evaluate;
 
 #[test]
 fn small_board_sweep_matches_brute_force() {
-    let b = board(
-        &["A", "B", "C", "D", "E", "F", "G"],
-        &[
-            ("A", "B", 2),
-            ("B", "C", 1),
-            ("C", "D", 3),
-            ("D", "E", 2),
-            ("E", "F", 1),
-            ("F", "A", 4),
-            ("A", "D", 5),
-            ("B", "E", 3),
-            ("C", "G", 2),
-            ("G", "E", 2),
-            ("F", "G", 6),
-        ],
-        &[
-            ("A", "D", 9),
-            ("B", "F", 7),
-            ("C", "E", 4),
-            ("A", "G", 6),
-            ("D", "F", 3),
-        ],
-    );
+    let b = common::ring();
     let entries = sweep(&b, 0, 32, 2, &|_| {}).unwrap();
     assert_eq!(entries.len(), 33);
     let all: Vec<_> = b.ticket_ids().collect();

@@ -38,6 +38,34 @@ pub fn board(
     Board::from_json(&json.to_string(), "test board").expect("test board is valid")
 }
 
+/// A ring with chords and overlapping tickets: alternative paths, shared
+/// segments, and routes worth claiming for their points alone.
+pub fn ring() -> Board {
+    board(
+        &["A", "B", "C", "D", "E", "F", "G"],
+        &[
+            ("A", "B", 2),
+            ("B", "C", 1),
+            ("C", "D", 3),
+            ("D", "E", 2),
+            ("E", "F", 1),
+            ("F", "A", 4),
+            ("A", "D", 5),
+            ("B", "E", 3),
+            ("C", "G", 2),
+            ("G", "E", 2),
+            ("F", "G", 6),
+        ],
+        &[
+            ("A", "D", 9),
+            ("B", "F", 7),
+            ("C", "E", 4),
+            ("A", "G", 6),
+            ("D", "F", 3),
+        ],
+    )
+}
+
 /// Solves and re-checks the plan with the union-find verifier, independently
 /// of the check inside `solve`.
 pub fn solve_with(board: &Board, cars: u32, method: Method) -> Outcome {
