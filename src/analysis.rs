@@ -3,12 +3,16 @@
 //! Sensitivity (the paper's Table 2, extended to routes): for every ticket in
 //! the optimal plan, the optimum if that ticket were not in the game; for
 //! every route in the plan, the optimum if an opponent had taken it.
+//!
+//! Frequency (the paper's Table 3 and Figure 4): how often each ticket and
+//! route is in the reported optimum over the budgets of a sweep.
 
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
+use crate::model::Plan;
 use crate::solve::{self, solve, Outcome, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
@@ -96,4 +100,75 @@ pub fn blocked(board: &Board, cars: u32, r: RouteId) -> Instance<'_> {
     let mut inst = Instance::unreduced(board, cars);
     inst.routes.retain(|&e| e != r);
     inst.reduced()
+}
+
+/// How often one ticket or route is in the plans of a sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct Chosen {
+    /// "Los Angeles – New York"
+    pub name: String,
+    pub points: u32,
+    /// Train cars (routes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+    /// Plans that contain it.
+    pub count: usize,
+    /// `count` over the number of plans.
+    pub share: f64,
+}
+
+/// Frequency tables over a set of plans (one per budget).
+#[derive(Clone, Debug, Serialize)]
+pub struct Frequency {
+    pub plans: usize,
+    /// Every ticket of the board, most often completed first.
+    pub tickets: Vec<Chosen>,
+    /// Every route of the board, most often claimed first.
+    pub routes: Vec<Chosen>,
+}
+
+/// Counts, for every ticket and route of the board, the plans that complete
+/// or claim it. Sorted by count, most first; equal counts in board order.
+pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -> Frequency {
+    let mut tickets = vec![0usize; board.tickets.len()];
+    let mut routes = vec![0usize; board.routes.len()];
+    let mut n = 0;
+    for plan in plans {
+        n += 1;
+        for t in &plan.tickets {
+            tickets[t.0] += 1;
+        }
+        for r in &plan.routes {
+            routes[r.0] += 1;
+        }
+    }
+    let share = |count: usize| if n == 0 { 0.0 } else { count as f64 / n as f64 };
+    let mut ticket_rows: Vec<Chosen> = board
+        .ticket_ids()
+        .map(|t| Chosen {
+            name: board.ticket_label(t),
+            points: board.ticket(t).points,
+            length: None,
+            count: tickets[t.0],
+            share: share(tickets[t.0]),
+        })
+        .collect();
+    let mut route_rows: Vec<Chosen> = board
+        .route_ids()
+        .map(|r| Chosen {
+            name: board.route_label(r),
+            points: board.route(r).points,
+            length: Some(board.route(r).length),
+            count: routes[r.0],
+            share: share(routes[r.0]),
+        })
+        .collect();
+    // Stable sorts keep board order among equal counts.
+    ticket_rows.sort_by_key(|c| std::cmp::Reverse(c.count));
+    route_rows.sort_by_key(|c| std::cmp::Reverse(c.count));
+    Frequency {
+        plans: n,
+        tickets: ticket_rows,
+        routes: route_rows,
+    }
 }

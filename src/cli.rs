@@ -7,12 +7,15 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use crate::analysis::{sensitivity, Impact};
+use crate::analysis::{frequency, sensitivity, Frequency, Impact};
 use crate::board::Board;
 use crate::model::Instance;
+use crate::plot;
+use crate::replan::{replan, ReplanReport};
 use crate::report::{SolveReport, Status};
 use crate::solve::{solve, Method, Outcome, SolveOptions};
-use crate::sweep::{sweep, SweepEntry};
+use crate::state::GameState;
+use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
 use std::time::Instant;
 
 /// The original North-American board, built into the binary so that
@@ -49,6 +52,9 @@ enum Command {
     /// optimal plan (a ticket taken out of the game, a route taken by an
     /// opponent); writes CSV and JSON.
     Sensitivity(SensitivityArgs),
+    /// The best plan from the middle of a game: cars left, routes owned and
+    /// taken by others, tickets held (format in data/README.md).
+    Replan(ReplanArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
@@ -69,6 +75,9 @@ struct FilesArgs {
     /// Worker threads (each solve itself is single-threaded).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+    /// Also draw the figures, as PNG and SVG, into the result directory.
+    #[arg(long)]
+    plot: bool,
 }
 
 impl FilesArgs {
@@ -143,6 +152,25 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         }
     }
     csv.flush()?;
+    let mut written = vec![csv_path, json_path];
+    if args.files.plot {
+        let title = format!(
+            "{}: the optimum without one ticket or route ({cars} cars, optimum {})",
+            board.name, report.optimum
+        );
+        written.extend(plot::sensitivity(
+            &title,
+            &result.tickets,
+            &result.routes,
+            &out.join(format!("sensitivity-{cars}")),
+        )?);
+        written.extend(plot::map(
+            &board,
+            &result.base.plan,
+            cars,
+            &out.join(format!("map-{cars}")),
+        )?);
+    }
     if args.files.json {
         println!("{json}");
     } else {
@@ -163,7 +191,7 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
                 );
             }
         }
-        println!("\nwrote {} and {}", csv_path.display(), json_path.display());
+        println!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -197,6 +225,42 @@ struct SweepArgs {
     to: u32,
     #[command(flatten)]
     files: FilesArgs,
+}
+
+#[derive(clap::Args)]
+struct ReplanArgs {
+    /// Game-state file (JSON; it names its board file, relative to itself).
+    #[arg(value_name = "STATE.json")]
+    state: PathBuf,
+    /// Print the answer as JSON (schema in the README) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Stop after SECS seconds with the best plan found (exit status 3).
+    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
+    time_limit: Option<f64>,
+    /// Exact method, as for `solve`.
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+}
+
+fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
+    let (board, state) = GameState::load(&args.state)?;
+    let options = SolveOptions {
+        method: args.method,
+        time_limit: args.time_limit,
+        start: None,
+    };
+    let result = replan(&board, &state, &options).context("replanning failed")?;
+    let report = ReplanReport::new(&board, &state, &result);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(match report.status {
+        Status::Optimal => ExitCode::SUCCESS,
+        Status::TimeLimit => ExitCode::from(EXIT_TIME_LIMIT),
+    })
 }
 
 #[derive(clap::Args)]
@@ -310,9 +374,12 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
 
-    let reports: Vec<SolveReport> = entries
+    let reports: Vec<SweepReport> = entries
         .iter()
-        .map(|e| SolveReport::new(&board, e.cars, &e.outcome))
+        .map(|e| SweepReport {
+            plan_from: e.plan_from,
+            report: SolveReport::new(&board, e.cars, &e.outcome),
+        })
         .collect();
     let csv_path = out.join("sweep.csv");
     let mut csv = csv::Writer::from_path(&csv_path)
@@ -322,8 +389,65 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     }
     csv.flush()?;
     let json_path = out.join("sweep.json");
-    std::fs::write(&json_path, serde_json::to_string_pretty(&reports)? + "\n")
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_json(&json_path, &reports)?;
+
+    let freq = frequency(&board, entries.iter().map(|e| &e.outcome.plan));
+    let freq_json = out.join("frequency.json");
+    write_json(
+        &freq_json,
+        &FrequencyReport {
+            board: &board.name,
+            from: args.from,
+            to: args.to,
+            tie_break: TIE_BREAK,
+            frequency: &freq,
+        },
+    )?;
+    let freq_csv = out.join("frequency.csv");
+    let mut csv = csv::Writer::from_path(&freq_csv)
+        .with_context(|| format!("cannot write {}", freq_csv.display()))?;
+    for (kind, rows) in [("ticket", &freq.tickets), ("route", &freq.routes)] {
+        for c in rows.iter() {
+            csv.serialize(FrequencyRow {
+                kind,
+                name: &c.name,
+                points: c.points,
+                length: c.length,
+                count: c.count,
+                share: c.share,
+            })?;
+        }
+    }
+    csv.flush()?;
+    let mut written = vec![csv_path, json_path, freq_csv, freq_json];
+    if args.files.plot {
+        let points: Vec<(u32, u32, u32)> = reports
+            .iter()
+            .map(|r| (r.report.cars, r.report.ticket_points, r.report.route_points))
+            .collect();
+        let title = format!("{}: optimal score by number of train cars", board.name);
+        written.extend(plot::score_curve(
+            &title,
+            &points,
+            &out.join("score-curve"),
+        )?);
+        let title = format!(
+            "{}: most frequent in the optima for {} to {} cars",
+            board.name, args.from, args.to
+        );
+        written.extend(plot::frequency(&title, &freq, 10, &out.join("frequency"))?);
+        // The map at the board's own budget (Figure 2), or the largest.
+        let at = entries
+            .iter()
+            .find(|e| e.cars == board.cars)
+            .unwrap_or(&entries[entries.len() - 1]);
+        written.extend(plot::map(
+            &board,
+            &at.outcome.plan,
+            at.cars,
+            &out.join(format!("map-{}", at.cars)),
+        )?);
+    }
 
     if args.files.json {
         println!("{}", serde_json::to_string_pretty(&reports)?);
@@ -332,7 +456,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
             "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
             "cars", "score", "tickets", "routes", "used", "method", "status"
         );
-        for r in &reports {
+        for r in reports.iter().map(|r| &r.report) {
             println!(
                 "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
                 r.cars,
@@ -350,15 +474,25 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         }
         let proven = reports
             .iter()
-            .filter(|r| r.status == Status::Optimal)
+            .filter(|r| r.report.status == Status::Optimal)
             .count();
         println!(
-            "\n{} budgets, {proven} proven optimal, in {seconds:.1} s on {} threads; wrote {} and {}",
+            "\n{} budgets, {proven} proven optimal, in {seconds:.1} s on {} threads",
             reports.len(),
             args.files.threads,
-            csv_path.display(),
-            json_path.display()
         );
+        println!("\nTie-break: {TIE_BREAK}");
+        for (title, rows) in [
+            ("Tickets most often completed", &freq.tickets),
+            ("Routes most often claimed", &freq.routes),
+        ] {
+            println!("\n{title} (over {} optima)", freq.plans);
+            println!("  {:<34} {:>6} {:>6}", "", "Points", "Count");
+            for c in rows.iter().take(10) {
+                println!("  {:<34} {:>6} {:>6}", c.name, c.points, c.count);
+            }
+        }
+        println!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -483,11 +617,56 @@ struct BenchRow {
     seconds: f64,
 }
 
+/// One element of sweep.json: the `solve` schema plus the budget whose
+/// solve found the reported plan (see the tie-break).
+#[derive(serde::Serialize)]
+struct SweepReport {
+    plan_from: u32,
+    #[serde(flatten)]
+    report: SolveReport,
+}
+
+#[derive(serde::Serialize)]
+struct FrequencyReport<'a> {
+    board: &'a str,
+    from: u32,
+    to: u32,
+    tie_break: &'a str,
+    #[serde(flatten)]
+    frequency: &'a Frequency,
+}
+
+#[derive(serde::Serialize)]
+struct FrequencyRow<'a> {
+    kind: &'a str,
+    name: &'a str,
+    points: u32,
+    length: Option<u32>,
+    count: usize,
+    share: f64,
+}
+
+/// "a, b and c" of some paths.
+fn list(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => names.join(""),
+    }
+}
+
+/// Writes pretty JSON with a final newline.
+fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<()> {
+    std::fs::write(path, serde_json::to_string_pretty(value)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
 /// One line of sweep.csv: the numbers, with routes and tickets as
 /// `A – B; C – D` lists.
 #[derive(serde::Serialize)]
 struct SweepRow {
     cars: u32,
+    plan_from: u32,
     score: u32,
     ticket_points: u32,
     route_points: u32,
@@ -501,9 +680,11 @@ struct SweepRow {
 }
 
 impl SweepRow {
-    fn new(r: &SolveReport) -> SweepRow {
+    fn new(s: &SweepReport) -> SweepRow {
+        let r = &s.report;
         SweepRow {
             cars: r.cars,
+            plan_from: s.plan_from,
             score: r.score,
             ticket_points: r.ticket_points,
             route_points: r.route_points,
@@ -543,6 +724,7 @@ pub fn main() -> ExitCode {
         Command::Sweep(args) => run_sweep(args),
         Command::Bench(args) => run_bench(args),
         Command::Sensitivity(args) => run_sensitivity(args),
+        Command::Replan(args) => run_replan(args),
     };
     match result {
         Ok(code) => code,

@@ -11,8 +11,11 @@
 //! - [`frontier`]: the exact dynamic programme over the map;
 //! - [`sweep`]: every budget in a range, sharing work;
 //! - [`heuristic`]: greedy and beam starting plans;
+//! - [`state`]: a game in progress (the `replan` file format);
+//! - [`replan`]: the best plan from a game state;
 //! - [`analysis`]: sensitivity of the optimum to tickets and routes;
 //! - [`verify`]: the independent union-find check of every reported plan;
+//! - [`plot`]: the figures (PNG and SVG, embedded font);
 //! - [`report`]: the human table and the JSON schema;
 //! - [`cli`]: the `ttr-opt` command line, thin over the above.
 
@@ -24,7 +27,10 @@ pub mod graph;
 pub mod heuristic;
 pub mod mip;
 pub mod model;
+pub mod plot;
+pub mod replan;
 pub mod report;
 pub mod solve;
+pub mod state;
 pub mod sweep;
 pub mod verify;

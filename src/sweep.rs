@@ -13,6 +13,11 @@
 //!
 //! Every answer is verified like any `solve` answer, and the optima must be
 //! non-decreasing in the budget: a violation is reported as an error.
+//!
+//! A budget often has several optimal plans, and which one a solver returns
+//! is an accident of its search. The sweep reports one by the rule in
+//! [`TIE_BREAK`], so that frequency tables over a sweep do not depend on it
+//! more than they must.
 
 use std::sync::Mutex;
 use std::time::Instant;
@@ -26,11 +31,21 @@ use crate::model::Instance;
 use crate::solve::{self, Method, Outcome, SolveError, SolveOptions};
 use crate::verify::VerifyError;
 
+/// How the sweep chooses among alternate optima; written into its outputs.
+pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
+    that uses the fewest train cars: the plan found for the smallest budget of the sweep with \
+    the same optimum (a plan for fewer cars fits any larger budget). Plans equal in score and \
+    cars are told apart by the solvers' fixed search order (one thread, fixed seed, routes in \
+    board order), which gives the same plan on every run but is not a rule about the plans.";
+
 /// One budget's verified answer.
 #[derive(Clone, Debug)]
 pub struct SweepEntry {
     pub cars: u32,
+    /// The proof for `cars`; its plan is the one [`TIE_BREAK`] picks.
     pub outcome: Outcome,
+    /// The budget whose solve found the reported plan (`cars` or less).
+    pub plan_from: u32,
 }
 
 /// Solves budgets `from..=to` on `threads` worker threads, calling
@@ -89,6 +104,7 @@ fn run(
         progress(&SweepEntry {
             cars: budgets[i],
             outcome: outcome.clone(),
+            plan_from: budgets[i],
         });
         results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
     };
@@ -136,12 +152,13 @@ fn run(
     forest_result?;
 
     let outcomes = results.into_inner().expect("no worker panicked");
-    let entries: Vec<SweepEntry> = budgets
+    let mut entries: Vec<SweepEntry> = budgets
         .iter()
         .zip(outcomes)
         .map(|(&cars, outcome)| SweepEntry {
             cars,
             outcome: outcome.expect("every budget was solved"),
+            plan_from: cars,
         })
         .collect();
     for pair in entries.windows(2) {
@@ -154,6 +171,13 @@ fn run(
                 pair[1].cars
             ))
             .into());
+        }
+    }
+    // The tie-break: carry a plan up while the optimum stays the same.
+    for i in 1..entries.len() {
+        if entries[i].outcome.plan.score() == entries[i - 1].outcome.plan.score() {
+            entries[i].outcome.plan = entries[i - 1].outcome.plan.clone();
+            entries[i].plan_from = entries[i - 1].plan_from;
         }
     }
     Ok(entries)

@@ -2,7 +2,9 @@
 
 mod common;
 
-use ttr_opt::analysis::sensitivity;
+use ttr_opt::analysis::{frequency, sensitivity};
+use ttr_opt::board::{RouteId, TicketId};
+use ttr_opt::model::Plan;
 
 #[test]
 fn sensitivity_on_a_line() {
@@ -33,4 +35,40 @@ fn sensitivity_on_a_line() {
         routes,
         vec![("B – C", 2, -14), ("A – B", 5, -11), ("C – D", 5, -11)]
     );
+}
+
+#[test]
+fn frequency_counts_plans_and_sorts_ties_in_board_order() {
+    let b = common::board(
+        &["A", "B", "C"],
+        &[("A", "B", 1), ("B", "C", 2), ("A", "C", 3)],
+        &[("A", "C", 5), ("A", "B", 2)],
+    );
+    let plan = |routes: &[usize], tickets: &[usize]| Plan {
+        routes: routes.iter().map(|&r| RouteId(r)).collect(),
+        tickets: tickets.iter().map(|&t| TicketId(t)).collect(),
+        cars_used: 0,
+        route_points: 0,
+        ticket_points: 0,
+    };
+    let plans = [plan(&[0], &[1]), plan(&[0, 1], &[0, 1]), plan(&[2], &[0])];
+    let f = frequency(&b, &plans);
+    assert_eq!(f.plans, 3);
+    let rows = |c: &[ttr_opt::analysis::Chosen]| -> Vec<(String, usize)> {
+        c.iter().map(|c| (c.name.clone(), c.count)).collect()
+    };
+    assert_eq!(
+        rows(&f.routes),
+        vec![
+            ("A – B".to_string(), 2),
+            ("B – C".to_string(), 1),
+            ("A – C".to_string(), 1)
+        ]
+    );
+    assert_eq!(
+        rows(&f.tickets),
+        vec![("A – C".to_string(), 2), ("A – B".to_string(), 2)]
+    );
+    assert!((f.routes[0].share - 2.0 / 3.0).abs() < 1e-12);
+    assert_eq!(f.routes[2].length, Some(3));
 }

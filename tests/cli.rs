@@ -138,6 +138,7 @@ fn sweep_writes_csv_and_json() {
         "--out",
         dir.to_str().unwrap(),
         "--json",
+        "--plot",
     ]);
     assert!(
         out.status.success(),
@@ -158,7 +159,30 @@ fn sweep_writes_csv_and_json() {
     assert_eq!(scores, vec![1, 2, 4, 8, 10, 15]);
     let csv = std::fs::read_to_string(dir.join("sweep.csv")).unwrap();
     assert_eq!(csv.lines().count(), 7, "a header and six budgets");
-    assert!(csv.starts_with("cars,score,"));
+    assert!(csv.starts_with("cars,plan_from,score,"));
+    // Frequency tables over the six plans, with the tie-break stated.
+    let freq: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("frequency.json")).unwrap())
+            .unwrap();
+    assert_eq!(freq["plans"], 6);
+    assert!(freq["tie_break"]
+        .as_str()
+        .unwrap()
+        .contains("fewest train cars"));
+    assert_eq!(freq["tickets"].as_array().unwrap().len(), 30);
+    assert_eq!(freq["routes"].as_array().unwrap().len(), 78);
+    // --plot: every figure of a sweep, as PNG and SVG, none empty. The map
+    // is drawn at the largest budget (6) since 45 is not in the sweep.
+    for stem in ["score-curve", "frequency", "map-6"] {
+        for ext in ["png", "svg"] {
+            let path = dir.join(format!("{stem}.{ext}"));
+            let len = std::fs::metadata(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .len();
+            assert!(len > 1000, "{} has {len} bytes", path.display());
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -168,4 +192,66 @@ fn sweep_rejects_an_empty_range() {
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("--from 9 is above --to 3"));
+}
+
+#[test]
+fn replan_late_game_json() {
+    let state = concat!(env!("CARGO_MANIFEST_DIR"), "/data/states/late.json");
+    let out = ttr_opt(&["replan", state, "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
+    assert_eq!(v["score"], 83);
+    assert_eq!(v["owned_points"], 46);
+    assert_eq!(v["to_gain"], 37);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["bound"], 83);
+    assert_eq!(v["lost"][0]["name"], "Seattle – New York");
+    assert_eq!(v["lost"][0]["points"], -22);
+    let claimed: u64 = v["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["length"].as_u64().unwrap())
+        .sum();
+    assert_eq!(claimed, v["claim_cars"].as_u64().unwrap());
+    assert!(claimed <= 10);
+}
+
+#[test]
+fn replan_bad_state_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("ttr-opt-replan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/data/usa.json");
+    let bad = dir.join("bad.json");
+    std::fs::write(
+        &bad,
+        serde_json::json!({ "board": board, "players": 4, "cars_left": 12,
+            "owned": [{ "from": "Boston", "to": "Atlantis" }] })
+        .to_string(),
+    )
+    .unwrap();
+    let out = ttr_opt(&["replan", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("bad.json") && err.contains("owned[0]: unknown city \"Atlantis\""),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+    // A board that does not load is named too.
+    let orphan = dir.join("orphan.json");
+    std::fs::write(
+        &orphan,
+        r#"{ "board": "nowhere.json", "players": 2, "cars_left": 5 }"#,
+    )
+    .unwrap();
+    let out = ttr_opt(&["replan", orphan.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("board nowhere.json"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -29,6 +29,20 @@ fn small_board_sweep_matches_brute_force() {
         );
         assert!(e.outcome.plan.cars_used <= e.cars);
     }
+    // The tie-break: every reported plan uses the fewest cars of any optimal
+    // plan, i.e. one car less (if any car is used) scores less.
+    for e in &entries {
+        let used = e.outcome.plan.cars_used;
+        if used > 0 {
+            assert!(
+                brute_force(&b, used - 1) < e.outcome.plan.score(),
+                "{} cars: the plan uses {used} cars, fewer would do",
+                e.cars
+            );
+        }
+        assert!(e.plan_from <= e.cars);
+        assert_eq!(entries[e.plan_from as usize].outcome.plan, e.outcome.plan);
+    }
 }
 
 #[test]

@@ -1,0 +1,645 @@
+//! Figures, each written as PNG and SVG with plotters: the optimal network on
+//! the map (the paper's Figure 2), the score curve (Figure 3), the most
+//! frequent tickets and routes (Figure 4), the sensitivity bars, and the
+//! score distributions of simulated players.
+//!
+//! Text is drawn with DejaVu Sans compiled into the binary (the `dejavu`
+//! crate), never with the system's fonts: a PNG comes out the same on every
+//! machine, and an SVG carries its text as the font's glyph outlines, so a
+//! viewer has nothing to substitute.
+
+use std::error::Error;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+use crate::analysis::{Frequency, Impact};
+use crate::board::{Board, CityId, Colour};
+use crate::model::Plan;
+
+/// A figure that could not be drawn or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw {file}: {message}")]
+pub struct PlotError {
+    pub file: String,
+    pub message: String,
+}
+
+/// The family name plotters asks for; registered with the embedded font.
+const FONT: &str = "sans-serif";
+
+type Drawn = Result<(), Box<dyn Error>>;
+
+/// Registers the embedded font with plotters, once per process.
+fn register_font() -> Result<(), PlotError> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, dejavu::sans::regular())
+            .map_err(|_| "the embedded DejaVu Sans font is invalid".to_string())
+    })
+    .clone()
+    .map_err(|message| PlotError {
+        file: "font".into(),
+        message,
+    })
+}
+
+/// Plotters' SVG with every `<text>` element replaced by a `<path>` of the
+/// glyph outlines of the embedded font, laid out as plotters lays out text in
+/// a PNG: the SVG then looks the same in every viewer, with or without fonts
+/// (viewers differ in their support of fonts embedded in SVG).
+fn outline_text(svg: &str) -> Result<String, String> {
+    let font = ab_glyph::FontRef::try_from_slice(dejavu::sans::regular())
+        .map_err(|_| "the embedded DejaVu Sans font is invalid".to_string())?;
+    let mut out = String::with_capacity(svg.len());
+    let mut rest = svg;
+    while let Some(start) = rest.find("<text ") {
+        out.push_str(&rest[..start]);
+        let broken = || "a <text> element plotters wrote is not closed".to_string();
+        let open_end = start + rest[start..].find('>').ok_or_else(broken)?;
+        let close = open_end + rest[open_end..].find("</text>").ok_or_else(broken)?;
+        let attrs = format!(" {}", &rest[start + 6..open_end]);
+        // Plotters puts the text on its own indented line.
+        let text = unescape(rest[open_end + 1..close].trim());
+        out.push_str(&text_path(&font, &attrs, &text)?);
+        rest = &rest[close + "</text>".len()..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+/// One `<text>` element (its attributes and text) as a `<path>`.
+fn text_path(font: &ab_glyph::FontRef, attrs: &str, text: &str) -> Result<String, String> {
+    use ab_glyph::{Font as _, OutlineCurve, ScaleFont as _};
+    let attr = |name: &str| -> Option<&str> {
+        let key = format!(" {name}=\"");
+        let at = attrs.find(&key)? + key.len();
+        attrs[at..].find('"').map(|end| &attrs[at..at + end])
+    };
+    let number = |name: &str| -> Result<f32, String> {
+        attr(name)
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| format!("a <text> element has no numeric {name}"))
+    };
+    let (x, y) = (number("x")?, number("y")?);
+    // Plotters writes the requested size divided by 1.24 as font-size.
+    let scaled = font.as_scaled(number("font-size")? * 1.24);
+    let mut glyphs = Vec::new();
+    let mut pen = 0.0;
+    let mut previous = None;
+    for c in text.chars() {
+        let id = font.glyph_id(c);
+        if let Some(p) = previous {
+            pen += scaled.kern(p, id);
+        }
+        glyphs.push((id, pen));
+        pen += scaled.h_advance(id);
+        previous = Some(id);
+    }
+    let left = match attr("text-anchor") {
+        Some("middle") => x - pen / 2.0,
+        Some("end") => x - pen,
+        _ => x,
+    };
+    // Plotters' anchors: top, centre or bottom of the line's box.
+    let baseline = match attr("dy") {
+        Some("0.76em") => y + scaled.ascent(),
+        Some("0.5ex") => y + (scaled.ascent() + scaled.descent()) / 2.0,
+        Some("-0.5ex") => y + scaled.descent(),
+        _ => y,
+    };
+    let factor = scaled.scale_factor();
+    let mut d = String::new();
+    for (id, offset) in glyphs {
+        let Some(outline) = font.outline(id) else {
+            continue;
+        };
+        let point = |p: ab_glyph::Point| {
+            format!(
+                "{:.2} {:.2}",
+                left + offset + p.x * factor.horizontal,
+                baseline - p.y * factor.vertical
+            )
+        };
+        let mut at = None;
+        for curve in &outline.curves {
+            let (from, to) = match *curve {
+                OutlineCurve::Line(a, b) | OutlineCurve::Quad(a, _, b) => (a, b),
+                OutlineCurve::Cubic(a, _, _, b) => (a, b),
+            };
+            if at != Some(from) {
+                if at.is_some() {
+                    d.push('Z');
+                }
+                d.push_str(&format!("M{}", point(from)));
+            }
+            match *curve {
+                OutlineCurve::Line(_, b) => d.push_str(&format!("L{}", point(b))),
+                OutlineCurve::Quad(_, c, b) => d.push_str(&format!("Q{} {}", point(c), point(b))),
+                OutlineCurve::Cubic(_, c1, c2, b) => {
+                    d.push_str(&format!("C{} {} {}", point(c1), point(c2), point(b)))
+                }
+            }
+            at = Some(to);
+        }
+        if at.is_some() {
+            d.push('Z');
+        }
+    }
+    let mut path = format!("<path d=\"{d}\"");
+    for name in ["fill", "opacity", "transform"] {
+        if let Some(v) = attr(name) {
+            path.push_str(&format!(" {name}=\"{v}\""));
+        }
+    }
+    path.push_str("/>");
+    Ok(path)
+}
+
+/// The text of an XML element, with plotters' escapes undone.
+fn unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// Draws a figure with `$draw` (an expression using `$root`, a drawing
+/// area) twice, into `$stem.png` and `$stem.svg`; returns the two paths.
+macro_rules! render {
+    ($stem:expr, $size:expr, |$root:ident| $draw:expr) => {{
+        register_font()?;
+        let stem: &Path = $stem;
+        let (png, svg_path) = (stem.with_extension("png"), stem.with_extension("svg"));
+        let fail = |path: &Path, e: &dyn std::fmt::Display| PlotError {
+            file: path.display().to_string(),
+            message: e.to_string(),
+        };
+        {
+            let $root = BitMapBackend::new(&png, $size).into_drawing_area();
+            $draw.map_err(|e| fail(&png, &e))?;
+            $root.present().map_err(|e| fail(&png, &e))?;
+        }
+        let mut svg = String::new();
+        {
+            let $root = SVGBackend::with_string(&mut svg, $size).into_drawing_area();
+            $draw.map_err(|e| fail(&svg_path, &e))?;
+            $root.present().map_err(|e| fail(&svg_path, &e))?;
+        }
+        let svg = outline_text(&svg).map_err(|e| fail(&svg_path, &e))?;
+        std::fs::write(&svg_path, svg).map_err(|e| fail(&svg_path, &e))?;
+        Ok(vec![png, svg_path])
+    }};
+}
+
+/// Figure 2: the board with the plan's routes in their colours over the
+/// other routes in grey, cities labelled, the completed tickets listed.
+pub fn map(board: &Board, plan: &Plan, cars: u32, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    render!(stem, (1600, 760), |root| draw_map(&root, board, plan, cars))
+}
+
+/// Figure 3: the optimal score against the train-car budget, split into
+/// ticket and route points. `points` holds (cars, ticket points, route points).
+pub fn score_curve(
+    title: &str,
+    points: &[(u32, u32, u32)],
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    render!(stem, (1200, 800), |root| draw_curve(&root, title, points))
+}
+
+/// Figure 4: the `top` tickets and routes most often in the optima.
+pub fn frequency(
+    title: &str,
+    freq: &Frequency,
+    top: usize,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let rows = |chosen: &[crate::analysis::Chosen]| -> Vec<(String, i64)> {
+        chosen
+            .iter()
+            .take(top)
+            .map(|c| (format!("{} ({})", c.name, c.points), c.count as i64))
+            .collect()
+    };
+    let panels = [
+        ("Tickets completed", rows(&freq.tickets)),
+        ("Routes claimed", rows(&freq.routes)),
+    ];
+    let x_desc = format!("optimal plans that use it (of {})", freq.plans);
+    render!(stem, (1600, 700), |root| draw_panels(
+        &root, title, &panels, &x_desc
+    ))
+}
+
+/// The loss of optimum without each ticket and each route of the plan.
+pub fn sensitivity(
+    title: &str,
+    tickets: &[Impact],
+    routes: &[Impact],
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let rows = |impacts: &[Impact]| -> Vec<(String, i64)> {
+        impacts
+            .iter()
+            .map(|i| (format!("{} ({})", i.name, i.points), i.change))
+            .collect()
+    };
+    let panels = [
+        ("Ticket removed from the game", rows(tickets)),
+        ("Route taken by an opponent", rows(routes)),
+    ];
+    render!(stem, (1600, 800), |root| draw_panels(
+        &root,
+        title,
+        &panels,
+        "change of the optimum (points)"
+    ))
+}
+
+/// Score distributions, one line per strategy (share of games per 10-point
+/// bin), with the optimum marked.
+pub fn distribution(
+    title: &str,
+    series: &[(String, Vec<i64>)],
+    optimum: i64,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    render!(stem, (1200, 700), |root| draw_distribution(
+        &root, title, series, optimum
+    ))
+}
+
+fn draw_distribution<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    series: &[(String, Vec<i64>)],
+    optimum: i64,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    const BIN: i64 = 10;
+    let bin = |v: i64| v.div_euclid(BIN);
+    let all = series.iter().flat_map(|(_, v)| v.iter().copied());
+    let lo = all.clone().map(bin).min().unwrap_or(0).min(0) - 1;
+    let hi = all.map(bin).max().unwrap_or(0).max(bin(optimum)) + 1;
+    let shares: Vec<Vec<(i64, f64)>> = series
+        .iter()
+        .map(|(_, values)| {
+            (lo..=hi)
+                .map(|b| {
+                    let count = values.iter().filter(|&&v| bin(v) == b).count();
+                    (b * BIN + BIN / 2, count as f64 / values.len().max(1) as f64)
+                })
+                .collect()
+        })
+        .collect();
+    let top = shares
+        .iter()
+        .flatten()
+        .map(|p| p.1)
+        .fold(0.0, f64::max)
+        .max(0.01);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, (FONT, 24))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(70)
+        .build_cartesian_2d(lo * BIN..(hi + 1) * BIN, 0.0..top * 1.15)?;
+    chart
+        .configure_mesh()
+        .x_desc("final score (points)")
+        .y_desc("share of games per 10 points")
+        .label_style((FONT, 16))
+        .axis_desc_style((FONT, 18))
+        .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
+        .draw()?;
+    let palette = [
+        RGBColor(240, 140, 20),
+        RGBColor(40, 90, 210),
+        RGBColor(40, 160, 60),
+        RGBColor(215, 40, 40),
+        RGBColor(120, 60, 160),
+    ];
+    for (i, ((name, values), points)) in series.iter().zip(&shares).enumerate() {
+        let colour = palette[i % palette.len()];
+        let mut sorted = values.clone();
+        sorted.sort();
+        let median = sorted.get(sorted.len() / 2).copied().unwrap_or(0);
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                colour.stroke_width(3),
+            ))?
+            .label(format!("{name} (median {median})"))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
+    }
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(optimum, 0.0), (optimum, top * 1.1)],
+            BLACK.stroke_width(2),
+        )))?
+        .label(format!("single-player optimum ({optimum})"))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 17))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+fn rgb(colour: Colour) -> RGBColor {
+    match colour {
+        Colour::Gray => RGBColor(110, 110, 110),
+        Colour::Red => RGBColor(215, 40, 40),
+        Colour::Orange => RGBColor(240, 140, 20),
+        Colour::Yellow => RGBColor(235, 205, 20),
+        Colour::Green => RGBColor(40, 160, 60),
+        Colour::Blue => RGBColor(40, 90, 210),
+        Colour::Pink => RGBColor(225, 110, 180),
+        Colour::White => RGBColor(245, 245, 245),
+        Colour::Black => RGBColor(25, 25, 25),
+    }
+}
+
+fn draw_map<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    board: &Board,
+    plan: &Plan,
+    cars: u32,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (width, _) = root.dim_in_pixel();
+    let (map, side) = root.split_horizontally(width as i32 * 3 / 4);
+    let text = |size: i32| TextStyle::from((FONT, size).into_font()).color(&BLACK);
+    let title = if board.title.is_empty() {
+        &board.name
+    } else {
+        &board.title
+    };
+    map.draw(&Text::new(
+        format!(
+            "{title}: {} points with {cars} train cars ({} from tickets, {} from routes)",
+            plan.score(),
+            plan.ticket_points,
+            plan.route_points
+        ),
+        (20, 20),
+        text(24),
+    ))?;
+
+    // Board coordinates (x east, y south) scaled into the map area.
+    let (mw, mh) = map.dim_in_pixel();
+    let (x0, x1) = bounds(board.cities.iter().map(|c| c.x));
+    let (y0, y1) = bounds(board.cities.iter().map(|c| c.y));
+    let (left, top, right, bottom) = (30.0, 70.0, 130.0, 30.0);
+    let scale =
+        ((mw as f64 - left - right) / (x1 - x0)).min((mh as f64 - top - bottom) / (y1 - y0));
+    let at = |c: CityId| {
+        let city = board.city(c);
+        (
+            (left + (city.x - x0) * scale) as i32,
+            (top + (city.y - y0) * scale) as i32,
+        )
+    };
+
+    // Every track in light grey, parallel tracks side by side; then the
+    // plan's routes on top, outlined, in their (first) track's colour.
+    let grey = RGBColor(200, 200, 200);
+    for id in board.route_ids() {
+        let route = board.route(id);
+        let (a, b) = (at(route.a), at(route.b));
+        let n = route.tracks.len() as f64;
+        for k in 0..route.tracks.len() {
+            let offset = (k as f64 - (n - 1.0) / 2.0) * 5.0;
+            map.draw(&PathElement::new(
+                shifted(a, b, offset),
+                grey.stroke_width(2),
+            ))?;
+        }
+    }
+    for &id in &plan.routes {
+        let route = board.route(id);
+        let (a, b) = (at(route.a), at(route.b));
+        map.draw(&PathElement::new(vec![a, b], BLACK.stroke_width(9)))?;
+        map.draw(&PathElement::new(
+            vec![a, b],
+            rgb(route.tracks[0]).stroke_width(6),
+        ))?;
+    }
+    // Labels on a pale box, so that they stay readable over a dark route.
+    let label = text(15).pos(Pos::new(HPos::Left, VPos::Center));
+    for (i, city) in board.cities.iter().enumerate() {
+        let p = at(CityId(i));
+        map.draw(&Circle::new(p, 6, RGBColor(60, 60, 60).filled()))?;
+        let (w, h) = map.estimate_text_size(&city.name, &label)?;
+        let (w, h) = (w as i32, h as i32);
+        map.draw(&Rectangle::new(
+            [(p.0 + 8, p.1 - h / 2 - 1), (p.0 + 10 + w, p.1 + h / 2 + 1)],
+            WHITE.mix(0.8).filled(),
+        ))?;
+        map.draw(&Text::new(city.name.clone(), (p.0 + 9, p.1), label.clone()))?;
+    }
+
+    // The side panel: what the plan completes.
+    let mut y = 70;
+    side.draw(&Text::new("Completed tickets", (10, y), text(20)))?;
+    y += 34;
+    for &t in &plan.tickets {
+        side.draw(&Text::new(
+            format!("{} ({})", board.ticket_label(t), board.ticket(t).points),
+            (10, y),
+            text(15),
+        ))?;
+        y += 22;
+    }
+    y += 14;
+    for line in [
+        format!("{} ticket points", plan.ticket_points),
+        format!(
+            "{} route points from {} routes",
+            plan.route_points,
+            plan.routes.len()
+        ),
+        format!("{} of {cars} train cars used", plan.cars_used),
+    ] {
+        side.draw(&Text::new(line, (10, y), text(16)))?;
+        y += 24;
+    }
+    Ok(())
+}
+
+/// Least and greatest of some coordinates.
+fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    let (lo, hi) = values.fold((f64::MAX, f64::MIN), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    if hi > lo {
+        (lo, hi)
+    } else {
+        (lo - 1.0, lo + 1.0)
+    }
+}
+
+/// The segment a–b moved sideways by `offset` pixels.
+fn shifted(a: (i32, i32), b: (i32, i32), offset: f64) -> Vec<(i32, i32)> {
+    let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let (ox, oy) = ((-dy / len * offset) as i32, (dx / len * offset) as i32);
+    vec![(a.0 + ox, a.1 + oy), (b.0 + ox, b.1 + oy)]
+}
+
+fn draw_curve<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    points: &[(u32, u32, u32)],
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let max_cars = points.iter().map(|p| p.0).max().unwrap_or(1);
+    let max_score = points.iter().map(|p| p.1 + p.2).max().unwrap_or(1);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, (FONT, 26))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0u32..max_cars + 1, 0u32..(max_score * 11 / 10).max(1))?;
+    chart
+        .configure_mesh()
+        .x_desc("train cars")
+        .y_desc("points")
+        .label_style((FONT, 16))
+        .axis_desc_style((FONT, 18))
+        .draw()?;
+    // (label, colour, the part of the score it shows)
+    type Part = fn(&(u32, u32, u32)) -> u32;
+    let series: [(&str, RGBColor, Part); 3] = [
+        ("total score", RGBColor(20, 20, 20), |p| p.1 + p.2),
+        ("ticket points", RGBColor(40, 90, 210), |p| p.1),
+        ("route points", RGBColor(240, 140, 20), |p| p.2),
+    ];
+    for (label, colour, value) in series {
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.0, value(p))),
+                colour.stroke_width(3),
+            ))?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
+        chart.draw_series(
+            points
+                .iter()
+                .map(|p| Circle::new((p.0, value(p)), 3, colour.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font((FONT, 18))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+/// Side-by-side horizontal bar charts, one per (title, rows) panel.
+fn draw_panels<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    panels: &[(&str, Vec<(String, i64)>)],
+    x_desc: &str,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let root = root.margin(12, 0, 0, 0).titled(title, (FONT, 26))?;
+    for (area, (name, rows)) in root.split_evenly((1, panels.len())).iter().zip(panels) {
+        draw_bars(area, name, rows, x_desc)?;
+    }
+    Ok(())
+}
+
+fn draw_bars<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    rows: &[(String, i64)],
+    x_desc: &str,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    // n rows are the n segments of 0..n-1 (at least two, for a valid range).
+    let n = rows.len().max(2);
+    let lo = rows.iter().map(|r| r.1).min().unwrap_or(0).min(0);
+    let hi = rows.iter().map(|r| r.1).max().unwrap_or(0).max(0);
+    let pad = ((hi - lo) as f64 * 0.08).max(1.0);
+    let x_range = (lo as f64 - if lo < 0 { pad } else { 0.0 })..(hi as f64 + pad);
+    let mut chart = ChartBuilder::on(area)
+        .caption(title, (FONT, 20))
+        .margin(15)
+        .x_label_area_size(45)
+        .y_label_area_size(290)
+        .build_cartesian_2d(x_range, (0..n - 1).into_segmented())?;
+    // The first row at the top.
+    let label = |v: &SegmentValue<usize>| match v {
+        SegmentValue::CenterOf(i) if *i < rows.len() => rows[rows.len() - 1 - i].0.clone(),
+        _ => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .disable_y_mesh()
+        .light_line_style(WHITE)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_labels(n)
+        .y_label_formatter(&label)
+        .x_desc(x_desc)
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 16))
+        .draw()?;
+    let blue = RGBColor(40, 90, 210);
+    chart.draw_series(rows.iter().enumerate().map(|(i, (_, v))| {
+        let y = rows.len() - 1 - i;
+        let mut bar = Rectangle::new(
+            [
+                (0.0, SegmentValue::Exact(y)),
+                (*v as f64, SegmentValue::Exact(y + 1)),
+            ],
+            blue.filled(),
+        );
+        bar.set_margin(4, 4, 0, 0);
+        bar
+    }))?;
+    chart.draw_series(rows.iter().enumerate().map(|(i, (_, v))| {
+        let y = rows.len() - 1 - i;
+        let (anchor, dx) = if *v < 0 {
+            (HPos::Right, -6)
+        } else {
+            (HPos::Left, 6)
+        };
+        EmptyElement::at((*v as f64, SegmentValue::CenterOf(y)))
+            + Text::new(
+                v.to_string(),
+                (dx, 0),
+                TextStyle::from((FONT, 14).into_font()).pos(Pos::new(anchor, VPos::Center)),
+            )
+    }))?;
+    Ok(())
+}

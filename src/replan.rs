@@ -1,0 +1,325 @@
+//! The best plan from the middle of a game: the routes to claim with the
+//! cars left, and which held tickets to complete or give up.
+//!
+//! The question reduces exactly to the plain problem on a derived board:
+//! - an owned route costs no more cars and scores no more points (its points
+//!   are already earned and reported apart): length 0, points 0;
+//! - a held ticket scores +p completed and −p not: that is −p for certain
+//!   plus 2p if completed, so it gets 2p points and −p is added afterwards;
+//! - routes closed by opponents are left out, and tickets not held are in
+//!   play only if the player may still draw tickets.
+//!
+//! The derived board breaks one invariant of a loaded [`Board`] (routes of
+//! length 0); it lives only inside [`replan`]. The final network (owned plus
+//! new routes) is re-checked on the real board by the union-find verifier.
+
+use serde::Serialize;
+
+use crate::board::{Board, RouteId, TicketId};
+use crate::model::Instance;
+use crate::solve::{solve, Outcome, SolveError, SolveOptions};
+use crate::state::GameState;
+use crate::verify::{evaluate, VerifyError};
+
+/// The answer for a game state.
+#[derive(Clone, Debug)]
+pub struct Replan {
+    /// The solve of the derived problem (method, proof, timings). Its plan is
+    /// in the derived board's terms; use the fields below.
+    pub outcome: Outcome,
+    /// Routes the player owns, and the points they already earned.
+    pub owned: Vec<RouteId>,
+    pub owned_points: u32,
+    /// Routes to claim, their cars and points.
+    pub claim: Vec<RouteId>,
+    pub claim_cars: u32,
+    pub claim_points: u32,
+    /// Held tickets the final network completes, and those it gives up.
+    pub completed: Vec<TicketId>,
+    pub lost: Vec<TicketId>,
+    /// Tickets not held that the plan completes (only when tickets may still
+    /// be drawn): draw them if they come up.
+    pub drawn: Vec<TicketId>,
+    /// The final score: owned and new route points, held tickets ±, drawn tickets.
+    pub score: i64,
+    /// Proven upper bound on the final score (= `score` when proven optimal).
+    pub bound: i64,
+}
+
+impl Replan {
+    /// Points still to gain from now: the final score minus the points already earned.
+    pub fn to_gain(&self) -> i64 {
+        self.score - self.owned_points as i64
+    }
+}
+
+/// Solves the rest of the game from `state` on `board`.
+pub fn replan(
+    board: &Board,
+    state: &GameState,
+    options: &SolveOptions,
+) -> Result<Replan, SolveError> {
+    let derived = derive(board, state);
+    let mut inst = Instance::unreduced(&derived, state.cars_left);
+    inst.routes.retain(|&r| !state.is_blocked(board, r));
+    let held = |t: &TicketId| state.tickets.contains(t);
+    inst.tickets.retain(|t| state.may_draw || held(t));
+    inst.tickets_in_play = inst.tickets.clone();
+    let inst = inst.reduced();
+    let outcome = solve(&inst, options)?;
+
+    let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
+    let claim: Vec<RouteId> = outcome
+        .plan
+        .routes
+        .iter()
+        .copied()
+        .filter(|r| !owned.contains(r))
+        .collect();
+    let held_points: i64 = state
+        .tickets
+        .iter()
+        .map(|&t| board.ticket(t).points as i64)
+        .sum();
+
+    // The independent check, on the real board: the owned and new routes
+    // together, and every ticket that can score.
+    let mut network = owned.clone();
+    network.extend(&claim);
+    network.sort();
+    let in_play: Vec<TicketId> = board
+        .ticket_ids()
+        .filter(|t| state.may_draw || held(t))
+        .collect();
+    let eval = evaluate(board, &network, &in_play);
+    let route_points =
+        |routes: &[RouteId]| -> u32 { routes.iter().map(|&r| board.route(r).points).sum() };
+    let points = |tickets: &[TicketId]| -> i64 {
+        tickets.iter().map(|&t| board.ticket(t).points as i64).sum()
+    };
+    let claim_cars: u32 = claim.iter().map(|&r| board.route(r).length).sum();
+    let (completed, drawn): (Vec<TicketId>, Vec<TicketId>) =
+        eval.completed.iter().copied().partition(|t| held(t));
+    let lost: Vec<TicketId> = state
+        .tickets
+        .iter()
+        .copied()
+        .filter(|t| !completed.contains(t))
+        .collect();
+    let owned_points = route_points(&owned);
+    let claim_points = route_points(&claim);
+    let score = owned_points as i64 + claim_points as i64 + points(&completed) - points(&lost)
+        + points(&drawn);
+
+    let fail = |what: String| -> Result<Replan, SolveError> { Err(VerifyError(what).into()) };
+    if claim_cars > state.cars_left {
+        return fail(format!(
+            "the new routes need {claim_cars} cars but {} are left",
+            state.cars_left
+        ));
+    }
+    if let Some(&r) = claim.iter().find(|&&r| state.is_blocked(board, r)) {
+        return fail(format!(
+            "the plan claims {}, which opponents have closed",
+            board.route_label(r)
+        ));
+    }
+    // The derived objective is the final score, less the owned points and
+    // the certain −p of the held tickets.
+    // (Owned routes the solver left out can only add tickets, and only to a
+    // plan not proven optimal.)
+    let expected = outcome.plan.score() as i64 - held_points + owned_points as i64;
+    if score < expected || (outcome.proven && score != expected) {
+        return fail(format!(
+            "the solver's plan is worth {expected} in the game, but its network scores {score}"
+        ));
+    }
+    let bound = outcome.bound as i64 - held_points + owned_points as i64;
+    Ok(Replan {
+        outcome,
+        owned,
+        owned_points,
+        claim,
+        claim_cars,
+        claim_points,
+        completed,
+        lost,
+        drawn,
+        score,
+        bound,
+    })
+}
+
+/// The board as the rest of the game sees it (see the module comment).
+fn derive(board: &Board, state: &GameState) -> Board {
+    let mut derived = board.clone();
+    derived.cars = state.cars_left;
+    derived.warnings.clear();
+    for t in &state.owned {
+        let route = &mut derived.routes[t.route.0];
+        route.length = 0;
+        route.points = 0;
+    }
+    for &t in &state.tickets {
+        derived.tickets[t.0].points *= 2;
+    }
+    derived
+}
+
+/// A route or ticket row of the replan report.
+#[derive(Serialize)]
+pub struct Row {
+    pub name: String,
+    pub points: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+}
+
+/// The answer to `replan`, in the documented JSON schema.
+#[derive(Serialize)]
+pub struct ReplanReport {
+    pub board: String,
+    pub players: u32,
+    pub cars_left: u32,
+    /// Final score: `owned_points + claim_points + ticket_points`.
+    pub score: i64,
+    pub to_gain: i64,
+    pub owned_points: u32,
+    pub claim_points: u32,
+    pub claim_cars: u32,
+    /// Held tickets completed (+) and lost (−), and drawn tickets completed.
+    pub ticket_points: i64,
+    pub status: crate::report::Status,
+    pub bound: i64,
+    pub seconds: f64,
+    pub method: crate::solve::Method,
+    pub claim: Vec<Row>,
+    pub completed: Vec<Row>,
+    pub lost: Vec<Row>,
+    pub drawn: Vec<Row>,
+    pub owned: Vec<Row>,
+}
+
+impl ReplanReport {
+    pub fn new(board: &Board, state: &GameState, r: &Replan) -> ReplanReport {
+        let route = |&id: &RouteId| Row {
+            name: board.route_label(id),
+            points: board.route(id).points as i64,
+            length: Some(board.route(id).length),
+        };
+        let ticket = |sign: i64| {
+            move |&id: &TicketId| Row {
+                name: board.ticket_label(id),
+                points: sign * board.ticket(id).points as i64,
+                length: None,
+            }
+        };
+        let completed: Vec<Row> = r.completed.iter().map(ticket(1)).collect();
+        let lost: Vec<Row> = r.lost.iter().map(ticket(-1)).collect();
+        let drawn: Vec<Row> = r.drawn.iter().map(ticket(1)).collect();
+        let ticket_points = completed
+            .iter()
+            .chain(&lost)
+            .chain(&drawn)
+            .map(|t| t.points)
+            .sum();
+        ReplanReport {
+            board: board.name.clone(),
+            players: state.players,
+            cars_left: state.cars_left,
+            score: r.score,
+            to_gain: r.to_gain(),
+            owned_points: r.owned_points,
+            claim_points: r.claim_points,
+            claim_cars: r.claim_cars,
+            ticket_points,
+            status: if r.outcome.proven {
+                crate::report::Status::Optimal
+            } else {
+                crate::report::Status::TimeLimit
+            },
+            bound: r.bound,
+            seconds: (r.outcome.seconds * 1000.0).round() / 1000.0,
+            method: r.outcome.method,
+            claim: r.claim.iter().map(route).collect(),
+            completed,
+            lost,
+            drawn,
+            owned: r.owned.iter().map(route).collect(),
+        }
+    }
+
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        use std::fmt::Write as _;
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "Replan on {} with {} players: {} train cars left",
+            self.board, self.players, self.cars_left
+        );
+        let verdict = match self.status {
+            crate::report::Status::Optimal => "Best final score",
+            crate::report::Status::TimeLimit => "Best final score found (NOT proven optimal)",
+        };
+        let _ = writeln!(
+            out,
+            "{verdict}: {} points ({} already earned from {} owned routes, {} still to gain)",
+            self.score,
+            self.owned_points,
+            self.owned.len(),
+            self.to_gain
+        );
+        let _ = writeln!(
+            out,
+            "  = {} owned route points + {} new route points + {} ticket points",
+            self.owned_points, self.claim_points, self.ticket_points
+        );
+        let _ = writeln!(
+            out,
+            "Proof: upper bound {}, method {}, {:.2} s",
+            self.bound,
+            serde_json::to_value(self.method)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            self.seconds
+        );
+        let section = |out: &mut String, title: &str, rows: &[Row], cars: bool| {
+            let _ = writeln!(out, "\n{title}");
+            if rows.is_empty() {
+                let _ = writeln!(out, "  (none)");
+            }
+            for row in rows {
+                let length = match (cars, row.length) {
+                    (true, Some(1)) => "     1 car".to_string(),
+                    (true, Some(l)) => format!("{l:>6} cars"),
+                    _ => String::new(),
+                };
+                let _ = writeln!(out, "  {:<34} {:>6}{length}", row.name, row.points);
+            }
+        };
+        section(
+            &mut out,
+            &format!("Routes to claim ({} cars)", self.claim_cars),
+            &self.claim,
+            true,
+        );
+        section(&mut out, "Held tickets to complete", &self.completed, false);
+        section(
+            &mut out,
+            "Held tickets to give up (their points are lost)",
+            &self.lost,
+            false,
+        );
+        if !self.drawn.is_empty() {
+            section(
+                &mut out,
+                "Tickets worth drawing for (not held; an upper bound, the draw is luck)",
+                &self.drawn,
+                false,
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,365 @@
+//! A game in progress, from one player's side: the file `ttr-opt replan`
+//! reads (format in `data/README.md`, examples in `data/states/`).
+//!
+//! Routes and tickets are named by their cities (and, on a double route, the
+//! track's colour), never by index. A [`GameState`] is validated once, in
+//! [`GameState::from_json`], against its board: every problem is reported
+//! together, each naming the entry (`owned[2]`, `tickets[0]`, …).
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::board::{Board, BoardError, Colour, RouteId, TicketId};
+
+/// One track of a route: the route and the index of the track in its
+/// `tracks` (0 for a single route).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Track {
+    pub route: RouteId,
+    pub index: usize,
+}
+
+/// A validated game state.
+#[derive(Clone, Debug)]
+pub struct GameState {
+    /// Players in the game (2–5). With 2 or 3, a double route is closed once
+    /// one of its tracks is claimed; with 4 or 5 both tracks can be claimed,
+    /// by different players.
+    pub players: u32,
+    /// Train cars the player still has.
+    pub cars_left: u32,
+    /// Tracks the player has claimed.
+    pub owned: Vec<Track>,
+    /// Tracks other players have claimed.
+    pub taken: Vec<Track>,
+    /// Tickets in the player's hand: each scores its points if completed at
+    /// the end, and loses them if not.
+    pub tickets: Vec<TicketId>,
+    /// Whether the player may still draw tickets: if so, every ticket not in
+    /// the hand may be added when completing it pays (an upper bound, as in
+    /// the paper: the draw is luck).
+    pub may_draw: bool,
+}
+
+/// Everything wrong with a game-state file.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    #[error("cannot read {file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}: invalid JSON at line {line}, column {column}: {message}")]
+    Json {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: board {board}: {source}")]
+    Board {
+        file: String,
+        board: String,
+        source: BoardError,
+    },
+    #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
+    Invalid { file: String, problems: Vec<String> },
+}
+
+// The file format, as written. Unknown fields are errors, so that a typo is
+// never silently ignored.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawState {
+    /// Board file, relative to the state file.
+    board: String,
+    players: i64,
+    cars_left: i64,
+    #[serde(default)]
+    owned: Vec<RawRoute>,
+    #[serde(default)]
+    taken: Vec<RawRoute>,
+    #[serde(default)]
+    tickets: Vec<RawTicket>,
+    #[serde(default)]
+    may_draw: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoute {
+    from: String,
+    to: String,
+    #[serde(default)]
+    track: Option<Colour>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTicket {
+    from: String,
+    to: String,
+}
+
+impl GameState {
+    /// Reads a state file and the board it names.
+    pub fn load(path: &Path) -> Result<(Board, GameState), StateError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| StateError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        let raw = parse(&text, &file)?;
+        let board_path: PathBuf = path.parent().unwrap_or(Path::new(".")).join(&raw.board);
+        let board = Board::load(&board_path).map_err(|source| StateError::Board {
+            file: file.clone(),
+            board: raw.board.clone(),
+            source,
+        })?;
+        let state = validate(raw, &board).map_err(|problems| StateError::Invalid {
+            file: file.clone(),
+            problems,
+        })?;
+        Ok((board, state))
+    }
+
+    /// Parses and validates a state against `board` (its `board` field is
+    /// not read); `file` names the source in messages.
+    pub fn from_json(text: &str, file: &str, board: &Board) -> Result<GameState, StateError> {
+        let raw = parse(text, file)?;
+        validate(raw, board).map_err(|problems| StateError::Invalid {
+            file: file.to_string(),
+            problems,
+        })
+    }
+
+    /// Whether an opponent's claims close `route` to the player: a single
+    /// route once taken, a double route once one track is taken with 2–3
+    /// players or both with 4–5.
+    pub fn is_blocked(&self, board: &Board, route: RouteId) -> bool {
+        let taken = self.taken.iter().filter(|t| t.route == route).count();
+        taken > 0 && (self.players <= 3 || taken >= board.route(route).tracks.len())
+    }
+
+    /// Train cars the owned routes took.
+    pub fn owned_cars(&self, board: &Board) -> u32 {
+        self.owned.iter().map(|t| board.route(t.route).length).sum()
+    }
+}
+
+fn parse(text: &str, file: &str) -> Result<RawState, StateError> {
+    serde_json::from_str(text).map_err(|e| StateError::Json {
+        file: file.to_string(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
+    let mut problems = Vec::new();
+    if !(2..=5).contains(&raw.players) {
+        problems.push(format!("players: {} is not between 2 and 5", raw.players));
+    }
+    if raw.cars_left < 0 {
+        problems.push(format!("cars_left: {} is negative", raw.cars_left));
+    } else if raw.cars_left > board.cars as i64 {
+        problems.push(format!(
+            "cars_left: {} is more than the {} cars a player starts with",
+            raw.cars_left, board.cars
+        ));
+    }
+
+    // Each referenced track, with the entry that names it.
+    let mut seen: Vec<(Track, String)> = Vec::new();
+    let mut lists = Vec::new();
+    for (list, entries) in [("owned", &raw.owned), ("taken", &raw.taken)] {
+        let mut tracks = Vec::new();
+        for (i, r) in entries.iter().enumerate() {
+            let entry = format!("{list}[{i}]");
+            match resolve_route(board, r, &seen) {
+                Ok(track) => {
+                    let label = describe(board, track);
+                    if let Some((_, first)) = seen.iter().find(|(t, _)| *t == track) {
+                        let what = if first.starts_with(list) {
+                            "is listed twice".to_string()
+                        } else {
+                            "is both owned by the player and taken by others".to_string()
+                        };
+                        problems.push(format!("{first} and {entry}: {label} {what}"));
+                    } else {
+                        seen.push((track, entry));
+                        tracks.push(track);
+                    }
+                }
+                Err(problem) => problems.push(format!("{entry}: {problem}")),
+            }
+        }
+        lists.push(tracks);
+    }
+    let taken = lists.pop().unwrap_or_default();
+    let owned = lists.pop().unwrap_or_default();
+
+    // The double-route rules.
+    for (i, a) in owned.iter().enumerate() {
+        if owned[..i].iter().any(|b| b.route == a.route) {
+            problems.push(format!(
+                "owned: both tracks of {}: a player may claim only one track of a double route",
+                board.route_label(a.route)
+            ));
+        }
+    }
+    if raw.players <= 3 {
+        let claims = owned.iter().chain(&taken);
+        for (i, a) in claims.clone().enumerate() {
+            if claims.clone().take(i).any(|b| b.route == a.route) {
+                problems.push(format!(
+                    "{}: both tracks are claimed, but with {} players only one track of a double route may be",
+                    board.route_label(a.route),
+                    raw.players
+                ));
+            }
+        }
+    }
+
+    let owned_cars: i64 = owned
+        .iter()
+        .map(|t| board.route(t.route).length as i64)
+        .sum();
+    if raw.cars_left >= 0 && owned_cars + raw.cars_left > board.cars as i64 {
+        problems.push(format!(
+            "owned routes use {owned_cars} cars and cars_left is {}: together more than the {} cars a player starts with",
+            raw.cars_left, board.cars
+        ));
+    }
+
+    let mut tickets: Vec<TicketId> = Vec::new();
+    for (i, t) in raw.tickets.iter().enumerate() {
+        let entry = format!("tickets[{i}]");
+        match resolve_ticket(board, t) {
+            Ok(matching) => match matching.iter().find(|id| !tickets.contains(id)) {
+                Some(&id) => tickets.push(id),
+                None => {
+                    let first = raw
+                        .tickets
+                        .iter()
+                        .position(|u| same_pair(u, t))
+                        .unwrap_or(0);
+                    problems.push(format!(
+                        "tickets[{first}] and {entry}: {} is listed twice",
+                        board.ticket_label(matching[0])
+                    ));
+                }
+            },
+            Err(problem) => problems.push(format!("{entry}: {problem}")),
+        }
+    }
+
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(GameState {
+        players: raw.players as u32,
+        cars_left: raw.cars_left as u32,
+        owned,
+        taken,
+        tickets,
+        may_draw: raw.may_draw,
+    })
+}
+
+/// "Denver – Kansas City (black)", or without the colour for a single route.
+pub fn describe(board: &Board, track: Track) -> String {
+    let route = board.route(track.route);
+    if route.tracks.len() == 1 {
+        board.route_label(track.route)
+    } else {
+        format!(
+            "{} ({})",
+            board.route_label(track.route),
+            route.tracks[track.index]
+        )
+    }
+}
+
+fn city(board: &Board, name: &str) -> Result<crate::board::CityId, String> {
+    board
+        .city_id(name)
+        .ok_or_else(|| format!("unknown city \"{name}\""))
+}
+
+/// The track a reference names. On a double route whose tracks share a
+/// colour (or when no colour is given and they do), the first track not
+/// already named by an earlier entry.
+fn resolve_route(board: &Board, r: &RawRoute, seen: &[(Track, String)]) -> Result<Track, String> {
+    let (a, b) = (city(board, &r.from), city(board, &r.to));
+    let (a, b) = match (a, b) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => return Err(e),
+        (Err(e), Err(f)) => return Err(format!("{e}, {f}")),
+    };
+    let route = board
+        .route_ids()
+        .find(|&id| {
+            let x = board.route(id);
+            (x.a, x.b) == (a, b) || (x.a, x.b) == (b, a)
+        })
+        .ok_or_else(|| format!("no route between {} and {}", r.from, r.to))?;
+    let tracks = &board.route(route).tracks;
+    let names = || {
+        tracks
+            .iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    let candidates: Vec<usize> = match r.track {
+        Some(colour) => (0..tracks.len()).filter(|&i| tracks[i] == colour).collect(),
+        None if tracks.iter().all(|&c| c == tracks[0]) => (0..tracks.len()).collect(),
+        None => {
+            return Err(format!(
+                "{} is a double route: say which track with \"track\" ({})",
+                board.route_label(route),
+                names()
+            ))
+        }
+    };
+    if candidates.is_empty() {
+        return Err(format!(
+            "{} has no {} track (its tracks: {})",
+            board.route_label(route),
+            r.track.map(|c| c.to_string()).unwrap_or_default(),
+            names()
+        ));
+    }
+    let free = candidates
+        .iter()
+        .copied()
+        .find(|&index| !seen.iter().any(|(t, _)| *t == Track { route, index }));
+    Ok(Track {
+        route,
+        // All named already: the first, which the caller reports as listed twice.
+        index: free.unwrap_or(candidates[0]),
+    })
+}
+
+/// The board's tickets between the two cities (usually one).
+fn resolve_ticket(board: &Board, t: &RawTicket) -> Result<Vec<TicketId>, String> {
+    let (a, b) = (city(board, &t.from)?, city(board, &t.to)?);
+    let matching: Vec<TicketId> = board
+        .ticket_ids()
+        .filter(|&id| {
+            let x = board.ticket(id);
+            (x.a, x.b) == (a, b) || (x.a, x.b) == (b, a)
+        })
+        .collect();
+    if matching.is_empty() {
+        return Err(format!("the board has no ticket {} – {}", t.from, t.to));
+    }
+    Ok(matching)
+}
+
+fn same_pair(x: &RawTicket, y: &RawTicket) -> bool {
+    (x.from == y.from && x.to == y.to) || (x.from == y.to && x.to == y.from)
+}
