@@ -9,11 +9,14 @@ use clap::{Parser, Subcommand};
 
 use crate::analysis::{frequency, sensitivity, Frequency, Impact};
 use crate::board::Board;
+use crate::board::RouteId;
 use crate::model::Instance;
+use crate::players::{by_name, STRATEGIES};
 use crate::plot;
 use crate::replan::{replan, ReplanReport};
 use crate::report::{SolveReport, Status};
-use crate::solve::{solve, Method, Outcome, SolveOptions};
+use crate::simulate::{route_shares, simulate, summarise, Summary};
+use crate::solve::{self, solve, Method, Outcome, SolveOptions};
 use crate::state::GameState;
 use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
 use std::time::Instant;
@@ -55,6 +58,9 @@ enum Command {
     /// The best plan from the middle of a game: cars left, routes owned and
     /// taken by others, tickets held (format in data/README.md).
     Replan(ReplanArgs),
+    /// Simulated games between strategies (random, greedy, planner),
+    /// measured against the single-player optimum; writes CSV and JSON.
+    Simulate(SimulateArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
@@ -261,6 +267,218 @@ fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
         Status::Optimal => ExitCode::SUCCESS,
         Status::TimeLimit => ExitCode::from(EXIT_TIME_LIMIT),
     })
+}
+
+#[derive(clap::Args)]
+struct SimulateArgs {
+    /// Strategies in seat order, comma-separated: random, greedy, planner
+    /// (2 to 5 of them; seats rotate from game to game).
+    #[arg(long, value_delimiter = ',', default_value = "greedy,planner")]
+    players: Vec<String>,
+    /// Games to play.
+    #[arg(long, default_value_t = 1000)]
+    games: u64,
+    /// Seed of game 0; game g uses seed + g.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The single-player optimum to measure against (default: solved for
+    /// the board's own cars).
+    #[arg(long)]
+    optimum: Option<u32>,
+    #[command(flatten)]
+    files: FilesArgs,
+}
+
+#[derive(serde::Serialize)]
+struct SimulateReport<'a> {
+    board: &'a str,
+    players: &'a [String],
+    games: u64,
+    seed: u64,
+    optimum: u32,
+    seconds: f64,
+    games_per_second: f64,
+    stalled: usize,
+    strategies: &'a [Summary],
+    /// Per strategy: the routes claimed most often in play (share of its
+    /// seats), beside their share of the optima of a sweep when known.
+    routes: Vec<RouteShare>,
+}
+
+#[derive(serde::Serialize)]
+struct RouteShare {
+    strategy: String,
+    route: String,
+    in_play: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    in_optima: Option<f64>,
+}
+
+fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
+    let board = load_board(args.files.board.as_ref())?;
+    let names: Vec<&str> = args.players.iter().map(|s| s.trim()).collect();
+    if !(2..=5).contains(&names.len()) {
+        anyhow::bail!(
+            "--players names {} strategies; a game has 2 to 5 players",
+            names.len()
+        );
+    }
+    if let Some(bad) = names.iter().find(|n| by_name(n).is_none()) {
+        anyhow::bail!(
+            "unknown strategy \"{bad}\" in --players (known: {})",
+            STRATEGIES.join(", ")
+        );
+    }
+    if args.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    let out = args.files.out_dir(&board)?;
+    let optimum = match args.optimum {
+        Some(o) => o,
+        None => {
+            eprintln!(
+                "solving the single-player optimum for {} cars ...",
+                board.cars
+            );
+            solve(&Instance::new(&board, board.cars), &SolveOptions::default())
+                .context("solving the optimum failed")?
+                .plan
+                .score()
+        }
+    };
+    let bar = indicatif::ProgressBar::new(args.games);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {elapsed} elapsed, ETA {eta}",
+        )
+        .expect("a valid template"),
+    );
+    let started = Instant::now();
+    let played = solve::worker_pool(args.files.threads)?
+        .install(|| simulate(&board, &names, args.games, args.seed, &|| bar.inc(1)))?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let summaries = summarise(&played, &names, optimum);
+    let stalled = played.iter().filter(|p| p.stalled).count();
+
+    // Route claims in play beside the frequency over optima, if a sweep wrote it.
+    let optima: Option<Vec<(String, f64)>> = std::fs::read_to_string(out.join("frequency.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .and_then(|v| {
+            v["routes"].as_array().map(|rows| {
+                rows.iter()
+                    .filter_map(|r| Some((r["name"].as_str()?.to_string(), r["share"].as_f64()?)))
+                    .collect()
+            })
+        });
+    let mut routes = Vec::new();
+    for s in &summaries {
+        let shares = route_shares(&board, &played, &s.strategy);
+        let mut ranked: Vec<(usize, f64)> = shares.into_iter().enumerate().collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        for (r, share) in ranked.into_iter().take(10) {
+            let name = board.route_label(RouteId(r));
+            let in_optima = optima
+                .as_ref()
+                .and_then(|o| o.iter().find(|(n, _)| *n == name).map(|(_, s)| *s));
+            routes.push(RouteShare {
+                strategy: s.strategy.clone(),
+                route: name,
+                in_play: share,
+                in_optima,
+            });
+        }
+    }
+
+    let stem = format!("simulate-{}", names.join("-"));
+    let csv_path = out.join(format!("{stem}.csv"));
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for seat in played.iter().flat_map(|p| &p.seats) {
+        csv.serialize(seat)?;
+    }
+    csv.flush()?;
+    let report = SimulateReport {
+        board: &board.name,
+        players: &args.players,
+        games: args.games,
+        seed: args.seed,
+        optimum,
+        seconds,
+        games_per_second: args.games as f64 / seconds.max(1e-9),
+        stalled,
+        strategies: &summaries,
+        routes,
+    };
+    let json_path = out.join(format!("{stem}.json"));
+    write_json(&json_path, &report)?;
+    let mut written = vec![csv_path, json_path];
+    if args.files.plot {
+        let series: Vec<(String, Vec<i64>)> = summaries
+            .iter()
+            .map(|s| {
+                let scores = played
+                    .iter()
+                    .flat_map(|p| &p.seats)
+                    .filter(|seat| seat.strategy == s.strategy)
+                    .map(|seat| seat.score)
+                    .collect();
+                (s.strategy.clone(), scores)
+            })
+            .collect();
+        let title = format!(
+            "{}: final scores of {} games ({})",
+            board.name,
+            args.games,
+            names.join(" vs ")
+        );
+        written.extend(plot::distribution(
+            &title,
+            &series,
+            optimum as i64,
+            &out.join(&stem),
+        )?);
+    }
+
+    if args.files.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "{} games of {} on {} in {seconds:.1} s ({:.0} games/s), {stalled} stalled; single-player optimum {optimum}",
+            args.games,
+            names.join(" vs "),
+            board.name,
+            report.games_per_second
+        );
+        println!(
+            "\n{:<8} {:>6} {:>5} {:>6} {:>5} {:>5} {:>6} {:>5} {:>5} {:>5}  {:>7} {:>6} {:>5} {:>5}",
+            "strategy", "seats", "wins", "mean", "p10", "p25", "median", "p75", "p90", "max", "tickets", "cars", "turns", "gap"
+        );
+        for s in &summaries {
+            println!(
+                "{:<8} {:>6} {:>5} {:>6.1} {:>5.0} {:>5.0} {:>6.0} {:>5.0} {:>5.0} {:>5}  {:>3.1}/{:<3.1} {:>6.1} {:>5.1} {:>5.0}",
+                s.strategy,
+                s.seats,
+                s.wins,
+                s.mean,
+                s.p10,
+                s.p25,
+                s.median,
+                s.p75,
+                s.p90,
+                s.max,
+                s.mean_tickets_completed,
+                s.mean_tickets_held,
+                s.mean_cars_used,
+                s.mean_turns,
+                s.mean_gap_to_optimum
+            );
+        }
+        println!("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)");
+        println!("\nwrote {}", list(&written));
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
@@ -725,6 +943,7 @@ pub fn main() -> ExitCode {
         Command::Bench(args) => run_bench(args),
         Command::Sensitivity(args) => run_sensitivity(args),
         Command::Replan(args) => run_replan(args),
+        Command::Simulate(args) => run_simulate(args),
     };
     match result {
         Ok(code) => code,

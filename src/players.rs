@@ -1,0 +1,496 @@
+//! Simulated players behind one trait: a random legal player, the greedy
+//! strategy of the C# simulation (`shared/seeds/` 000–001), and a planner
+//! that follows the exact partial-game optimum ([`crate::replan`]).
+//!
+//! A strategy reads the game through `&Game` and by convention uses only
+//! what its player could see: the board, the face-up row, claimed routes,
+//! deck sizes, and its own hand and tickets.
+
+use rand::seq::IndexedRandom;
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::{Board, CityId, Colour, RouteId, TicketId};
+use crate::replan::replan;
+use crate::rules::{Action, Card, Expect, Game, COLOURS};
+use crate::solve::{Method, SolveOptions};
+use crate::state::{GameState, Track};
+use crate::verify::StationPartition;
+
+/// A way of playing.
+pub trait Strategy: Send {
+    fn name(&self) -> &'static str;
+    /// The move of player `me`, who is to move in `game`.
+    fn decide(&mut self, game: &Game, me: usize, rng: &mut ChaCha8Rng) -> Action;
+}
+
+/// The strategies by name, as `ttr-opt simulate --players` spells them.
+pub const STRATEGIES: [&str; 3] = ["random", "greedy", "planner"];
+
+/// A fresh player of the named strategy.
+pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
+    match name {
+        "random" => Some(Box::new(Random)),
+        "greedy" => Some(Box::new(Greedy)),
+        "planner" => Some(Box::new(Planner::default())),
+        _ => None,
+    }
+}
+
+/// Any legal move, uniformly at random.
+pub struct Random;
+
+impl Strategy for Random {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+    fn decide(&mut self, game: &Game, _me: usize, rng: &mut ChaCha8Rng) -> Action {
+        game.legal().choose(rng).cloned().unwrap_or(Action::Pass)
+    }
+}
+
+/// The greedy player of the C# simulation: it targets the routes on
+/// shortest paths of its incomplete tickets (routes shared by several
+/// tickets first), claims a target as soon as its cards allow, draws the
+/// colours its targets need, draws new tickets once all its tickets are
+/// done or impossible, and claims the longest route it can afford when its
+/// hand grows large.
+pub struct Greedy;
+
+impl Strategy for Greedy {
+    fn name(&self) -> &'static str {
+        "greedy"
+    }
+    fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
+        match game.expect() {
+            Expect::Tickets { offered, min } => keep_cheapest(game, me, offered, *min),
+            _ => {
+                let targets = ticket_targets(game, me);
+                play_towards(game, me, &targets, true)
+            }
+        }
+    }
+}
+
+/// The planner: it plays towards the exact best final score from the
+/// current state (the `replan` optimum given its cars, its routes, the
+/// routes taken by others and its tickets), claiming the plan's
+/// ticket-connecting routes first and its other routes (bought for their
+/// points) after. It replans when its tickets change or an opponent takes a
+/// route of the plan, and chooses tickets by the optimum they allow.
+#[derive(Default)]
+pub struct Planner {
+    /// The current plan's routes in claiming order, each marked whether a
+    /// ticket of the plan needs it; and the tickets it was made for.
+    plan: Vec<(RouteId, bool)>,
+    made_for: Option<Vec<TicketId>>,
+}
+
+impl Strategy for Planner {
+    fn name(&self) -> &'static str {
+        "planner"
+    }
+    fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
+        if let Expect::Tickets { offered, min } = game.expect() {
+            return keep_best_planned(game, me, offered, *min);
+        }
+        let player = &game.players[me];
+        let mine = player.routes();
+        // Replan when the tickets changed or an opponent took a planned route.
+        let broken = self
+            .plan
+            .iter()
+            .any(|&(r, _)| !mine.contains(&r) && claimable_track(game, me, r).is_none());
+        if broken || self.made_for.as_ref() != Some(&player.tickets) {
+            self.plan = plan_for(game, me, &player.tickets)
+                .map(|(routes, _)| routes)
+                .unwrap_or_default();
+            self.made_for = Some(player.tickets.clone());
+        }
+        let open = |needed: bool| -> Vec<RouteId> {
+            self.plan
+                .iter()
+                .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
+                .map(|&(r, _)| r)
+                .collect()
+        };
+        // Tickets first: the routes they need, then more tickets while cars
+        // last, then the plan's other routes, bought for their points.
+        let needed = open(true);
+        if !needed.is_empty() {
+            return play_towards(game, me, &needed, false);
+        }
+        if incomplete(game, me).is_empty()
+            && player.cars >= 12
+            && game.tickets_left() > 0
+            && !game.in_last_round()
+            && matches!(game.expect(), Expect::Turn)
+        {
+            return Action::DrawTickets;
+        }
+        play_towards(game, me, &open(false), false)
+    }
+}
+
+/// The first track of `route` that `me` may claim now (cards aside).
+fn claimable_track(game: &Game, me: usize, route: RouteId) -> Option<usize> {
+    (0..game.board.route(route).tracks.len()).find(|&t| game.can_claim_track(me, route, t).is_ok())
+}
+
+/// Held tickets not yet completed by the player's network.
+fn incomplete(game: &Game, me: usize) -> Vec<TicketId> {
+    let board = game.board;
+    let player = &game.players[me];
+    let uf = StationPartition::new(
+        board.cities.len(),
+        player
+            .routes()
+            .iter()
+            .map(|&r| (board.route(r).a, board.route(r).b)),
+    );
+    player
+        .tickets
+        .iter()
+        .copied()
+        .filter(|&t| !uf.connected(board.ticket(t).a, board.ticket(t).b))
+        .collect()
+}
+
+/// Cars on a cheapest connection of `a` and `b` over the player's own routes
+/// (free) and the routes it may still claim, with the routes to claim; None
+/// if none is left.
+fn cheapest_connection(
+    game: &Game,
+    me: usize,
+    a: CityId,
+    b: CityId,
+) -> Option<(u32, Vec<RouteId>)> {
+    let board = game.board;
+    let n = board.cities.len();
+    let owned = game.players[me].routes();
+    let cost = |r: RouteId| -> Option<u32> {
+        if owned.contains(&r) {
+            Some(0)
+        } else {
+            claimable_track(game, me, r).map(|_| board.route(r).length)
+        }
+    };
+    let mut dist = vec![u32::MAX; n];
+    let mut via: Vec<Option<RouteId>> = vec![None; n];
+    let mut done = vec![false; n];
+    dist[a.0] = 0;
+    // Dijkstra by scanning: 36 cities.
+    while let Some(u) = (0..n)
+        .filter(|&c| !done[c] && dist[c] != u32::MAX)
+        .min_by_key(|&c| (dist[c], c))
+    {
+        done[u] = true;
+        if u == b.0 {
+            break;
+        }
+        for r in board.route_ids() {
+            let route = board.route(r);
+            let v = if route.a.0 == u {
+                route.b.0
+            } else if route.b.0 == u {
+                route.a.0
+            } else {
+                continue;
+            };
+            if let Some(c) = cost(r) {
+                if dist[u] + c < dist[v] {
+                    dist[v] = dist[u] + c;
+                    via[v] = Some(r);
+                }
+            }
+        }
+    }
+    if dist[b.0] == u32::MAX {
+        return None;
+    }
+    let mut path = Vec::new();
+    let mut at = b.0;
+    while at != a.0 {
+        let r = via[at].expect("a reached city has a predecessor");
+        if !owned.contains(&r) {
+            path.push(r);
+        }
+        let route = board.route(r);
+        at = if route.a.0 == at {
+            route.b.0
+        } else {
+            route.a.0
+        };
+    }
+    Some((dist[b.0], path))
+}
+
+/// The greedy targets: routes on cheapest connections of the incomplete
+/// tickets, those serving most tickets first, then the longest.
+fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
+    let board = game.board;
+    let mut count: Vec<(RouteId, u32)> = Vec::new();
+    for t in incomplete(game, me) {
+        let ticket = board.ticket(t);
+        if let Some((_, path)) = cheapest_connection(game, me, ticket.a, ticket.b) {
+            for r in path {
+                match count.iter_mut().find(|(x, _)| *x == r) {
+                    Some((_, c)) => *c += 1,
+                    None => count.push((r, 1)),
+                }
+            }
+        }
+    }
+    count.sort_by_key(|&(r, c)| {
+        (
+            std::cmp::Reverse(c),
+            std::cmp::Reverse(board.route(r).length),
+            r,
+        )
+    });
+    count.into_iter().map(|(r, _)| r).collect()
+}
+
+/// A payment for `route` from the hand: (track, colour, locomotives) with the
+/// fewest locomotives; on gray, the colour held most.
+fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
+    let board = game.board;
+    let hand = &game.players[me].hand;
+    let length = board.route(route).length;
+    let mut best: Option<(u32, Action)> = None;
+    for (track, &tc) in board.route(route).tracks.iter().enumerate() {
+        if game.can_claim_track(me, route, track).is_err() {
+            continue;
+        }
+        let colours: Vec<Colour> = if tc == Colour::Gray {
+            COLOURS.to_vec()
+        } else {
+            vec![tc]
+        };
+        for colour in colours {
+            let have = hand[Card::Train(colour).index()];
+            let locomotives = length.saturating_sub(have);
+            if locomotives <= hand[8] && best.as_ref().is_none_or(|(l, _)| locomotives < *l) {
+                best = Some((
+                    locomotives,
+                    Action::Claim {
+                        route,
+                        track,
+                        colour,
+                        locomotives,
+                    },
+                ));
+            }
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
+/// Claims the first affordable target, else draws the cards the targets
+/// need; with nothing left to draw, claims the longest affordable route.
+/// The `greedy` player of the C# simulation also draws tickets when nothing
+/// is targeted, and claims the longest affordable route when its hand
+/// passes 24 cards.
+fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Action {
+    let player = &game.players[me];
+    if let Expect::SecondCard = game.expect() {
+        return draw_card(game, targets, true);
+    }
+    if let Some(a) = targets.iter().find_map(|&r| payment(game, me, r)) {
+        return a;
+    }
+    // Cards drawn in the last turn score nothing.
+    if game.in_last_round() {
+        if let Some(a) = longest_affordable(game, me) {
+            return a;
+        }
+    }
+    let longest = || longest_affordable(game, me);
+    if greedy
+        && targets.is_empty()
+        && game.tickets_left() > 0
+        && player.tickets.len() <= 5
+        && player.cars >= 10
+        && !game.in_last_round()
+    {
+        return Action::DrawTickets;
+    }
+    let can_draw = game.deck_len() + game.discard_len() > 0 || !game.face_up().is_empty();
+    if (greedy && player.cards() > 24) || !can_draw {
+        if let Some(a) = longest() {
+            return a;
+        }
+    }
+    if can_draw {
+        return draw_card(game, targets, false);
+    }
+    if game.tickets_left() > 0 {
+        return Action::DrawTickets;
+    }
+    Action::Pass
+}
+
+/// A claim of the longest route the hand pays for (the most points).
+fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
+    let board = game.board;
+    board
+        .route_ids()
+        .filter_map(|r| payment(game, me, r))
+        .max_by_key(|a| match a {
+            Action::Claim { route, .. } => (board.route(*route).length, std::cmp::Reverse(route.0)),
+            _ => (0, std::cmp::Reverse(0)),
+        })
+}
+
+/// A face-up card of a colour the targets need, else the deck, else any
+/// face-up card (no locomotive as a second card).
+fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
+    let board = game.board;
+    let wanted: Vec<Colour> = targets
+        .iter()
+        .flat_map(|&r| board.route(r).tracks.iter().copied())
+        .filter(|&c| c != Colour::Gray)
+        .collect();
+    let face_up = game.face_up();
+    if let Some(i) = face_up
+        .iter()
+        .position(|c| matches!(c, Card::Train(colour) if wanted.contains(colour)))
+    {
+        return Action::DrawFaceUp(i);
+    }
+    if game.deck_len() + game.discard_len() > 0 {
+        return Action::DrawDeck;
+    }
+    match face_up
+        .iter()
+        .position(|&c| !(second && c == Card::Locomotive))
+    {
+        Some(i) => Action::DrawFaceUp(i),
+        None => Action::Pass,
+    }
+}
+
+/// Greedy ticket choice: the `min` tickets (or more, if already complete)
+/// with the most points per car still needed.
+fn keep_cheapest(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
+    let board = game.board;
+    let mut rated: Vec<(f64, TicketId, u32)> = offered
+        .iter()
+        .map(|&t| {
+            let ticket = board.ticket(t);
+            match cheapest_connection(game, me, ticket.a, ticket.b) {
+                Some((cars, _)) => (ticket.points as f64 / cars.max(1) as f64, t, cars),
+                None => (-1.0, t, u32::MAX),
+            }
+        })
+        .collect();
+    rated.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    let kept: Vec<TicketId> = rated
+        .iter()
+        .enumerate()
+        .filter(|(i, (_, _, cars))| *i < min || *cars == 0)
+        .map(|(_, (_, t, _))| *t)
+        .collect();
+    Action::KeepTickets(kept)
+}
+
+/// The partial-game state of player `me` with `tickets` in hand.
+fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
+    let mut owned = Vec::new();
+    let mut taken = Vec::new();
+    for (p, player) in game.players.iter().enumerate() {
+        for &(route, index) in &player.tracks {
+            let track = Track { route, index };
+            if p == me {
+                owned.push(track);
+            } else {
+                taken.push(track);
+            }
+        }
+    }
+    GameState {
+        players: game.players.len() as u32,
+        cars_left: game.players[me].cars,
+        owned,
+        taken,
+        tickets: tickets.to_vec(),
+        may_draw: false,
+    }
+}
+
+/// The replan optimum's routes to claim, ticket-connecting routes first
+/// (longest first), then the others; and the final score.
+fn plan_for(game: &Game, me: usize, tickets: &[TicketId]) -> Option<(Vec<(RouteId, bool)>, i64)> {
+    let board: &Board = game.board;
+    let state = state_of(game, me, tickets);
+    // With a hand of tickets (not the whole deck) the frontier programme is
+    // exact and fast (tens of ms at 45 cars), where the MIP takes seconds.
+    let options = SolveOptions {
+        method: Method::Frontier,
+        ..SolveOptions::default()
+    };
+    let result = replan(board, &state, &options)
+        .or_else(|_| replan(board, &state, &SolveOptions::default()))
+        .ok()?;
+    let mut network = result.owned.clone();
+    network.extend(&result.claim);
+    // The ticket core: drop new routes (longest first) while every
+    // completed ticket stays connected; what cannot go is what tickets need.
+    // (Testing each route alone would miss routes on a cycle of the plan.)
+    let connects = |routes: &[RouteId]| {
+        let uf = StationPartition::new(
+            board.cities.len(),
+            routes.iter().map(|&x| (board.route(x).a, board.route(x).b)),
+        );
+        result
+            .completed
+            .iter()
+            .all(|&t| uf.connected(board.ticket(t).a, board.ticket(t).b))
+    };
+    let mut core = network.clone();
+    let mut by_length = result.claim.clone();
+    by_length.sort_by_key(|&r| (std::cmp::Reverse(board.route(r).length), r));
+    for r in by_length {
+        let without: Vec<RouteId> = core.iter().copied().filter(|&x| x != r).collect();
+        if connects(&without) {
+            core = without;
+        }
+    }
+    let needed = |r: RouteId| core.contains(&r);
+    let mut order: Vec<(bool, u32, RouteId)> = result
+        .claim
+        .iter()
+        .map(|&r| (needed(r), board.route(r).length, r))
+        .collect();
+    order.sort_by_key(|&(need, length, r)| (std::cmp::Reverse(need), std::cmp::Reverse(length), r));
+    Some((
+        order.into_iter().map(|(need, _, r)| (r, need)).collect(),
+        result.score,
+    ))
+}
+
+/// Keeps the subset of the offered tickets (at least `min`) whose plan
+/// scores most, counting the tickets already held.
+fn keep_best_planned(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
+    let held = &game.players[me].tickets;
+    let n = offered.len();
+    let mut best: Option<(i64, Vec<TicketId>)> = None;
+    for mask in 1u32..1 << n {
+        if (mask.count_ones() as usize) < min.min(n) {
+            continue;
+        }
+        let kept: Vec<TicketId> = (0..n)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| offered[i])
+            .collect();
+        let mut all = held.clone();
+        all.extend(&kept);
+        let score = plan_for(game, me, &all).map_or(i64::MIN, |(_, s)| s);
+        if best.as_ref().is_none_or(|(b, _)| score > *b) {
+            best = Some((score, kept));
+        }
+    }
+    Action::KeepTickets(
+        best.map(|(_, k)| k)
+            .unwrap_or_else(|| offered[..min.min(n)].to_vec()),
+    )
+}

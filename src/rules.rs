@@ -1,0 +1,794 @@
+//! The rules of the game, for simulated play: train cards, the face-up row,
+//! tickets, claiming routes, the end of the game and final scoring.
+//!
+//! Rules as in the original game (and the online game's spec in
+//! `shared/seeds/`): 110 train cards (12 of each of 8 colours, 14
+//! locomotives); 4 cards and 3 tickets dealt to each player, who keeps at
+//! least 2 of them; 5 face-up cards, all 5 discarded and replaced whenever 3
+//! of them are locomotives. A turn is one of: draw two train cards (a face-up
+//! locomotive taken first is the whole draw, and cannot be taken second);
+//! draw 3 tickets and keep at least 1 (the rest go under the ticket deck);
+//! claim a route with cards of its colour (any one colour on a gray route),
+//! locomotives standing in for any card. With 2–3 players only one track of
+//! a double route can be claimed; with 4–5 the second track stays open, but
+//! never to the player holding the first. When a player ends a turn with 2
+//! or fewer cars, every player, that one included, has one last turn. Final
+//! score: route points, tickets ± (completed by the player's own network),
+//! and 10 points to the longest continuous path (all tied players).
+//!
+//! The engine never panics on a move: an illegal one is rejected with the
+//! reason, and the state is unchanged. All randomness comes from a seeded
+//! ChaCha8 generator, so a seed replays the same game.
+
+use std::collections::VecDeque;
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::{Board, Colour, RouteId, TicketId};
+use crate::verify::evaluate;
+
+/// A train card: one of the 8 colours, or a locomotive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Card {
+    Train(Colour),
+    Locomotive,
+}
+
+/// The 8 card colours (gray is a route colour only).
+pub const COLOURS: [Colour; 8] = [
+    Colour::Red,
+    Colour::Orange,
+    Colour::Yellow,
+    Colour::Green,
+    Colour::Blue,
+    Colour::Pink,
+    Colour::White,
+    Colour::Black,
+];
+
+/// Bonus for the longest continuous path.
+pub const LONGEST_PATH_BONUS: u32 = 10;
+
+impl Card {
+    /// Index into a [`Hand`]: the colours in [`COLOURS`] order, then 8.
+    pub fn index(self) -> usize {
+        match self {
+            Card::Train(c) => COLOURS.iter().position(|&k| k == c).unwrap_or(0),
+            Card::Locomotive => 8,
+        }
+    }
+}
+
+/// Cards held, counted by [`Card::index`].
+pub type Hand = [u32; 9];
+
+/// A move, made by the player whose turn it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Take face-up card `i` (0–4).
+    DrawFaceUp(usize),
+    /// Take the top card of the deck.
+    DrawDeck,
+    /// Draw 3 tickets (fewer if the deck has fewer), then keep some.
+    DrawTickets,
+    /// Keep these of the tickets just drawn (or dealt at the start).
+    KeepTickets(Vec<TicketId>),
+    /// Claim a track of a route, paying `locomotives` locomotives and the
+    /// rest of its length in cards of `colour` (the track's colour, or any
+    /// one colour on a gray track; ignored when paying only locomotives).
+    Claim {
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    },
+    /// Only when no other move is legal (no cards or tickets left to draw,
+    /// no route affordable): the turn passes.
+    Pass,
+}
+
+/// What the player to move is asked for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expect {
+    /// Keep at least `min` of `offered` (2 at the start of the game, 1 later).
+    Tickets { offered: Vec<TicketId>, min: usize },
+    /// Any turn action.
+    Turn,
+    /// The second train card of a draw (not a face-up locomotive).
+    SecondCard,
+}
+
+/// An illegal move, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RuleError(pub String);
+
+fn illegal<T>(reason: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError(reason.into()))
+}
+
+/// One player's state.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub hand: Hand,
+    pub cars: u32,
+    /// Claimed tracks.
+    pub tracks: Vec<(RouteId, usize)>,
+    pub tickets: Vec<TicketId>,
+    pub route_points: u32,
+    /// Turns taken (a turn ends with the second card, a claim, kept
+    /// tickets or a pass).
+    pub turns: u32,
+}
+
+impl Player {
+    pub fn routes(&self) -> Vec<RouteId> {
+        self.tracks.iter().map(|t| t.0).collect()
+    }
+    pub fn cards(&self) -> u32 {
+        self.hand.iter().sum()
+    }
+}
+
+/// Final result for one player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalScore {
+    pub route_points: u32,
+    pub completed: Vec<TicketId>,
+    pub failed: Vec<TicketId>,
+    /// Completed minus failed ticket points.
+    pub ticket_points: i64,
+    pub longest_path: u32,
+    pub bonus: u32,
+    pub score: i64,
+}
+
+/// A game in progress.
+#[derive(Clone, Debug)]
+pub struct Game<'b> {
+    pub board: &'b Board,
+    rng: ChaCha8Rng,
+    deck: Vec<Card>,
+    discard: Vec<Card>,
+    face_up: Vec<Card>,
+    /// Front = top.
+    ticket_deck: VecDeque<TicketId>,
+    pub players: Vec<Player>,
+    /// Per route, per track: the player who claimed it.
+    owner: Vec<Vec<Option<usize>>>,
+    current: usize,
+    expect: Expect,
+    /// Players still to make their start-of-game ticket choice.
+    setup_left: usize,
+    /// Turns left once the last round has begun.
+    last_round: Option<usize>,
+    over: bool,
+    /// Face-up reshuffles caused by three locomotives.
+    pub reshuffles: u32,
+}
+
+impl<'b> Game<'b> {
+    /// A new game for `players` (2–5) on `board`, shuffled from `seed`.
+    pub fn new(board: &'b Board, players: usize, seed: u64) -> Result<Game<'b>, RuleError> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut deck: Vec<Card> = COLOURS
+            .iter()
+            .flat_map(|&c| std::iter::repeat_n(Card::Train(c), 12))
+            .chain(std::iter::repeat_n(Card::Locomotive, 14))
+            .collect();
+        deck.shuffle(&mut rng);
+        let mut tickets: Vec<TicketId> = board.ticket_ids().collect();
+        tickets.shuffle(&mut rng);
+        Game::with_decks(board, players, deck, tickets.into(), rng)
+    }
+
+    /// A game with the decks in a given order (the last card of `deck` is
+    /// drawn first; the front of `tickets` is drawn first): for tests.
+    pub fn with_decks(
+        board: &'b Board,
+        players: usize,
+        deck: Vec<Card>,
+        tickets: VecDeque<TicketId>,
+        rng: ChaCha8Rng,
+    ) -> Result<Game<'b>, RuleError> {
+        if !(2..=5).contains(&players) {
+            return illegal(format!("{players} players: the game is for 2 to 5"));
+        }
+        if tickets.len() < 3 * players {
+            return illegal(format!(
+                "{} tickets cannot deal 3 to each of {players} players",
+                tickets.len()
+            ));
+        }
+        if deck.len() < 4 * players + 5 {
+            return illegal("too few train cards to deal");
+        }
+        let mut game = Game {
+            board,
+            rng,
+            deck,
+            discard: Vec::new(),
+            face_up: Vec::new(),
+            ticket_deck: tickets,
+            players: Vec::new(),
+            owner: board
+                .routes
+                .iter()
+                .map(|r| vec![None; r.tracks.len()])
+                .collect(),
+            current: 0,
+            expect: Expect::Turn,
+            setup_left: players,
+            last_round: None,
+            over: false,
+            reshuffles: 0,
+        };
+        for _ in 0..players {
+            let mut hand = [0; 9];
+            for _ in 0..4 {
+                let card = game.deck.pop().expect("checked above");
+                hand[card.index()] += 1;
+            }
+            game.players.push(Player {
+                hand,
+                cars: board.cars,
+                tracks: Vec::new(),
+                tickets: Vec::new(),
+                route_points: 0,
+                turns: 0,
+            });
+        }
+        game.refill_face_up();
+        game.expect = Expect::Tickets {
+            offered: game.draw_tickets(),
+            min: 2,
+        };
+        Ok(game)
+    }
+
+    /// The player to move.
+    pub fn current(&self) -> usize {
+        self.current
+    }
+    pub fn expect(&self) -> &Expect {
+        &self.expect
+    }
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+    pub fn face_up(&self) -> &[Card] {
+        &self.face_up
+    }
+    pub fn deck_len(&self) -> usize {
+        self.deck.len()
+    }
+    pub fn discard_len(&self) -> usize {
+        self.discard.len()
+    }
+    pub fn tickets_left(&self) -> usize {
+        self.ticket_deck.len()
+    }
+    /// Who claimed track `track` of `route`.
+    pub fn owner(&self, route: RouteId, track: usize) -> Option<usize> {
+        self.owner[route.0][track]
+    }
+    pub fn in_last_round(&self) -> bool {
+        self.last_round.is_some()
+    }
+
+    /// Whether `player` may claim track `track` of `route` (cards aside).
+    pub fn can_claim_track(
+        &self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+    ) -> Result<(), RuleError> {
+        let Some(owners) = self.owner.get(route.0) else {
+            return illegal(format!("no route {}", route.0));
+        };
+        let label = || self.board.route_label(route);
+        match owners.get(track) {
+            None => return illegal(format!("{} has no track {track}", label())),
+            Some(Some(p)) => {
+                return illegal(format!(
+                    "{} ({}) is already claimed by player {p}",
+                    label(),
+                    self.board.route(route).tracks[track]
+                ))
+            }
+            Some(None) => {}
+        }
+        if owners.contains(&Some(player)) {
+            return illegal(format!(
+                "{}: a player may claim only one track of a double route",
+                label()
+            ));
+        }
+        if self.players.len() <= 3 && owners.iter().any(Option::is_some) {
+            return illegal(format!(
+                "{}: with {} players only one track of a double route can be claimed",
+                label(),
+                self.players.len()
+            ));
+        }
+        if self.board.route(route).length > self.players[player].cars {
+            return illegal(format!(
+                "{} needs {} cars, the player has {}",
+                label(),
+                self.board.route(route).length,
+                self.players[player].cars
+            ));
+        }
+        Ok(())
+    }
+
+    /// Makes `action` for `player`.
+    pub fn apply(&mut self, player: usize, action: &Action) -> Result<(), RuleError> {
+        if self.over {
+            return illegal("the game is over");
+        }
+        if player != self.current {
+            return illegal(format!(
+                "not your turn (player {} is to move)",
+                self.current
+            ));
+        }
+        match (self.expect.clone(), action) {
+            (Expect::Tickets { offered, min }, Action::KeepTickets(kept)) => {
+                self.keep(player, &offered, min, kept)
+            }
+            (Expect::Tickets { min, .. }, _) => {
+                illegal(format!("choose the tickets to keep first (at least {min})"))
+            }
+            (Expect::SecondCard, Action::DrawFaceUp(i)) => {
+                if self.face_up.get(*i) == Some(&Card::Locomotive) {
+                    return illegal("a face-up locomotive cannot be the second card of a draw");
+                }
+                self.take_face_up(player, *i)?;
+                self.end_turn();
+                Ok(())
+            }
+            (Expect::SecondCard, Action::DrawDeck) => {
+                self.take_from_deck(player)?;
+                self.end_turn();
+                Ok(())
+            }
+            (Expect::SecondCard, Action::Pass) if !self.can_draw_second() => {
+                self.end_turn();
+                Ok(())
+            }
+            (Expect::SecondCard, _) => illegal("draw the second train card"),
+            (Expect::Turn, Action::DrawFaceUp(i)) => {
+                let card = self.take_face_up(player, *i)?;
+                if card == Card::Locomotive || !self.can_draw_second() {
+                    self.end_turn();
+                } else {
+                    self.expect = Expect::SecondCard;
+                }
+                Ok(())
+            }
+            (Expect::Turn, Action::DrawDeck) => {
+                self.take_from_deck(player)?;
+                if self.can_draw_second() {
+                    self.expect = Expect::SecondCard;
+                } else {
+                    self.end_turn();
+                }
+                Ok(())
+            }
+            (Expect::Turn, Action::DrawTickets) => {
+                if self.ticket_deck.is_empty() {
+                    return illegal("no tickets left to draw");
+                }
+                let offered = self.draw_tickets();
+                self.expect = Expect::Tickets { offered, min: 1 };
+                Ok(())
+            }
+            (
+                Expect::Turn,
+                Action::Claim {
+                    route,
+                    track,
+                    colour,
+                    locomotives,
+                },
+            ) => {
+                self.claim(player, *route, *track, *colour, *locomotives)?;
+                self.end_turn();
+                Ok(())
+            }
+            (Expect::Turn, Action::Pass) => {
+                if self.has_any_move(player) {
+                    return illegal("a pass is only allowed when no other move is");
+                }
+                self.end_turn();
+                Ok(())
+            }
+            (Expect::Turn, Action::KeepTickets(_)) => illegal("no tickets were drawn"),
+        }
+    }
+
+    fn keep(
+        &mut self,
+        player: usize,
+        offered: &[TicketId],
+        min: usize,
+        kept: &[TicketId],
+    ) -> Result<(), RuleError> {
+        let min = min.min(offered.len());
+        if kept.len() < min {
+            return illegal(format!(
+                "keep at least {min} of the {} tickets",
+                offered.len()
+            ));
+        }
+        let mut distinct = kept.to_vec();
+        distinct.sort();
+        distinct.dedup();
+        if distinct.len() != kept.len() {
+            return illegal("a ticket is kept twice");
+        }
+        if let Some(t) = kept.iter().find(|t| !offered.contains(t)) {
+            return illegal(format!("{} was not offered", self.board.ticket_label(*t)));
+        }
+        self.players[player].tickets.extend(kept);
+        // The others go under the deck.
+        for t in offered.iter().filter(|t| !kept.contains(t)) {
+            self.ticket_deck.push_back(*t);
+        }
+        if self.setup_left > 0 {
+            self.setup_left -= 1;
+            if self.setup_left > 0 {
+                self.current += 1;
+                self.expect = Expect::Tickets {
+                    offered: self.draw_tickets(),
+                    min: 2,
+                };
+            } else {
+                self.current = 0;
+                self.expect = Expect::Turn;
+            }
+            return Ok(());
+        }
+        self.end_turn();
+        Ok(())
+    }
+
+    fn draw_tickets(&mut self) -> Vec<TicketId> {
+        let n = self.ticket_deck.len().min(3);
+        self.ticket_deck.drain(..n).collect()
+    }
+
+    fn take_face_up(&mut self, player: usize, i: usize) -> Result<Card, RuleError> {
+        if i >= self.face_up.len() {
+            return illegal(format!(
+                "there is no face-up card {i} ({} showing)",
+                self.face_up.len()
+            ));
+        }
+        let card = self.face_up.remove(i);
+        self.players[player].hand[card.index()] += 1;
+        self.refill_face_up();
+        Ok(card)
+    }
+
+    fn take_from_deck(&mut self, player: usize) -> Result<Card, RuleError> {
+        let Some(card) = self.pop_deck() else {
+            return illegal("no train cards left to draw");
+        };
+        self.players[player].hand[card.index()] += 1;
+        Ok(card)
+    }
+
+    /// The top card, reshuffling the discard pile into the deck when empty.
+    fn pop_deck(&mut self) -> Option<Card> {
+        if self.deck.is_empty() {
+            self.deck = std::mem::take(&mut self.discard);
+            self.deck.shuffle(&mut self.rng);
+        }
+        self.deck.pop()
+    }
+
+    /// Fills the row to 5; three locomotives showing discard all five and
+    /// deal again (unless the cards left could never do better).
+    fn refill_face_up(&mut self) {
+        loop {
+            while self.face_up.len() < 5 {
+                match self.pop_deck() {
+                    Some(card) => self.face_up.push(card),
+                    None => break,
+                }
+            }
+            let locomotives = self
+                .face_up
+                .iter()
+                .filter(|&&c| c == Card::Locomotive)
+                .count();
+            if locomotives < 3 {
+                return;
+            }
+            let others = self
+                .deck
+                .iter()
+                .chain(&self.discard)
+                .filter(|&&c| c != Card::Locomotive)
+                .count();
+            if others < 3 {
+                return; // Redealing could loop for ever.
+            }
+            self.reshuffles += 1;
+            self.discard.append(&mut self.face_up);
+        }
+    }
+
+    fn can_draw_second(&self) -> bool {
+        !self.deck.is_empty()
+            || !self.discard.is_empty()
+            || self.face_up.iter().any(|&c| c != Card::Locomotive)
+    }
+
+    /// The cards paying for `length` with `locomotives` locomotives and the
+    /// rest in `colour`, if the hand has them.
+    fn payment(
+        &self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<(), RuleError> {
+        let length = self.board.route(route).length;
+        let track_colour = self.board.route(route).tracks[track];
+        if locomotives > length {
+            return illegal(format!("{locomotives} locomotives for a route of {length}"));
+        }
+        let coloured = length - locomotives;
+        let hand = &self.players[player].hand;
+        if coloured > 0 {
+            if colour == Colour::Gray {
+                return illegal("pay with cards of one colour (gray is not a card colour)");
+            }
+            if track_colour != Colour::Gray && colour != track_colour {
+                return illegal(format!(
+                    "{} ({track_colour}) cannot be paid with {colour} cards",
+                    self.board.route_label(route)
+                ));
+            }
+            if hand[Card::Train(colour).index()] < coloured {
+                return illegal(format!("not enough {colour} cards ({coloured} needed)"));
+            }
+        }
+        if hand[8] < locomotives {
+            return illegal(format!("not enough locomotives ({locomotives} needed)"));
+        }
+        Ok(())
+    }
+
+    fn claim(
+        &mut self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<(), RuleError> {
+        self.can_claim_track(player, route, track)?;
+        self.payment(player, route, track, colour, locomotives)?;
+        let r = self.board.route(route);
+        let coloured = r.length - locomotives;
+        let p = &mut self.players[player];
+        if coloured > 0 {
+            p.hand[Card::Train(colour).index()] -= coloured;
+            self.discard
+                .extend(std::iter::repeat_n(Card::Train(colour), coloured as usize));
+        }
+        p.hand[8] -= locomotives;
+        self.discard
+            .extend(std::iter::repeat_n(Card::Locomotive, locomotives as usize));
+        p.cars -= r.length;
+        p.route_points += r.points;
+        p.tracks.push((route, track));
+        self.owner[route.0][track] = Some(player);
+        Ok(())
+    }
+
+    /// Every claim `player` could make now, with its cheapest payment in
+    /// locomotives for each colour.
+    pub fn claims(&self, player: usize) -> Vec<Action> {
+        let mut out = Vec::new();
+        let hand = &self.players[player].hand;
+        for route in self.board.route_ids() {
+            let r = self.board.route(route);
+            for (track, &tc) in r.tracks.iter().enumerate() {
+                if self.can_claim_track(player, route, track).is_err() {
+                    continue;
+                }
+                let colours: Vec<Colour> = if tc == Colour::Gray {
+                    COLOURS.to_vec()
+                } else {
+                    vec![tc]
+                };
+                for colour in colours {
+                    let have = hand[Card::Train(colour).index()];
+                    let locomotives = r.length.saturating_sub(have);
+                    if locomotives <= hand[8] {
+                        out.push(Action::Claim {
+                            route,
+                            track,
+                            colour,
+                            locomotives,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn has_any_move(&self, player: usize) -> bool {
+        !self.deck.is_empty()
+            || !self.discard.is_empty()
+            || !self.face_up.is_empty()
+            || !self.ticket_deck.is_empty()
+            || !self.claims(player).is_empty()
+    }
+
+    /// Every legal move of the player to move (claims with their cheapest
+    /// locomotive count per colour).
+    pub fn legal(&self) -> Vec<Action> {
+        let p = self.current;
+        if self.over {
+            return Vec::new();
+        }
+        match &self.expect {
+            Expect::Tickets { offered, min } => {
+                // Every subset of at least `min` (at most 3 offered).
+                let n = offered.len();
+                (1u32..1 << n)
+                    .filter(|m| m.count_ones() as usize >= (*min).min(n))
+                    .map(|m| {
+                        Action::KeepTickets(
+                            (0..n)
+                                .filter(|i| m >> i & 1 == 1)
+                                .map(|i| offered[i])
+                                .collect(),
+                        )
+                    })
+                    .collect()
+            }
+            Expect::SecondCard => {
+                let mut out: Vec<Action> = (0..self.face_up.len())
+                    .filter(|&i| self.face_up[i] != Card::Locomotive)
+                    .map(Action::DrawFaceUp)
+                    .collect();
+                if !self.deck.is_empty() || !self.discard.is_empty() {
+                    out.push(Action::DrawDeck);
+                }
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                out
+            }
+            Expect::Turn => {
+                let mut out: Vec<Action> =
+                    (0..self.face_up.len()).map(Action::DrawFaceUp).collect();
+                if !self.deck.is_empty() || !self.discard.is_empty() {
+                    out.push(Action::DrawDeck);
+                }
+                if !self.ticket_deck.is_empty() {
+                    out.push(Action::DrawTickets);
+                }
+                out.extend(self.claims(p));
+                if out.is_empty() {
+                    out.push(Action::Pass);
+                }
+                out
+            }
+        }
+    }
+
+    fn end_turn(&mut self) {
+        let n = self.players.len();
+        self.players[self.current].turns += 1;
+        match &mut self.last_round {
+            Some(left) => {
+                *left -= 1;
+                if *left == 0 {
+                    self.over = true;
+                    return;
+                }
+            }
+            None if self.players[self.current].cars <= 2 => {
+                // Everyone, this player included, has one more turn.
+                self.last_round = Some(n);
+            }
+            None => {}
+        }
+        self.current = (self.current + 1) % n;
+        self.expect = Expect::Turn;
+    }
+
+    /// Ends a game stuck in endless passes (every player unable to move).
+    pub fn stop(&mut self) {
+        self.over = true;
+    }
+
+    /// Final scores (valid at any time; final once the game is over).
+    pub fn results(&self) -> Vec<FinalScore> {
+        let longest: Vec<u32> = self
+            .players
+            .iter()
+            .map(|p| longest_path(self.board, &p.routes()))
+            .collect();
+        let best = longest.iter().copied().max().unwrap_or(0);
+        self.players
+            .iter()
+            .zip(&longest)
+            .map(|(p, &length)| {
+                let eval = evaluate(self.board, &p.routes(), &p.tickets);
+                let failed: Vec<TicketId> = p
+                    .tickets
+                    .iter()
+                    .copied()
+                    .filter(|t| !eval.completed.contains(t))
+                    .collect();
+                let points = |ts: &[TicketId]| -> i64 {
+                    ts.iter().map(|&t| self.board.ticket(t).points as i64).sum()
+                };
+                let ticket_points = points(&eval.completed) - points(&failed);
+                let bonus = if best > 0 && length == best {
+                    LONGEST_PATH_BONUS
+                } else {
+                    0
+                };
+                FinalScore {
+                    route_points: p.route_points,
+                    completed: eval.completed.clone(),
+                    failed,
+                    ticket_points,
+                    longest_path: length,
+                    bonus,
+                    score: p.route_points as i64 + ticket_points + bonus as i64,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The longest continuous path (trail: no route used twice, cities may
+/// repeat) over `routes`, in cars. Exhaustive search: fine for one player's
+/// network (at most a few dozen routes).
+pub fn longest_path(board: &Board, routes: &[RouteId]) -> u32 {
+    let n = board.cities.len();
+    let mut adjacent: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n]; // (city, edge)
+    for (e, &r) in routes.iter().enumerate() {
+        let route = board.route(r);
+        adjacent[route.a.0].push((route.b.0, e));
+        adjacent[route.b.0].push((route.a.0, e));
+    }
+    let lengths: Vec<u32> = routes.iter().map(|&r| board.route(r).length).collect();
+    fn walk(
+        at: usize,
+        used: &mut [bool],
+        adjacent: &[Vec<(usize, usize)>],
+        lengths: &[u32],
+    ) -> u32 {
+        let mut best = 0;
+        for &(next, e) in &adjacent[at] {
+            if !used[e] {
+                used[e] = true;
+                best = best.max(lengths[e] + walk(next, used, adjacent, lengths));
+                used[e] = false;
+            }
+        }
+        best
+    }
+    let mut used = vec![false; routes.len()];
+    (0..n)
+        .filter(|&c| !adjacent[c].is_empty())
+        .map(|c| walk(c, &mut used, &adjacent, &lengths))
+        .max()
+        .unwrap_or(0)
+}

@@ -1,0 +1,263 @@
+//! Many seeded games between strategies, and what they score.
+//!
+//! Game g is played with seed `seed + g`, so every game replays on its own,
+//! whatever the thread count. The seats rotate with g, so no strategy keeps
+//! the first move.
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::board::{Board, RouteId, TicketId};
+use crate::players::{by_name, Strategy};
+use crate::rules::{Action, Game, RuleError};
+
+/// Moves after which a game is stopped as stalled (no real game comes near:
+/// 45 cars at one route per turn is a few hundred moves for 5 players).
+const MAX_MOVES: usize = 5_000;
+
+/// One player's game.
+#[derive(Clone, Debug, Serialize)]
+pub struct Seat {
+    pub game: u64,
+    pub seed: u64,
+    /// Position in the turn order (0 moves first).
+    pub position: usize,
+    pub players: usize,
+    pub strategy: String,
+    pub score: i64,
+    pub route_points: u32,
+    pub ticket_points: i64,
+    pub tickets_completed: usize,
+    pub tickets_held: usize,
+    pub longest_path: u32,
+    pub bonus: u32,
+    pub cars_used: u32,
+    pub turns: u32,
+    /// Score without the longest-path bonus: what the optimum bounds.
+    pub network_score: i64,
+    /// The game was stopped: the move limit, or no player could move.
+    pub stalled: bool,
+    #[serde(skip)]
+    pub routes: Vec<RouteId>,
+    #[serde(skip)]
+    pub tickets: Vec<TicketId>,
+}
+
+/// One game's record.
+#[derive(Clone, Debug)]
+pub struct Played {
+    pub seats: Vec<Seat>,
+    /// Total moves made.
+    pub moves: usize,
+    /// Stopped by the move limit or because nobody could move.
+    pub stalled: bool,
+}
+
+/// Plays one game between `names` (in turn order) from `seed`. A strategy's
+/// illegal move is an error naming it (a strategy bug, never a panic).
+pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Played, RuleError> {
+    let mut strategies: Vec<Box<dyn Strategy>> = names
+        .iter()
+        .map(|n| by_name(n).ok_or_else(|| RuleError(format!("unknown strategy \"{n}\""))))
+        .collect::<Result<_, _>>()?;
+    let mut g = Game::new(board, names.len(), seed)?;
+    // The strategies' own randomness, apart from the game's.
+    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
+    let mut moves = 0;
+    let mut passes = 0;
+    let mut stalled = false;
+    while !g.is_over() {
+        if moves >= MAX_MOVES || passes > 2 * names.len() {
+            g.stop();
+            stalled = true;
+            break;
+        }
+        let me = g.current();
+        let action = strategies[me].decide(&g, me, &mut rng);
+        g.apply(me, &action).map_err(|e| {
+            RuleError(format!(
+                "{} (player {me}) made an illegal move {action:?} in game {game}: {e}",
+                strategies[me].name()
+            ))
+        })?;
+        passes = if action == Action::Pass {
+            passes + 1
+        } else {
+            0
+        };
+        moves += 1;
+    }
+    let results = g.results();
+    let seats = results
+        .iter()
+        .enumerate()
+        .map(|(p, r)| {
+            let player = &g.players[p];
+            Seat {
+                game,
+                seed,
+                position: p,
+                players: names.len(),
+                strategy: names[p].to_string(),
+                score: r.score,
+                route_points: r.route_points,
+                ticket_points: r.ticket_points,
+                tickets_completed: r.completed.len(),
+                tickets_held: player.tickets.len(),
+                longest_path: r.longest_path,
+                bonus: r.bonus,
+                cars_used: board.cars - player.cars,
+                turns: player.turns,
+                network_score: r.score - r.bonus as i64,
+                stalled,
+                routes: player.routes(),
+                tickets: player.tickets.clone(),
+            }
+        })
+        .collect();
+    Ok(Played {
+        seats,
+        moves,
+        stalled,
+    })
+}
+
+/// Plays `games` games between `names` (seats rotating), on the current
+/// rayon pool, calling `progress` after each.
+pub fn simulate(
+    board: &Board,
+    names: &[&str],
+    games: u64,
+    seed: u64,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Played>, RuleError> {
+    (0..games)
+        .into_par_iter()
+        .map(|g| {
+            let n = names.len();
+            let shift = (g % n as u64) as usize;
+            let order: Vec<&str> = (0..n).map(|i| names[(i + shift) % n]).collect();
+            let played = play(board, &order, g, seed.wrapping_add(g));
+            progress();
+            played
+        })
+        .collect()
+}
+
+/// Distribution of one strategy's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub strategy: String,
+    pub seats: usize,
+    pub wins: usize,
+    pub mean: f64,
+    pub min: i64,
+    pub p10: f64,
+    pub p25: f64,
+    pub median: f64,
+    pub p75: f64,
+    pub p90: f64,
+    pub max: i64,
+    pub mean_tickets_completed: f64,
+    pub mean_tickets_held: f64,
+    pub mean_cars_used: f64,
+    pub mean_turns: f64,
+    /// Mean of (optimum − network score): how far below the single-player
+    /// optimum for the board's cars the strategy lands.
+    pub mean_gap_to_optimum: f64,
+    /// The largest network score seen (never above the optimum).
+    pub best_network_score: i64,
+}
+
+/// Per strategy, in order of first appearance in `names`.
+pub fn summarise(played: &[Played], names: &[&str], optimum: u32) -> Vec<Summary> {
+    let mut order: Vec<&str> = Vec::new();
+    for n in names {
+        if !order.contains(n) {
+            order.push(n);
+        }
+    }
+    order
+        .iter()
+        .map(|&name| {
+            let seats: Vec<&Seat> = played
+                .iter()
+                .flat_map(|p| &p.seats)
+                .filter(|s| s.strategy == name)
+                .collect();
+            let wins = played
+                .iter()
+                .filter(|p| {
+                    let best = p.seats.iter().map(|s| s.score).max().unwrap_or(0);
+                    p.seats
+                        .iter()
+                        .any(|s| s.strategy == name && s.score == best)
+                })
+                .count();
+            let mut scores: Vec<i64> = seats.iter().map(|s| s.score).collect();
+            scores.sort();
+            let n = seats.len().max(1) as f64;
+            let mean = |f: &dyn Fn(&Seat) -> f64| seats.iter().map(|s| f(s)).sum::<f64>() / n;
+            Summary {
+                strategy: name.to_string(),
+                seats: seats.len(),
+                wins,
+                mean: mean(&|s| s.score as f64),
+                min: scores.first().copied().unwrap_or(0),
+                p10: quantile(&scores, 0.10),
+                p25: quantile(&scores, 0.25),
+                median: quantile(&scores, 0.5),
+                p75: quantile(&scores, 0.75),
+                p90: quantile(&scores, 0.90),
+                max: scores.last().copied().unwrap_or(0),
+                mean_tickets_completed: mean(&|s| s.tickets_completed as f64),
+                mean_tickets_held: mean(&|s| s.tickets_held as f64),
+                mean_cars_used: mean(&|s| s.cars_used as f64),
+                mean_turns: mean(&|s| s.turns as f64),
+                mean_gap_to_optimum: mean(&|s| optimum as f64 - s.network_score as f64),
+                best_network_score: seats.iter().map(|s| s.network_score).max().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// Linear-interpolated quantile of sorted values.
+pub fn quantile(sorted: &[i64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => 0.0,
+        1 => sorted[0] as f64,
+        n => {
+            let at = q * (n - 1) as f64;
+            let (lo, hi) = (at.floor() as usize, at.ceil() as usize);
+            sorted[lo] as f64 + (sorted[hi] - sorted[lo]) as f64 * (at - lo as f64)
+        }
+    }
+}
+
+/// Share of a strategy's seats that claimed each route.
+pub fn route_shares(board: &Board, played: &[Played], strategy: &str) -> Vec<f64> {
+    let mut counts = vec![0usize; board.routes.len()];
+    let mut seats = 0;
+    for s in played
+        .iter()
+        .flat_map(|p| &p.seats)
+        .filter(|s| s.strategy == strategy)
+    {
+        seats += 1;
+        for r in &s.routes {
+            counts[r.0] += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|c| {
+            if seats == 0 {
+                0.0
+            } else {
+                c as f64 / seats as f64
+            }
+        })
+        .collect()
+}
