@@ -172,3 +172,130 @@ pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -
         routes: route_rows,
     }
 }
+
+/// Whether a ticket is completed by the optimal plans of a budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Membership {
+    /// Every optimal plan completes it.
+    Every,
+    /// Some optimal plans do, some do not.
+    Some,
+    /// No optimal plan completes it.
+    None,
+}
+
+/// How far a ticket's value is from changing the optimal plans.
+#[derive(Clone, Debug, Serialize)]
+pub struct BreakEven {
+    pub name: String,
+    pub points: u32,
+    pub membership: Membership,
+    /// Best score of a plan that completes the ticket (None: no plan within
+    /// the budget can).
+    pub best_with: Option<u32>,
+    /// Best score with the ticket taken out of the game.
+    pub best_without: u32,
+    /// For a ticket in no optimum: the points to add before an optimal plan
+    /// completes it (at that value it ties; one more and every optimum does).
+    pub raise_by: Option<u32>,
+    /// For a ticket in every optimum: the points to remove before an optimal
+    /// plan leaves it out (a tie). None when plans complete it even at 0
+    /// points (its routes pay for themselves).
+    pub lower_by: Option<u32>,
+}
+
+/// The break-even table of a budget.
+#[derive(Clone, Debug)]
+pub struct Balance {
+    pub cars: u32,
+    pub optimum: u32,
+    /// Every ticket of the board, in board order.
+    pub tickets: Vec<BreakEven>,
+    /// Every route of the reported optimal plan, with the loss if blocked;
+    /// a loss of 0 means some optimum avoids it.
+    pub routes: Vec<Impact>,
+}
+
+/// Ticket break-even values and route blocking costs at `cars`.
+///
+/// With S the optimum, S_in the best score of a plan completing ticket t
+/// and R the optimum with t out of the game: some optimum completes t iff
+/// S_in = S; some optimum avoids t iff R = S. Raising t's points by d adds
+/// d to every plan completing it, so a ticket in no optimum ties at
+/// d = S − S_in; lowering them by d makes plans without it win at d = S − R
+/// (if R is reached without completing t; else never). R comes from the
+/// sensitivity solves for the plan's tickets (and is S for the others);
+/// S_in comes from one solve with t made worth more than everything else.
+pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, SolveError> {
+    let s = sensitivity(board, cars, threads)?;
+    let optimum = s.base.plan.score();
+    let in_plan = &s.base.plan.tickets;
+    let worth_everything: u32 = board.tickets.iter().map(|t| t.points).sum::<u32>()
+        + board.routes.iter().map(|r| r.points).sum::<u32>()
+        + 1;
+    let rows = solve::worker_pool(threads)?.install(|| {
+        board
+            .ticket_ids()
+            .collect::<Vec<_>>()
+            .par_iter()
+            .with_max_len(1)
+            .map(|&t| -> Result<BreakEven, SolveError> {
+                let points = board.ticket(t).points;
+                let (best_with, best_without) = if in_plan.contains(&t) {
+                    let label = board.ticket_label(t);
+                    let without = s
+                        .tickets
+                        .iter()
+                        .find(|i| i.name == label)
+                        .map_or(optimum, |i| i.optimum);
+                    (Some(optimum), without)
+                } else {
+                    let mut forced = board.clone();
+                    forced.tickets[t.0].points = worth_everything;
+                    let best = solve(&Instance::new(&forced, cars), &SolveOptions::default())?;
+                    let with = best
+                        .plan
+                        .tickets
+                        .contains(&t)
+                        .then(|| best.plan.score() - worth_everything + points);
+                    (with, optimum)
+                };
+                let membership = match (best_with == Some(optimum), best_without == optimum) {
+                    (true, false) => Membership::Every,
+                    (true, true) => Membership::Some,
+                    _ => Membership::None,
+                };
+                let raise_by = match membership {
+                    Membership::None => best_with.map(|w| optimum - w),
+                    _ => Some(0),
+                };
+                let lower_by = match membership {
+                    // Plans without the ticket beat those with it once it is
+                    // worth less than S − R, if R is not itself reached by
+                    // completing the ticket (then R = S_in − points).
+                    Membership::Every if best_without + points > optimum => {
+                        Some(optimum - best_without)
+                    }
+                    Membership::Every => None,
+                    _ => Some(0),
+                };
+                Ok(BreakEven {
+                    name: board.ticket_label(t),
+                    points,
+                    membership,
+                    best_with,
+                    best_without,
+                    raise_by,
+                    lower_by,
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+    })?;
+    Ok(Balance {
+        cars,
+        optimum,
+        tickets: rows,
+        routes: s.routes,
+    })
+}

@@ -7,10 +7,13 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use crate::analysis::{frequency, sensitivity, Frequency, Impact};
+use crate::analysis::{
+    break_even, frequency, sensitivity, BreakEven, Frequency, Impact, Membership,
+};
 use crate::board::Board;
 use crate::board::RouteId;
 use crate::model::Instance;
+use crate::optima::{all_optima, Share};
 use crate::players::{by_name, STRATEGIES};
 use crate::plot;
 use crate::replan::{replan, ReplanReport};
@@ -58,6 +61,12 @@ enum Command {
     /// The best plan from the middle of a game: cars left, routes owned and
     /// taken by others, tickets held (format in data/README.md).
     Replan(ReplanArgs),
+    /// Every optimal plan of a budget: how many, how often each ticket and
+    /// route is in them, and the plans (up to --max); writes CSV and JSON.
+    Optima(OptimaArgs),
+    /// For every ticket, how far its value is from entering or leaving the
+    /// optimal plans; for every route of the optimum, the cost of losing it.
+    Breakeven(BreakEvenArgs),
     /// Simulated games between strategies (random, greedy, planner),
     /// measured against the single-player optimum; writes CSV and JSON.
     Simulate(SimulateArgs),
@@ -478,6 +487,245 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         println!("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)");
         println!("\nwrote {}", list(&written));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args)]
+struct OptimaArgs {
+    /// Train cars (default: the board's own, 45 on the USA board).
+    #[arg(long, short = 'c')]
+    cars: Option<u32>,
+    /// List at most this many optimal plans (all are counted).
+    #[arg(long, default_value_t = 20)]
+    max: usize,
+    #[command(flatten)]
+    files: FilesArgs,
+}
+
+#[derive(serde::Serialize)]
+struct OptimaReport<'a> {
+    board: &'a str,
+    cars: u32,
+    score: u32,
+    /// Number of optimal route sets (a string: it can exceed JSON's exact integers).
+    count: String,
+    fewest_cars: u32,
+    listed: usize,
+    capped: bool,
+    tickets: &'a [Share],
+    routes: &'a [Share],
+    plans: Vec<PlanRow>,
+}
+
+#[derive(serde::Serialize)]
+struct PlanRow {
+    cars_used: u32,
+    routes: Vec<String>,
+    tickets: Vec<String>,
+}
+
+fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
+    let board = load_board(args.files.board.as_ref())?;
+    let cars = args.cars.unwrap_or(board.cars);
+    let out = args.files.out_dir(&board)?;
+    eprintln!("finding every optimal plan for {cars} cars ...");
+    let o = all_optima(&board, cars, args.max).context("listing the optima failed")?;
+    let (tickets, routes) = o.shares(&board);
+    let plans: Vec<PlanRow> = o
+        .plans
+        .iter()
+        .map(|p| PlanRow {
+            cars_used: p.iter().map(|&r| board.route(r).length).sum(),
+            routes: p.iter().map(|&r| board.route_label(r)).collect(),
+            tickets: o
+                .tickets_of(&board, p)
+                .iter()
+                .map(|&t| board.ticket_label(t))
+                .collect(),
+        })
+        .collect();
+    let report = OptimaReport {
+        board: &board.name,
+        cars,
+        score: o.score,
+        count: o.count.to_string(),
+        fewest_cars: o.fewest_cars,
+        listed: o.plans.len(),
+        capped: o.capped,
+        tickets: &tickets,
+        routes: &routes,
+        plans,
+    };
+    let json_path = out.join(format!("optima-{cars}.json"));
+    write_json(&json_path, &report)?;
+    let csv_path = out.join(format!("optima-{cars}.csv"));
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for (kind, rows) in [("ticket", &tickets), ("route", &routes)] {
+        for s in rows.iter() {
+            csv.serialize(ShareRow {
+                kind,
+                name: &s.name,
+                points: s.points,
+                count: s.count.to_string(),
+                share: s.share,
+            })?;
+        }
+    }
+    csv.flush()?;
+    if args.files.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "{} optimal plan(s) of {} points with {cars} cars (the fewest cars any uses: {})",
+        o.count, o.score, o.fewest_cars
+    );
+    for (title, rows) in [("Tickets", &tickets), ("Routes", &routes)] {
+        println!("\n{title} in the optimal plans");
+        println!("  {:<34} {:>6} {:>7}", "", "Points", "Share");
+        for s in rows.iter() {
+            println!("  {:<34} {:>6} {:>6.1}%", s.name, s.points, s.share * 100.0);
+        }
+    }
+    for (k, p) in report.plans.iter().enumerate() {
+        println!(
+            "\nPlan {} ({} cars): {}",
+            k + 1,
+            p.cars_used,
+            p.routes.join(", ")
+        );
+        println!("  tickets: {}", p.tickets.join(", "));
+    }
+    if o.capped {
+        println!(
+            "\n(listed {} of {}; --max lists more)",
+            o.plans.len(),
+            o.count
+        );
+    }
+    println!("\nwrote {}", list(&[csv_path, json_path]));
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(serde::Serialize)]
+struct ShareRow<'a> {
+    kind: &'a str,
+    name: &'a str,
+    points: u32,
+    count: String,
+    share: f64,
+}
+
+#[derive(clap::Args)]
+struct BreakEvenArgs {
+    /// Train cars (default: the board's own, 45 on the USA board).
+    #[arg(long, short = 'c')]
+    cars: Option<u32>,
+    #[command(flatten)]
+    files: FilesArgs,
+}
+
+#[derive(serde::Serialize)]
+struct BreakEvenReport<'a> {
+    board: &'a str,
+    cars: u32,
+    optimum: u32,
+    tickets: &'a [BreakEven],
+    routes: Vec<RouteBlock<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct RouteBlock<'a> {
+    name: &'a str,
+    points: u32,
+    optimum_if_blocked: u32,
+    change: i64,
+    /// Some optimal plan does without it.
+    avoidable: bool,
+}
+
+fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
+    let board = load_board(args.files.board.as_ref())?;
+    let cars = args.cars.unwrap_or(board.cars);
+    let out = args.files.out_dir(&board)?;
+    eprintln!("solving {cars} cars, then per ticket and per route of the optimum ...");
+    let r = break_even(&board, cars, args.files.threads).context("break-even analysis failed")?;
+    let routes: Vec<RouteBlock> = r
+        .routes
+        .iter()
+        .map(|i| RouteBlock {
+            name: &i.name,
+            points: i.points,
+            optimum_if_blocked: i.optimum,
+            change: i.change,
+            avoidable: i.change == 0,
+        })
+        .collect();
+    let report = BreakEvenReport {
+        board: &board.name,
+        cars,
+        optimum: r.optimum,
+        tickets: &r.tickets,
+        routes,
+    };
+    let json_path = out.join(format!("breakeven-{cars}.json"));
+    write_json(&json_path, &report)?;
+    let csv_path = out.join(format!("breakeven-{cars}.csv"));
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for t in &r.tickets {
+        csv.serialize(t)?;
+    }
+    csv.flush()?;
+    if args.files.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    let opt = |v: Option<u32>| v.map_or("-".to_string(), |x| x.to_string());
+    println!("Optimum with {cars} cars: {} points\n", r.optimum);
+    println!(
+        "  {:<34} {:>6}  {:<10} {:>9} {:>9} {:>8} {:>8}",
+        "Ticket", "Points", "In optima", "Best with", "Without", "Raise by", "Lower by"
+    );
+    for t in &r.tickets {
+        let membership = match t.membership {
+            Membership::Every => "every",
+            Membership::Some => "some",
+            Membership::None => "none",
+        };
+        let lower = match (t.membership, t.lower_by) {
+            (Membership::Every, None) => "never".to_string(),
+            (_, v) => opt(v),
+        };
+        println!(
+            "  {:<34} {:>6}  {:<10} {:>9} {:>9} {:>8} {:>8}",
+            t.name,
+            t.points,
+            membership,
+            opt(t.best_with),
+            t.best_without,
+            opt(t.raise_by),
+            lower
+        );
+    }
+    println!("\n  Raise by: points to add before an optimum completes the ticket (a tie; one more and every optimum does).");
+    println!("  Lower by: points to remove before an optimum leaves it out; never: completed even at 0 points.");
+    println!(
+        "\n  {:<34} {:>6} {:>10} {:>7}  avoidable",
+        "Route of the optimum", "Points", "If blocked", "Change"
+    );
+    for b in &report.routes {
+        println!(
+            "  {:<34} {:>6} {:>10} {:>7}  {}",
+            b.name,
+            b.points,
+            b.optimum_if_blocked,
+            b.change,
+            if b.avoidable { "yes" } else { "no" }
+        );
+    }
+    println!("\nwrote {}", list(&[csv_path, json_path]));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -944,6 +1192,8 @@ pub fn main() -> ExitCode {
         Command::Sensitivity(args) => run_sensitivity(args),
         Command::Replan(args) => run_replan(args),
         Command::Simulate(args) => run_simulate(args),
+        Command::Optima(args) => run_optima(args),
+        Command::Breakeven(args) => run_break_even(args),
     };
     match result {
         Ok(code) => code,

@@ -70,6 +70,18 @@ pub struct Frontier {
     /// city over steps `i..`: the least a path leaving a component spends
     /// before it reaches the frontier again.
     exit: Vec<Vec<u16>>,
+    /// `links[i][s]`: where state s of layer i goes in layer i + 1, when the
+    /// run was asked to keep them (for [`crate::optima`]).
+    links: Option<Vec<Vec<Link>>>,
+}
+
+/// The successors of one state in the next layer (indices into it; `None`
+/// where the successor was pruned or unaffordable).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Link {
+    pub skip: Option<u32>,
+    /// The state after claiming the route, and the ticket points that earns.
+    pub take: Option<(u32, i16)>,
 }
 
 /// What a run is asked for.
@@ -116,6 +128,20 @@ impl Frontier {
     ) -> Option<Frontier> {
         let mut dp = Frontier::new(board, routes, tickets, goal);
         dp.bounds();
+        dp.forward(None, goal.deadline).then_some(dp)
+    }
+
+    /// [`Frontier::run`], keeping where every state leads, so that all
+    /// optimal plans can be walked ([`crate::optima`]).
+    pub(crate) fn run_linked(
+        board: &Board,
+        routes: &[RouteId],
+        tickets: &[TicketId],
+        goal: &Goal,
+    ) -> Option<Frontier> {
+        let mut dp = Frontier::new(board, routes, tickets, goal);
+        dp.bounds();
+        dp.links = Some(Vec::new());
         dp.forward(None, goal.deadline).then_some(dp)
     }
 
@@ -217,6 +243,7 @@ impl Frontier {
             dist: Vec::new(),
             hub: Vec::new(),
             exit: Vec::new(),
+            links: None,
         }
     }
 
@@ -239,15 +266,23 @@ impl Frontier {
                 }
             };
             let length = self.steps[i].length;
+            let linking = self.links.is_some();
+            // Successor keys of each state, when links are kept.
+            let mut successors: Vec<(Key, Option<(Key, i16)>)> = Vec::new();
             for (key, values) in &layer {
                 let (skip, _) = self.transition(i, key, false);
+                let skip_key = linking.then(|| skip.clone());
                 merge(skip, values.clone());
+                let mut take_key = None;
                 // (Pruning leaves holes, so look at every affordable entry.)
                 if length <= self.max_cars
                     && values[..=self.max_cars - length].iter().any(|&v| v != NONE)
                 {
-                    let (take, gain) = self.transition(i, key, true);
-                    let gain = gain + self.steps[i].points;
+                    let (take, tickets) = self.transition(i, key, true);
+                    if linking {
+                        take_key = Some((take.clone(), tickets));
+                    }
+                    let gain = tickets + self.steps[i].points;
                     let mut shifted = vec![NONE; self.max_cars + 1];
                     for c in length..=self.max_cars {
                         if values[c - length] != NONE {
@@ -255,6 +290,9 @@ impl Frontier {
                         }
                     }
                     merge(take, shifted);
+                }
+                if let Some(skip) = skip_key {
+                    successors.push((skip, take_key));
                 }
             }
             let mut states: Vec<(Key, Values)> = next
@@ -269,6 +307,23 @@ impl Frontier {
             }
             // A fixed order makes the plan recovery independent of hashing.
             states.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            if let Some(links) = &mut self.links {
+                let index = |key: &Key| {
+                    states
+                        .binary_search_by(|s| s.0.cmp(key))
+                        .ok()
+                        .map(|x| x as u32)
+                };
+                links.push(
+                    successors
+                        .iter()
+                        .map(|(skip, take)| Link {
+                            skip: index(skip),
+                            take: take.as_ref().and_then(|(k, g)| index(k).map(|x| (x, *g))),
+                        })
+                        .collect(),
+                );
+            }
             self.layers.push(std::mem::replace(&mut layer, states));
         }
         self.layers.push(layer);
@@ -596,6 +651,37 @@ impl Frontier {
         routes.sort();
         tickets.sort();
         (routes, tickets)
+    }
+
+    /// Steps (decided routes) in the programme.
+    pub(crate) fn steps_len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Step `i`'s route, length and points.
+    pub(crate) fn step(&self, i: usize) -> (RouteId, usize, i16) {
+        let s = &self.steps[i];
+        (s.route, s.length, s.points)
+    }
+
+    /// States after `i` steps.
+    pub(crate) fn layer_len(&self, i: usize) -> usize {
+        self.layers[i].len()
+    }
+
+    /// Best scores per car count of state `s` after `i` steps (`-1`: none).
+    pub(crate) fn values(&self, i: usize, s: usize) -> &[i16] {
+        &self.layers[i][s].1
+    }
+
+    /// Where state `s` after `i` steps leads (a run with links only).
+    pub(crate) fn link(&self, i: usize, s: usize) -> Link {
+        self.links.as_ref().expect("a linked run")[i][s]
+    }
+
+    /// Tickets completed by claiming step `i`'s route from state `s` of layer `i`.
+    pub(crate) fn completed_from(&self, i: usize, s: usize) -> Vec<TicketId> {
+        self.completed_by(i, &self.layers[i][s].0)
     }
 
     /// Tickets completed by claiming step `i`'s route from state `key`.

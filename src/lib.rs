@@ -16,6 +16,7 @@
 //! - [`rules`]: the rules engine for simulated games;
 //! - [`players`]: simulated strategies (random, greedy, planner);
 //! - [`simulate`]: many seeded games and their statistics;
+//! - [`optima`]: every optimal plan of a budget, counted and listed;
 //! - [`analysis`]: sensitivity of the optimum to tickets and routes;
 //! - [`verify`]: the independent union-find check of every reported plan;
 //! - [`plot`]: the figures (PNG and SVG, embedded font);
@@ -30,6 +31,7 @@ pub mod graph;
 pub mod heuristic;
 pub mod mip;
 pub mod model;
+pub mod optima;
 pub mod players;
 pub mod plot;
 pub mod replan;

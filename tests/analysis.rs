@@ -72,3 +72,48 @@ fn frequency_counts_plans_and_sorts_ties_in_board_order() {
     assert!((f.routes[0].share - 2.0 / 3.0).abs() < 1e-12);
     assert_eq!(f.routes[2].length, Some(3));
 }
+
+#[test]
+fn break_even_values_derived_by_hand() {
+    use ttr_opt::analysis::{break_even, Membership};
+    // A–B and B–C (1 car, 1 point each), C–D and A–D (2 cars, 2 points);
+    // tickets A–C (4) and B–D (2); 3 cars. Plans: {A–B, B–C} 2 + 4 = 6;
+    // {A–B, A–D} and {B–C, C–D} 3 + 2 = 5. The optimum, 6, is unique.
+    let b = common::board(
+        &["A", "B", "C", "D"],
+        &[("A", "B", 1), ("B", "C", 1), ("C", "D", 2), ("A", "D", 2)],
+        &[("A", "C", 4), ("B", "D", 2)],
+    );
+    let r = break_even(&b, 3, 2).unwrap();
+    assert_eq!(r.optimum, 6);
+    let ac = &r.tickets[0];
+    let bd = &r.tickets[1];
+    // A–C is in every optimum; without it the best is 5, so at 4 − 1 = 3
+    // points {A–B, B–C} (2 + 3) ties with the others (5).
+    assert_eq!(ac.membership, Membership::Every);
+    assert_eq!((ac.best_with, ac.best_without), (Some(6), 5));
+    assert_eq!(ac.lower_by, Some(1));
+    // B–D is in no optimum; the best plan completing it scores 5, so one
+    // more point (3) makes it tie.
+    assert_eq!(bd.membership, Membership::None);
+    assert_eq!((bd.best_with, bd.best_without), (Some(5), 6));
+    assert_eq!(bd.raise_by, Some(1));
+    // Blocking either route of the optimum costs 1 point.
+    let changes: Vec<i64> = r.routes.iter().map(|i| i.change).collect();
+    assert_eq!(changes, vec![-1, -1]);
+}
+
+#[test]
+fn a_ticket_completed_even_when_worthless_never_drops_out() {
+    use ttr_opt::analysis::{break_even, Membership};
+    // A–B–C in a line, 1 car each; ticket A–C (5); 2 cars: both routes are
+    // worth claiming for their points alone, so the ticket stays in at 0.
+    let b = common::board(
+        &["A", "B", "C"],
+        &[("A", "B", 1), ("B", "C", 1)],
+        &[("A", "C", 5)],
+    );
+    let r = break_even(&b, 2, 1).unwrap();
+    assert_eq!(r.tickets[0].membership, Membership::Every);
+    assert_eq!(r.tickets[0].lower_by, None);
+}

@@ -66,6 +66,23 @@ pub fn ring() -> Board {
     )
 }
 
+/// Pairs of parallel routes of equal length: many ties.
+pub fn line_of_pairs() -> Board {
+    board(
+        &["A", "B", "C", "D", "E"],
+        &[
+            ("A", "B", 2),
+            ("B", "C", 1),
+            ("C", "D", 2),
+            ("D", "E", 1),
+            ("A", "C", 3),
+            ("B", "D", 3),
+            ("C", "E", 3),
+        ],
+        &[("A", "E", 8), ("B", "C", 2), ("A", "D", 5)],
+    )
+}
+
 /// Solves and re-checks the plan with the union-find verifier, independently
 /// of the check inside `solve`.
 pub fn solve_with(board: &Board, cars: u32, method: Method) -> Outcome {
@@ -116,4 +133,29 @@ pub fn brute_force(board: &Board, cars: u32) -> u32 {
         .map(|e| e.score())
         .max()
         .unwrap_or(0)
+}
+
+/// Every optimal route set, by enumerating every subset (small boards only).
+pub fn brute_force_optima(board: &Board, cars: u32) -> Vec<Vec<RouteId>> {
+    let n = board.routes.len();
+    assert!(n <= 16, "brute force is for small boards");
+    let all: Vec<_> = board.ticket_ids().collect();
+    let plans: Vec<(u32, Vec<RouteId>)> = (0u32..1 << n)
+        .map(|mask| {
+            (0..n)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(RouteId)
+                .collect::<Vec<_>>()
+        })
+        .filter_map(|routes| {
+            let e = evaluate(board, &routes, &all);
+            (e.cars_used <= cars).then(|| (e.score(), routes))
+        })
+        .collect();
+    let best = plans.iter().map(|p| p.0).max().unwrap_or(0);
+    plans
+        .into_iter()
+        .filter(|p| p.0 == best)
+        .map(|p| p.1)
+        .collect()
 }

@@ -1,0 +1,292 @@
+//! Every optimal plan of a budget: how many there are, how often each
+//! ticket and route is in them, and the plans themselves (up to a cap).
+//!
+//! One frontier run, told the optimum (so it prunes hard) and keeping where
+//! every state leads, then a walk back from the final state over the entries
+//! an optimal plan can pass through. An optimal plan's prefix always holds
+//! the best value of its (state, cars) entry — were another prefix better,
+//! swapping it in would beat the optimum — so those entries and the
+//! transitions between them form a graph whose paths are exactly the optimal
+//! plans, one route set per path. Counting paths there counts the optima
+//! exactly, however many there are; listing them stops at the cap.
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::board::{Board, RouteId, TicketId};
+use crate::frontier::{Frontier, Goal};
+use crate::model::Instance;
+use crate::solve::{solve, SolveError, SolveOptions};
+use crate::verify::{evaluate, VerifyError};
+
+/// All the optimal plans of one budget.
+#[derive(Clone, Debug)]
+pub struct Optima {
+    pub cars: u32,
+    pub score: u32,
+    /// Number of distinct optimal route sets (saturating at `u128::MAX`).
+    pub count: u128,
+    /// Per route (by id): optimal plans that claim it.
+    pub route_counts: Vec<u128>,
+    /// Per ticket (by id): optimal plans that complete it.
+    pub ticket_counts: Vec<u128>,
+    /// The fewest cars an optimal plan uses.
+    pub fewest_cars: u32,
+    /// Optimal plans, fewest cars first, at most the cap.
+    pub plans: Vec<Vec<RouteId>>,
+    /// More plans exist than were listed.
+    pub capped: bool,
+}
+
+/// A node of the graph of optimal entries: state `state` after some steps,
+/// with `c` cars (the programme's "at most c cars" index).
+struct Node {
+    state: u32,
+    c: u16,
+    value: i16,
+    /// (node in the next layer, whether the step's route is claimed)
+    edges: Vec<(usize, bool)>,
+    /// Optimal completions from here to the end.
+    to_end: u128,
+}
+
+/// Every optimal plan of `board` with `cars` cars; lists at most `max`.
+pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveError> {
+    let inst = Instance::new(board, cars);
+    let score = solve(&inst, &SolveOptions::default())?.plan.score();
+    if !Frontier::fits(board, &inst.routes, &inst.tickets) {
+        return Err(VerifyError(
+            "listing all optima needs the frontier programme: scores below 4000 points and fewer than 255 cities".into(),
+        )
+        .into());
+    }
+    let mut lower = vec![0; cars as usize + 1];
+    lower[cars as usize] = score;
+    let goal = Goal {
+        max_cars: cars,
+        min_cars: cars,
+        lower,
+        deadline: None,
+    };
+    let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal)
+        .expect("no deadline was set");
+    if dp.best(cars) != score {
+        return Err(VerifyError(format!(
+            "the frontier programme finds {} points with {cars} cars, the solver {score}",
+            dp.best(cars)
+        ))
+        .into());
+    }
+    let m = dp.steps_len();
+    let c_max = cars as usize;
+
+    // Walk back: layers[i] holds the optimal entries after i steps.
+    let mut layers: Vec<Vec<Node>> = (0..=m).map(|_| Vec::new()).collect();
+    for s in 0..dp.layer_len(m) {
+        let value = dp.values(m, s)[c_max];
+        if value >= 0 && value as u32 == score {
+            layers[m].push(Node {
+                state: s as u32,
+                c: cars as u16,
+                value,
+                edges: Vec::new(),
+                to_end: 1,
+            });
+        }
+    }
+    for i in (0..m).rev() {
+        let (_, length, points) = dp.step(i);
+        let mut by_state: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+        for (j, n) in layers[i + 1].iter().enumerate() {
+            by_state.entry(n.state).or_default().push(j);
+        }
+        let mut index: FxHashMap<(u32, u16), usize> = FxHashMap::default();
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut add =
+            |nodes: &mut Vec<Node>, s: usize, c: usize, value: i16, edge: (usize, bool)| {
+                let at = *index.entry((s as u32, c as u16)).or_insert_with(|| {
+                    nodes.push(Node {
+                        state: s as u32,
+                        c: c as u16,
+                        value,
+                        edges: Vec::new(),
+                        to_end: 0,
+                    });
+                    nodes.len() - 1
+                });
+                nodes[at].edges.push(edge);
+            };
+        for s in 0..dp.layer_len(i) {
+            let link = dp.link(i, s);
+            let values = dp.values(i, s);
+            if let Some(next) = link.skip.and_then(|t| by_state.get(&t)) {
+                for &j in next {
+                    let n = &layers[i + 1][j];
+                    let c = n.c as usize;
+                    if values[c] >= 0 && values[c] == n.value {
+                        add(&mut nodes, s, c, values[c], (j, false));
+                    }
+                }
+            }
+            if let Some((next, tickets)) = link
+                .take
+                .and_then(|(u, g)| by_state.get(&u).map(|n| (n, g)))
+            {
+                for &j in next {
+                    let n = &layers[i + 1][j];
+                    let c = n.c as usize;
+                    if c >= length
+                        && values[c - length] >= 0
+                        && values[c - length] + tickets + points == n.value
+                    {
+                        add(&mut nodes, s, c - length, values[c - length], (j, true));
+                    }
+                }
+            }
+        }
+        for n in &mut nodes {
+            n.to_end = n.edges.iter().fold(0u128, |sum, &(j, _)| {
+                sum.saturating_add(layers[i + 1][j].to_end)
+            });
+        }
+        layers[i] = nodes;
+    }
+
+    // Forward: how many optimal prefixes reach each node, and with them the
+    // plans through each claimed route and completed ticket.
+    let count = layers[0]
+        .iter()
+        .fold(0u128, |s, n| s.saturating_add(n.to_end));
+    let mut from_start: Vec<u128> = vec![1; layers[0].len()];
+    let mut route_counts = vec![0u128; board.routes.len()];
+    let mut ticket_counts = vec![0u128; board.tickets.len()];
+    for i in 0..m {
+        let (route, _, _) = dp.step(i);
+        let mut next = vec![0u128; layers[i + 1].len()];
+        for (k, n) in layers[i].iter().enumerate() {
+            for &(j, take) in &n.edges {
+                next[j] = next[j].saturating_add(from_start[k]);
+                if take {
+                    let through = from_start[k].saturating_mul(layers[i + 1][j].to_end);
+                    route_counts[route.0] = route_counts[route.0].saturating_add(through);
+                    for t in dp.completed_from(i, n.state as usize) {
+                        ticket_counts[t.0] = ticket_counts[t.0].saturating_add(through);
+                    }
+                }
+            }
+        }
+        from_start = next;
+    }
+
+    // List plans, fewest cars first (the most cars left over at the start).
+    let mut starts: Vec<usize> = (0..layers[0].len()).collect();
+    starts.sort_by_key(|&k| std::cmp::Reverse(layers[0][k].c));
+    let fewest_cars = starts.first().map_or(0, |&k| cars - layers[0][k].c as u32);
+    let mut plans = Vec::new();
+    let mut capped = false;
+    'starts: for &k in &starts {
+        // Depth-first, with the routes claimed so far.
+        let mut stack: Vec<(usize, usize, Vec<RouteId>)> = vec![(0, k, Vec::new())];
+        while let Some((i, node, routes)) = stack.pop() {
+            if i == m {
+                if plans.len() == max {
+                    capped = true;
+                    break 'starts;
+                }
+                let mut routes = routes;
+                routes.sort();
+                plans.push(routes);
+                continue;
+            }
+            let (route, _, _) = dp.step(i);
+            for &(j, take) in layers[i][node].edges.iter().rev() {
+                let mut r = routes.clone();
+                if take {
+                    r.push(route);
+                }
+                stack.push((i + 1, j, r));
+            }
+        }
+    }
+
+    // Every listed plan is re-checked by the union-find verifier.
+    for plan in &plans {
+        let eval = evaluate(board, plan, &inst.tickets_in_play);
+        if eval.score() != score || eval.cars_used > cars {
+            return Err(VerifyError(format!(
+                "a listed optimum scores {} with {} cars, not {score} within {cars}",
+                eval.score(),
+                eval.cars_used
+            ))
+            .into());
+        }
+    }
+    let mut distinct = plans.clone();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() != plans.len() {
+        return Err(VerifyError("a plan was listed twice".into()).into());
+    }
+    Ok(Optima {
+        cars,
+        score,
+        count,
+        route_counts,
+        ticket_counts,
+        fewest_cars,
+        plans,
+        capped,
+    })
+}
+
+/// One row of the share tables.
+#[derive(Clone, Debug, Serialize)]
+pub struct Share {
+    pub name: String,
+    pub points: u32,
+    /// Optimal plans that use it, and that over all optimal plans.
+    pub count: u128,
+    pub share: f64,
+}
+
+impl Optima {
+    /// Tickets and routes used by at least one optimum, most used first
+    /// (ties in board order).
+    pub fn shares(&self, board: &Board) -> (Vec<Share>, Vec<Share>) {
+        let share = |count: u128| {
+            if self.count == 0 {
+                0.0
+            } else {
+                count as f64 / self.count as f64
+            }
+        };
+        let mut tickets: Vec<Share> = board
+            .ticket_ids()
+            .filter(|t| self.ticket_counts[t.0] > 0)
+            .map(|t| Share {
+                name: board.ticket_label(t),
+                points: board.ticket(t).points,
+                count: self.ticket_counts[t.0],
+                share: share(self.ticket_counts[t.0]),
+            })
+            .collect();
+        let mut routes: Vec<Share> = board
+            .route_ids()
+            .filter(|r| self.route_counts[r.0] > 0)
+            .map(|r| Share {
+                name: board.route_label(r),
+                points: board.route(r).points,
+                count: self.route_counts[r.0],
+                share: share(self.route_counts[r.0]),
+            })
+            .collect();
+        tickets.sort_by_key(|s| std::cmp::Reverse(s.count));
+        routes.sort_by_key(|s| std::cmp::Reverse(s.count));
+        (tickets, routes)
+    }
+
+    /// Tickets completed by a plan.
+    pub fn tickets_of(&self, board: &Board, plan: &[RouteId]) -> Vec<TicketId> {
+        evaluate(board, plan, &board.ticket_ids().collect::<Vec<_>>()).completed
+    }
+}

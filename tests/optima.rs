@@ -1,0 +1,74 @@
+//! All optimal plans: counted and listed exactly, against exhaustive search.
+
+mod common;
+
+use ttr_opt::board::RouteId;
+use ttr_opt::optima::all_optima;
+
+#[test]
+fn every_optimum_of_small_boards_matches_exhaustive_search() {
+    for b in [common::ring(), common::line_of_pairs()] {
+        for cars in 0..=14 {
+            let o = all_optima(&b, cars, 10_000).unwrap();
+            let mut expected = common::brute_force_optima(&b, cars);
+            expected.sort();
+            let mut listed = o.plans.clone();
+            listed.sort();
+            assert_eq!(o.count, expected.len() as u128, "{cars} cars");
+            assert_eq!(listed, expected, "{cars} cars");
+            assert!(!o.capped);
+            // Shares over all optima.
+            for r in b.route_ids() {
+                let uses = expected.iter().filter(|p| p.contains(&r)).count();
+                assert_eq!(
+                    o.route_counts[r.0], uses as u128,
+                    "{cars} cars, route {}",
+                    r.0
+                );
+            }
+            let fewest = expected
+                .iter()
+                .map(|p| p.iter().map(|&r| b.route(r).length).sum::<u32>())
+                .min()
+                .unwrap();
+            assert_eq!(o.fewest_cars, fewest, "{cars} cars");
+        }
+    }
+}
+
+#[test]
+fn a_board_with_a_known_number_of_optima() {
+    // Three parallel ways from A to B, two of them worth the same: routes
+    // A–X–B (1 + 1 cars, 1 + 1 points) and A–Y–B (the same), and A–B
+    // direct (3 cars, 4 points); ticket A–B worth 10; 2 cars: either
+    // two-route way, 12 points: exactly 2 optima. 3 cars: the direct
+    // route, 14 points, or a two-route way plus nothing: 1 optimum.
+    let b = common::board(
+        &["A", "B", "X", "Y"],
+        &[
+            ("A", "X", 1),
+            ("X", "B", 1),
+            ("A", "Y", 1),
+            ("Y", "B", 1),
+            ("A", "B", 3),
+        ],
+        &[("A", "B", 10)],
+    );
+    let two = all_optima(&b, 2, 100).unwrap();
+    assert_eq!((two.score, two.count), (12, 2));
+    let three = all_optima(&b, 3, 100).unwrap();
+    assert_eq!((three.score, three.count), (14, 1));
+    assert_eq!(three.plans, vec![vec![RouteId(4)]]);
+    // 4 cars: both two-route ways (4 points + ticket) against the direct
+    // route plus one spare route (4 + 1 + 10): 15 points, two ways to add
+    // the spare to the direct route... and A–X–B–Y–A: 14. Count by hand:
+    // {A–B, one of the four short routes} = 4 plans.
+    let four = all_optima(&b, 4, 100).unwrap();
+    assert_eq!((four.score, four.count), (15, 4));
+    // A cap lists fewer and says so.
+    let capped = all_optima(&b, 4, 3).unwrap();
+    assert_eq!(
+        (capped.count, capped.plans.len(), capped.capped),
+        (4, 3, true)
+    );
+}
