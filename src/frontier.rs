@@ -126,9 +126,7 @@ impl Frontier {
         tickets: &[TicketId],
         goal: &Goal,
     ) -> Option<Frontier> {
-        let mut dp = Frontier::new(board, routes, tickets, goal);
-        dp.bounds();
-        dp.forward(None, goal.deadline).then_some(dp)
+        Frontier::run_keeping(board, routes, tickets, goal, false)
     }
 
     /// [`Frontier::run`], keeping where every state leads, so that all
@@ -139,9 +137,21 @@ impl Frontier {
         tickets: &[TicketId],
         goal: &Goal,
     ) -> Option<Frontier> {
+        Frontier::run_keeping(board, routes, tickets, goal, true)
+    }
+
+    fn run_keeping(
+        board: &Board,
+        routes: &[RouteId],
+        tickets: &[TicketId],
+        goal: &Goal,
+        links: bool,
+    ) -> Option<Frontier> {
         let mut dp = Frontier::new(board, routes, tickets, goal);
         dp.bounds();
-        dp.links = Some(Vec::new());
+        if links {
+            dp.links = Some(Vec::new());
+        }
         dp.forward(None, goal.deadline).then_some(dp)
     }
 

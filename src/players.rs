@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, CityId, Colour, RouteId, TicketId};
 use crate::replan::replan;
-use crate::rules::{Action, Card, Expect, Game, COLOURS};
+use crate::rules::{Action, Card, Expect, Game};
 use crate::solve::{Method, SolveOptions};
 use crate::state::{GameState, Track};
 use crate::verify::StationPartition;
@@ -253,36 +253,13 @@ fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
 /// A payment for `route` from the hand: (track, colour, locomotives) with the
 /// fewest locomotives; on gray, the colour held most.
 fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
-    let board = game.board;
-    let hand = &game.players[me].hand;
-    let length = board.route(route).length;
-    let mut best: Option<(u32, Action)> = None;
-    for (track, &tc) in board.route(route).tracks.iter().enumerate() {
-        if game.can_claim_track(me, route, track).is_err() {
-            continue;
-        }
-        let colours: Vec<Colour> = if tc == Colour::Gray {
-            COLOURS.to_vec()
-        } else {
-            vec![tc]
-        };
-        for colour in colours {
-            let have = hand[Card::Train(colour).index()];
-            let locomotives = length.saturating_sub(have);
-            if locomotives <= hand[8] && best.as_ref().is_none_or(|(l, _)| locomotives < *l) {
-                best = Some((
-                    locomotives,
-                    Action::Claim {
-                        route,
-                        track,
-                        colour,
-                        locomotives,
-                    },
-                ));
-            }
-        }
-    }
-    best.map(|(_, a)| a)
+    // The first of the cheapest, as the engine lists them.
+    game.claims_of(me, route)
+        .into_iter()
+        .min_by_key(|a| match a {
+            Action::Claim { locomotives, .. } => *locomotives,
+            _ => u32::MAX,
+        })
 }
 
 /// Claims the first affordable target, else draws the cards the targets

@@ -597,30 +597,38 @@ impl<'b> Game<'b> {
     /// Every claim `player` could make now, with its cheapest payment in
     /// locomotives for each colour.
     pub fn claims(&self, player: usize) -> Vec<Action> {
+        self.board
+            .route_ids()
+            .flat_map(|route| self.claims_of(player, route))
+            .collect()
+    }
+
+    /// The claims of `route` that `player` could make now: per claimable
+    /// track and card colour (any colour on gray), the payment with the
+    /// fewest locomotives, if the hand has it.
+    pub fn claims_of(&self, player: usize, route: RouteId) -> Vec<Action> {
         let mut out = Vec::new();
         let hand = &self.players[player].hand;
-        for route in self.board.route_ids() {
-            let r = self.board.route(route);
-            for (track, &tc) in r.tracks.iter().enumerate() {
-                if self.can_claim_track(player, route, track).is_err() {
-                    continue;
-                }
-                let colours: Vec<Colour> = if tc == Colour::Gray {
-                    COLOURS.to_vec()
-                } else {
-                    vec![tc]
-                };
-                for colour in colours {
-                    let have = hand[Card::Train(colour).index()];
-                    let locomotives = r.length.saturating_sub(have);
-                    if locomotives <= hand[8] {
-                        out.push(Action::Claim {
-                            route,
-                            track,
-                            colour,
-                            locomotives,
-                        });
-                    }
+        let r = self.board.route(route);
+        for (track, &tc) in r.tracks.iter().enumerate() {
+            if self.can_claim_track(player, route, track).is_err() {
+                continue;
+            }
+            let colours: Vec<Colour> = if tc == Colour::Gray {
+                COLOURS.to_vec()
+            } else {
+                vec![tc]
+            };
+            for colour in colours {
+                let have = hand[Card::Train(colour).index()];
+                let locomotives = r.length.saturating_sub(have);
+                if locomotives <= hand[8] {
+                    out.push(Action::Claim {
+                        route,
+                        track,
+                        colour,
+                        locomotives,
+                    });
                 }
             }
         }
