@@ -80,11 +80,24 @@ pub struct Route {
     pub points: u32,
 }
 
+/// One trip of a destination ticket: the two cities to connect and what that
+/// scores. Most tickets have one trip; a ticket with several (the country
+/// tickets of the Swiss map) scores only its best completed trip.
 #[derive(Clone, Debug, Serialize)]
 pub struct Ticket {
     pub a: CityId,
     pub b: CityId,
     pub points: u32,
+    /// The printed card this trip belongs to, an index into [`Board::cards`].
+    pub card: usize,
+}
+
+/// A printed destination ticket: one or more trips, of which at most one
+/// scores (the best one completed).
+#[derive(Clone, Debug, Serialize)]
+pub struct Card {
+    pub name: String,
+    pub trips: Vec<TicketId>,
 }
 
 /// A validated board. Construct it with [`Board::load`] or [`Board::from_json`].
@@ -96,7 +109,9 @@ pub struct Board {
     pub cars: u32,
     pub cities: Vec<City>,
     pub routes: Vec<Route>,
+    /// Trips of all tickets; every [`Card`] groups the trips of one printed ticket.
     pub tickets: Vec<Ticket>,
+    pub cards: Vec<Card>,
     /// Things that were accepted but are worth telling the user, such as a
     /// ticket dropped because its cities are not connected by any routes.
     pub warnings: Vec<String>,
@@ -157,9 +172,26 @@ struct RawRoute {
     points: Option<i64>,
 }
 
+/// A ticket is either one trip (`from`, `to`, `points`) or a named list of
+/// `trips`; both shapes share one struct so that a typo is still an error.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawTicket {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    from: Option<String>,
+    #[serde(default)]
+    to: Option<String>,
+    #[serde(default)]
+    points: Option<i64>,
+    #[serde(default)]
+    trips: Option<Vec<RawTrip>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTrip {
     from: String,
     to: String,
     points: i64,
@@ -221,10 +253,45 @@ impl Board {
         format!("{} – {}", self.city(r.a).name, self.city(r.b).name)
     }
 
-    /// "Los Angeles – New York"
+    /// "Los Angeles – New York"; a trip of a ticket with several trips is
+    /// followed by the ticket's name.
     pub fn ticket_label(&self, id: TicketId) -> String {
         let t = self.ticket(id);
-        format!("{} – {}", self.city(t.a).name, self.city(t.b).name)
+        let trip = format!("{} – {}", self.city(t.a).name, self.city(t.b).name);
+        let card = &self.cards[t.card];
+        if card.trips.len() > 1 {
+            format!("{trip} ({})", card.name)
+        } else {
+            trip
+        }
+    }
+
+    /// Whether some ticket has more than one trip (the frontier programme and
+    /// the game engine score one trip per ticket and refuse such boards).
+    pub fn has_multi_trip(&self) -> bool {
+        self.cards.iter().any(|c| c.trips.len() > 1)
+    }
+
+    /// The trips that score among `connected` ones: the best trip of each
+    /// ticket (the first in the file on a tie), in id order. For boards whose
+    /// tickets have one trip each this is `connected`, sorted.
+    pub fn scoring(&self, connected: impl IntoIterator<Item = TicketId>) -> Vec<TicketId> {
+        let mut best: BTreeMap<usize, TicketId> = BTreeMap::new();
+        for t in connected {
+            let ticket = self.ticket(t);
+            best.entry(ticket.card)
+                .and_modify(|b| {
+                    let held = self.ticket(*b);
+                    if (ticket.points, std::cmp::Reverse(t)) > (held.points, std::cmp::Reverse(*b))
+                    {
+                        *b = t;
+                    }
+                })
+                .or_insert(t);
+        }
+        let mut out: Vec<TicketId> = best.into_values().collect();
+        out.sort();
+        out
     }
 }
 
@@ -354,22 +421,54 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         }
     }
 
+    // Trips with the index of their card; card names alongside.
     let mut tickets = Vec::with_capacity(raw.tickets.len());
+    let mut names = Vec::with_capacity(raw.tickets.len());
     for (i, t) in raw.tickets.iter().enumerate() {
         let what = format!("tickets[{i}]");
-        let ends = resolve(&what, &t.from, &t.to, &mut problems);
-        if t.points <= 0 {
-            problems.push(format!(
-                "{what} ({} – {}): points must be positive, got {}",
-                t.from, t.to, t.points
-            ));
-        } else if let Some((a, b)) = ends {
-            tickets.push(Ticket {
-                a,
-                b,
-                points: t.points as u32,
-            });
+        let trips: Vec<(String, &str, &str, i64)> = match (&t.trips, &t.from, &t.to, t.points) {
+            (None, Some(from), Some(to), Some(points)) if t.name.is_none() => {
+                vec![(what.clone(), from.as_str(), to.as_str(), points)]
+            }
+            (Some(trips), None, None, None) if !trips.is_empty() => trips
+                .iter()
+                .enumerate()
+                .map(|(j, r)| {
+                    (
+                        format!("{what}.trips[{j}]"),
+                        r.from.as_str(),
+                        r.to.as_str(),
+                        r.points,
+                    )
+                })
+                .collect(),
+            _ => {
+                problems.push(format!(
+                    "{what}: needs either `from`, `to` and `points`, or a non-empty `trips` list (with an optional `name`)"
+                ));
+                continue;
+            }
+        };
+        let name = t.name.clone().unwrap_or_else(|| {
+            let (_, from, to, _) = trips[0];
+            format!("{from} – {to}")
+        });
+        for (what, from, to, points) in trips {
+            let ends = resolve(&what, from, to, &mut problems);
+            if points <= 0 {
+                problems.push(format!(
+                    "{what} ({from} – {to}): points must be positive, got {points}"
+                ));
+            } else if let Some((a, b)) = ends {
+                tickets.push(Ticket {
+                    a,
+                    b,
+                    points: points as u32,
+                    card: names.len(),
+                });
+            }
         }
+        names.push(name);
     }
 
     if !problems.is_empty() {
@@ -390,6 +489,20 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         }
         keep
     });
+    // Number the cards that still have a trip, in file order.
+    let mut cards: Vec<Card> = Vec::new();
+    let mut renumber: HashMap<usize, usize> = HashMap::new();
+    for (i, t) in tickets.iter_mut().enumerate() {
+        let card = *renumber.entry(t.card).or_insert_with(|| {
+            cards.push(Card {
+                name: names[t.card].clone(),
+                trips: Vec::new(),
+            });
+            cards.len() - 1
+        });
+        cards[card].trips.push(TicketId(i));
+        t.card = card;
+    }
 
     Ok(Board {
         name: raw.name,
@@ -398,6 +511,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         cities,
         routes,
         tickets,
+        cards,
         warnings,
     })
 }

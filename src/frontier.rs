@@ -13,6 +13,12 @@
 //! loses its last frontier city can never grow again, so its ghosts (and
 //! their open tickets) are dropped.
 //!
+//! A ticket with several trips scores only its best completed trip, so the
+//! state also records, for each such ticket that has scored, the points it
+//! scores so far (its *level*); a trip then earns only what it adds above
+//! the level. Level entries follow the city entries in a key, as
+//! (n + ticket slot, points) with n the number of cities.
+//!
 //! The plan for a budget is recovered by walking the stored layers back from
 //! the final state and re-running each transition to find one that produced
 //! it (so ties resolve the same way every run).
@@ -24,8 +30,12 @@ use rustc_hash::FxHashMap;
 use crate::board::{Board, RouteId, TicketId};
 
 /// A state: (city, component label) pairs sorted by city, labels numbered in
-/// order of first appearance.
+/// order of first appearance; then (n + slot, points) for the tickets with
+/// several trips that score so far.
 type Key = Vec<(u8, u8)>;
+
+/// Entries of a key: (city, label) or (n + slot, level).
+type Entries<'k> = &'k [(u8, u8)];
 
 /// Best score with at most c cars, for c = 0..=max_cars; `NONE` if the
 /// state cannot be reached with c cars.
@@ -51,6 +61,9 @@ pub struct Frontier {
     tickets: Vec<(u8, u8, i16, TicketId)>,
     /// Per city: indices into `tickets` of the tickets with an end there.
     tickets_at: Vec<Vec<usize>>,
+    /// Per entry of `tickets`: the slot of its ticket if that ticket has
+    /// several trips in play (they share one level), else `None`.
+    slot: Vec<Option<u8>>,
     max_cars: usize,
     /// `layers[i]`: the states after deciding steps `0..i`.
     layers: Vec<Vec<(Key, Values)>>,
@@ -155,19 +168,81 @@ impl Frontier {
         dp.forward(None, goal.deadline).then_some(dp)
     }
 
-    /// Whether scores on this board fit the programme's 16-bit values (any
-    /// real board does: the USA board totals under 700 points).
+    /// Whether the programme can solve this instance: scores must fit its
+    /// 16-bit values (any real board does: the USA board totals under 700
+    /// points), and levels of tickets with several trips its bytes.
     pub fn fits(board: &Board, routes: &[RouteId], tickets: &[TicketId]) -> bool {
+        // Levels are stored in a byte, after the city ids.
+        let slot = slots(board, tickets.iter().copied());
+        let used = slot
+            .iter()
+            .flatten()
+            .map(|&j| j as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let small = tickets
+            .iter()
+            .zip(&slot)
+            .all(|(&t, j)| j.is_none() || board.ticket(t).points <= u8::MAX as u32);
+        if board.cities.len() + used >= 255 || !small {
+            return false;
+        }
         let total: u64 = routes
             .iter()
             .map(|&r| board.route(r).points as u64)
             .sum::<u64>()
-            + tickets
-                .iter()
-                .map(|&t| board.ticket(t).points as u64)
-                .sum::<u64>();
+            + best_per_card(board, tickets);
         // Bounds add a few such totals together; stay far below i16::MAX.
         total < 4000 && board.cities.len() < 255
+    }
+
+    /// A key's city entries and its level entries.
+    fn split<'k>(&self, key: Entries<'k>) -> (Entries<'k>, Entries<'k>) {
+        let n = self.first.len();
+        key.split_at(key.partition_point(|e| (e.0 as usize) < n))
+    }
+
+    /// Points the ticket of `tickets[k]` scores so far: its level, or 0.
+    fn level(&self, levels: &[(u8, u8)], k: usize) -> i16 {
+        let n = self.first.len();
+        self.slot[k].map_or(0, |j| {
+            levels
+                .iter()
+                .find(|e| e.0 as usize == n + j as usize)
+                .map_or(0, |e| e.1 as i16)
+        })
+    }
+
+    /// Points trip `k` would add if completed now (0 if its ticket already
+    /// scores as much through another trip).
+    fn adds(&self, levels: &[(u8, u8)], k: usize) -> i16 {
+        (self.tickets[k].2 - self.level(levels, k)).max(0)
+    }
+
+    /// Completes the trips `done` (indices into `tickets`): the points they
+    /// add, the trips that raise their ticket's score, and the new levels.
+    fn complete(&self, levels: &[(u8, u8)], done: &[usize]) -> (i16, Vec<usize>, Key) {
+        let n = self.first.len() as u8;
+        let mut levels = levels.to_vec();
+        let mut gain = 0;
+        let mut raised: Vec<usize> = Vec::new();
+        for &k in done {
+            let Some(j) = self.slot[k] else {
+                gain += self.tickets[k].2;
+                raised.push(k);
+                continue;
+            };
+            let add = self.adds(&levels, k);
+            if add > 0 {
+                gain += add;
+                levels.retain(|e| e.0 != n + j);
+                levels.push((n + j, self.tickets[k].2 as u8));
+                raised.retain(|&r| self.slot[r] != Some(j));
+                raised.push(k);
+            }
+        }
+        levels.sort_unstable();
+        (gain, raised, levels)
     }
 
     /// A heuristic run: the same programme, keeping after each step only the
@@ -234,12 +309,14 @@ impl Frontier {
             tickets_at[a as usize].push(k);
             tickets_at[b as usize].push(k);
         }
+        let slot = slots(board, tickets.iter().map(|t| t.3));
         Frontier {
             steps,
             first,
             last,
             tickets,
             tickets_at,
+            slot,
             max_cars: goal.max_cars as usize,
             layers: Vec::new(),
             lower: (0..=goal.max_cars)
@@ -437,6 +514,7 @@ impl Frontier {
             return true;
         }
         let n = self.first.len();
+        let (key, levels) = self.split(key);
         let (dist, hub, exit) = (&self.dist[done], &self.hub[done], &self.exit[done]);
         // Frontier cities of each component; ghosts cannot get new routes.
         let mut comps: Vec<(u8, Vec<usize>)> = Vec::new();
@@ -463,10 +541,12 @@ impl Frontier {
                 .map_or(&[][..], |(_, f)| &f[..])
         };
         let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
-        // Open tickets: (cars any connection needs at least, points). A path
-        // that enters a component may leave it from any of its frontier cities.
-        let mut open: Vec<(usize, i16)> = Vec::new();
-        for &(a, b, d, _) in &self.tickets {
+        // Open trips: (cars any connection needs at least, points it adds,
+        // trip). A path that enters a component may leave it from any of its
+        // frontier cities.
+        let mut open: Vec<(usize, i16, usize)> = Vec::new();
+        for (k, &(a, b, _, _)) in self.tickets.iter().enumerate() {
+            let d = self.adds(levels, k);
             let (a, b) = (a as usize, b as usize);
             if self.first[a] >= done && self.first[b] >= done {
                 // Both ends still ahead: directly, through one component, or through several.
@@ -478,12 +558,13 @@ impl Frontier {
                 let need = dist[a * n + b]
                     .min(through_one)
                     .min(hub[a] + min_exit + hub[b]);
-                open.push((need as usize, d));
+                open.push((need as usize, d, k));
             }
         }
         for &(c, l) in key {
             for &k in &self.tickets_at[c as usize] {
-                let (a, b, d, _) = self.tickets[k];
+                let (a, b, _, _) = self.tickets[k];
+                let d = self.adds(levels, k);
                 let other = if a == c { b } else { a };
                 let own = members(l);
                 let need = match key.iter().find(|e| e.0 == other) {
@@ -507,15 +588,32 @@ impl Frontier {
                     _ => None,
                 };
                 if let Some(need) = need {
-                    open.push((need as usize, d));
+                    open.push((need as usize, d, k));
                 }
             }
         }
+        // Trips of one ticket add at most the best of them.
         let cap = self.max_cars;
         let mut gain = vec![0i16; cap + 1];
-        for (need, d) in open {
-            for g in gain.iter_mut().skip(need) {
-                *g += d;
+        let mut best: FxHashMap<u8, Vec<i16>> = FxHashMap::default();
+        for (need, d, k) in open {
+            match self.slot[k] {
+                None => {
+                    for g in gain.iter_mut().skip(need) {
+                        *g += d;
+                    }
+                }
+                Some(j) => {
+                    let most = best.entry(j).or_insert_with(|| vec![0; cap + 1]);
+                    for m in most.iter_mut().skip(need) {
+                        *m = (*m).max(d);
+                    }
+                }
+            }
+        }
+        for most in best.values() {
+            for (g, m) in gain.iter_mut().zip(most) {
+                *g += m;
             }
         }
         let knap = &self.knap[done];
@@ -541,6 +639,8 @@ impl Frontier {
     /// the ticket points earned by that decision.
     fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> (Key, i16) {
         let step = &self.steps[i];
+        let (key, levels) = self.split(key);
+        let mut levels = levels.to_vec();
         let mut elems = self.introduce(i, key);
         let label = |elems: &Key, c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
         let mut gain = 0;
@@ -550,7 +650,8 @@ impl Frontier {
                 label(&elems, step.b).unwrap(),
             );
             if la != lb {
-                gain = self.merged(&elems, la, lb).map(|(d, _)| d).sum();
+                let done: Vec<usize> = self.merged(&elems, la, lb).collect();
+                (gain, _, levels) = self.complete(&levels, &done);
                 for e in elems.iter_mut() {
                     if e.1 == lb {
                         e.1 = la;
@@ -570,18 +671,33 @@ impl Frontier {
             .filter(|&l| !open(l, &elems))
             .collect();
         elems.retain(|e| !closed.contains(&e.1));
-        // Cities left behind stay only as ends of tickets that can still score.
+        // Cities left behind stay only as ends of trips that can still add.
         let snapshot = elems.clone();
         elems.retain(|&(c, l)| {
             self.last[c as usize] > i
                 || self.tickets_at[c as usize].iter().any(|&k| {
                     let (a, b, _, _) = self.tickets[k];
                     let other = if a == c { b } else { a };
-                    self.first[other as usize] > i
-                        || label(&snapshot, other).is_some_and(|m| m != l)
+                    self.adds(&levels, k) > 0
+                        && (self.first[other as usize] > i
+                            || label(&snapshot, other).is_some_and(|m| m != l))
                 })
         });
-        (canonical(elems), gain)
+        // A level matters while some trip of its ticket can still be
+        // completed, whatever its points (forgetting the level would let a
+        // lesser trip score again): both its ends still ahead or kept.
+        // After the last step none is, so every run ends in one empty state.
+        let n = self.first.len();
+        let alive = |c: u8| self.first[c as usize] > i || elems.iter().any(|e| e.0 == c);
+        levels.retain(|&(j, _)| {
+            self.tickets
+                .iter()
+                .enumerate()
+                .any(|(k, &(a, b, _, _))| self.slot[k] == Some(j - n as u8) && alive(a) && alive(b))
+        });
+        let mut key = canonical(elems);
+        key.extend(levels);
+        (key, gain)
     }
 
     /// `key` plus the ends of step `i`'s route that it reaches for the first
@@ -599,18 +715,15 @@ impl Frontier {
         elems
     }
 
-    /// The tickets (points, id) completed by merging components `la` and `lb`.
-    fn merged<'a>(
-        &'a self,
-        elems: &'a Key,
-        la: u8,
-        lb: u8,
-    ) -> impl Iterator<Item = (i16, TicketId)> + 'a {
+    /// The trips (indices into `tickets`) completed by merging components
+    /// `la` and `lb`.
+    fn merged<'a>(&'a self, elems: &'a Key, la: u8, lb: u8) -> impl Iterator<Item = usize> + 'a {
         let label = move |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
         self.tickets
             .iter()
-            .filter_map(move |&(a, b, d, id)| match (label(a), label(b)) {
-                (Some(x), Some(y)) if (x, y) == (la, lb) || (x, y) == (lb, la) => Some((d, id)),
+            .enumerate()
+            .filter_map(move |(k, &(a, b, _, _))| match (label(a), label(b)) {
+                (Some(x), Some(y)) if (x, y) == (la, lb) || (x, y) == (lb, la) => Some(k),
                 _ => None,
             })
     }
@@ -659,8 +772,23 @@ impl Frontier {
             key = prev;
         }
         routes.sort();
-        tickets.sort();
-        (routes, tickets)
+        // A ticket with several trips may have been raised more than once.
+        let mut best: Vec<TicketId> = Vec::new();
+        for (k, &(_, _, d, id)) in self.tickets.iter().enumerate() {
+            if !tickets.contains(&id) {
+                continue;
+            }
+            let rival = self.slot[k].and_then(|j| {
+                self.tickets.iter().enumerate().find(|&(o, t)| {
+                    self.slot[o] == Some(j) && tickets.contains(&t.3) && (t.2, o) > (d, k)
+                })
+            });
+            if rival.is_none() {
+                best.push(id);
+            }
+        }
+        best.sort();
+        (routes, best)
     }
 
     /// Steps (decided routes) in the programme.
@@ -689,21 +817,39 @@ impl Frontier {
         self.links.as_ref().expect("a linked run")[i][s]
     }
 
-    /// Tickets completed by claiming step `i`'s route from state `s` of layer `i`.
-    pub(crate) fn completed_from(&self, i: usize, s: usize) -> Vec<TicketId> {
-        self.completed_by(i, &self.layers[i][s].0)
+    /// Trips that make their ticket score for the first time when step `i`'s
+    /// route is claimed from state `s` of layer `i` (one per ticket and plan).
+    pub(crate) fn first_scoring_from(&self, i: usize, s: usize) -> Vec<TicketId> {
+        let key = &self.layers[i][s].0;
+        let (_, levels) = self.split(key);
+        let n = self.first.len();
+        self.completed_by(i, key)
+            .into_iter()
+            .filter(|&id| {
+                let k = self
+                    .tickets
+                    .iter()
+                    .position(|t| t.3 == id)
+                    .expect("a trip in play");
+                self.slot[k].is_none_or(|j| !levels.iter().any(|e| e.0 as usize == n + j as usize))
+            })
+            .collect()
     }
 
-    /// Tickets completed by claiming step `i`'s route from state `key`.
+    /// Trips completed by claiming step `i`'s route from state `key` that
+    /// raise their ticket's score (of a ticket with several trips, the best).
     fn completed_by(&self, i: usize, key: &[(u8, u8)]) -> Vec<TicketId> {
         let step = &self.steps[i];
+        let (key, levels) = self.split(key);
         let elems = self.introduce(i, key);
         let label = |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1).unwrap();
         let (la, lb) = (label(step.a), label(step.b));
         if la == lb {
             return Vec::new();
         }
-        self.merged(&elems, la, lb).map(|(_, id)| id).collect()
+        let done: Vec<usize> = self.merged(&elems, la, lb).collect();
+        let (_, raised, _) = self.complete(levels, &done);
+        raised.into_iter().map(|k| self.tickets[k].3).collect()
     }
 }
 
@@ -774,4 +920,34 @@ fn sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
         }
     }
     position
+}
+
+/// Per trip: the slot of its ticket among the tickets with several trips in
+/// `tickets` (numbered in order of first trip), or `None`.
+fn slots(board: &Board, tickets: impl Iterator<Item = TicketId> + Clone) -> Vec<Option<u8>> {
+    let mut count: FxHashMap<usize, usize> = FxHashMap::default();
+    for t in tickets.clone() {
+        *count.entry(board.ticket(t).card).or_default() += 1;
+    }
+    let mut number: FxHashMap<usize, u8> = FxHashMap::default();
+    tickets
+        .map(|t| {
+            let card = board.ticket(t).card;
+            (count[&card] > 1).then(|| {
+                let next = number.len() as u8;
+                *number.entry(card).or_insert(next)
+            })
+        })
+        .collect()
+}
+
+/// The most the tickets can score: each ticket's best trip.
+fn best_per_card(board: &Board, tickets: &[TicketId]) -> u64 {
+    let mut best: FxHashMap<usize, u64> = FxHashMap::default();
+    for &t in tickets {
+        let ticket = board.ticket(t);
+        let b = best.entry(ticket.card).or_default();
+        *b = (*b).max(ticket.points as u64);
+    }
+    best.values().sum()
 }

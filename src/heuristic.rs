@@ -47,12 +47,12 @@ pub fn score(inst: &Instance, routes: &[RouteId]) -> (u32, Vec<TicketId>) {
     let board = inst.board;
     let picked: Vec<_> = routes.iter().map(|&r| board.route(r).clone()).collect();
     let component = graph::components(board.cities.len(), &picked);
-    let completed: Vec<TicketId> = inst
-        .tickets
-        .iter()
-        .copied()
-        .filter(|&t| component[board.ticket(t).a.0] == component[board.ticket(t).b.0])
-        .collect();
+    let completed: Vec<TicketId> = board.scoring(
+        inst.tickets
+            .iter()
+            .copied()
+            .filter(|&t| component[board.ticket(t).a.0] == component[board.ticket(t).b.0]),
+    );
     let points = picked.iter().map(|r| r.points).sum::<u32>()
         + completed
             .iter()

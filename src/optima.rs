@@ -28,7 +28,8 @@ pub struct Optima {
     pub count: u128,
     /// Per route (by id): optimal plans that claim it.
     pub route_counts: Vec<u128>,
-    /// Per ticket (by id): optimal plans that complete it.
+    /// Per printed ticket (index into `Board::cards`): optimal plans that
+    /// complete it (any of its trips).
     pub ticket_counts: Vec<u128>,
     /// The fewest cars an optimal plan uses.
     pub fewest_cars: u32,
@@ -159,7 +160,7 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         .fold(0u128, |s, n| s.saturating_add(n.to_end));
     let mut from_start: Vec<u128> = vec![1; layers[0].len()];
     let mut route_counts = vec![0u128; board.routes.len()];
-    let mut ticket_counts = vec![0u128; board.tickets.len()];
+    let mut ticket_counts = vec![0u128; board.cards.len()];
     for i in 0..m {
         let (route, _, _) = dp.step(i);
         let mut next = vec![0u128; layers[i + 1].len()];
@@ -169,8 +170,11 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
                 if take {
                     let through = from_start[k].saturating_mul(layers[i + 1][j].to_end);
                     route_counts[route.0] = route_counts[route.0].saturating_add(through);
-                    for t in dp.completed_from(i, n.state as usize) {
-                        ticket_counts[t.0] = ticket_counts[t.0].saturating_add(through);
+                    // A ticket counts once per plan: where it first scores
+                    // (a ticket with several trips may be raised later).
+                    for t in dp.first_scoring_from(i, n.state as usize) {
+                        let card = board.ticket(t).card;
+                        ticket_counts[card] = ticket_counts[card].saturating_add(through);
                     }
                 }
             }
@@ -260,14 +264,22 @@ impl Optima {
                 count as f64 / self.count as f64
             }
         };
+        // Per printed ticket; one with several trips shows its best trip's points.
         let mut tickets: Vec<Share> = board
-            .ticket_ids()
-            .filter(|t| self.ticket_counts[t.0] > 0)
-            .map(|t| Share {
-                name: board.ticket_label(t),
-                points: board.ticket(t).points,
-                count: self.ticket_counts[t.0],
-                share: share(self.ticket_counts[t.0]),
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|&(c, _)| self.ticket_counts[c] > 0)
+            .map(|(c, card)| Share {
+                name: card.name.clone(),
+                points: card
+                    .trips
+                    .iter()
+                    .map(|&t| board.ticket(t).points)
+                    .max()
+                    .unwrap_or(0),
+                count: self.ticket_counts[c],
+                share: share(self.ticket_counts[c]),
             })
             .collect();
         let mut routes: Vec<Share> = board

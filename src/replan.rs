@@ -6,6 +6,9 @@
 //!   are already earned and reported apart): length 0, points 0;
 //! - a held ticket scores +p completed and −p not: that is −p for certain
 //!   plus 2p if completed, so it gets 2p points and −p is added afterwards;
+//!   a held ticket with several trips scores its best completed trip, or
+//!   loses its smallest trip's points m: each trip gets p + m, and −m is
+//!   added afterwards (for one trip, m = p);
 //! - routes closed by opponents are left out, and tickets not held are in
 //!   play only if the player may still draw tickets.
 //!
@@ -62,7 +65,7 @@ pub fn replan(
     let derived = derive(board, state);
     let mut inst = Instance::unreduced(&derived, state.cars_left);
     inst.routes.retain(|&r| !state.is_blocked(board, r));
-    let held = |t: &TicketId| state.tickets.contains(t);
+    let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
     inst.tickets.retain(|t| state.may_draw || held(t));
     inst.tickets_in_play = inst.tickets.clone();
     let inst = inst.reduced();
@@ -76,10 +79,9 @@ pub fn replan(
         .copied()
         .filter(|r| !owned.contains(r))
         .collect();
-    let held_points: i64 = state
-        .tickets
+    let held_points: i64 = held_cards(board, state)
         .iter()
-        .map(|&t| board.ticket(t).points as i64)
+        .map(|&c| penalty(board, c) as i64)
         .sum();
 
     // The independent check, on the real board: the owned and new routes
@@ -100,11 +102,11 @@ pub fn replan(
     let claim_cars: u32 = claim.iter().map(|&r| board.route(r).length).sum();
     let (completed, drawn): (Vec<TicketId>, Vec<TicketId>) =
         eval.completed.iter().copied().partition(|t| held(t));
-    let lost: Vec<TicketId> = state
-        .tickets
-        .iter()
-        .copied()
-        .filter(|t| !completed.contains(t))
+    // A held ticket none of whose trips scores is lost, at its smallest trip.
+    let lost: Vec<TicketId> = held_cards(board, state)
+        .into_iter()
+        .filter(|&c| !completed.iter().any(|&t| board.ticket(t).card == c))
+        .map(|c| cheapest_trip(board, c))
         .collect();
     let owned_points = route_points(&owned);
     let claim_points = route_points(&claim);
@@ -160,10 +162,39 @@ fn derive(board: &Board, state: &GameState) -> Board {
         route.length = 0;
         route.points = 0;
     }
-    for &t in &state.tickets {
-        derived.tickets[t.0].points *= 2;
+    for c in held_cards(board, state) {
+        let m = penalty(board, c);
+        for &t in &board.cards[c].trips {
+            derived.tickets[t.0].points += m;
+        }
     }
     derived
+}
+
+/// The cards of the held tickets, in order.
+fn held_cards(board: &Board, state: &GameState) -> Vec<usize> {
+    let mut cards: Vec<usize> = state
+        .tickets
+        .iter()
+        .map(|&t| board.ticket(t).card)
+        .collect();
+    cards.sort();
+    cards.dedup();
+    cards
+}
+
+/// The trip with the fewest points of a card: what the card loses if no
+/// trip is completed.
+fn cheapest_trip(board: &Board, card: usize) -> TicketId {
+    *board.cards[card]
+        .trips
+        .iter()
+        .min_by_key(|&&t| (board.ticket(t).points, t))
+        .expect("a card has a trip")
+}
+
+fn penalty(board: &Board, card: usize) -> u32 {
+    board.ticket(cheapest_trip(board, card)).points
 }
 
 /// A route or ticket row of the replan report.

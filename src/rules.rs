@@ -15,6 +15,10 @@
 //! or fewer cars, every player, that one included, has one last turn. Final
 //! score: route points, tickets ± (completed by the player's own network),
 //! and 10 points to the longest continuous path (all tied players).
+//! These rules are played on every board, with the board's own car count;
+//! a ticket with several trips is one card, scoring its best completed trip
+//! or losing its smallest (tCHu's and Europe's other rules, such as tunnels
+//! and stations, are not modelled).
 //!
 //! The engine never panics on a move: an illegal one is rejected with the
 //! reason, and the state is unchanged. All randomness comes from a seeded
@@ -179,7 +183,9 @@ impl<'b> Game<'b> {
             .chain(std::iter::repeat_n(Card::Locomotive, 14))
             .collect();
         deck.shuffle(&mut rng);
-        let mut tickets: Vec<TicketId> = board.ticket_ids().collect();
+        // One card per printed ticket, stood for by its first trip (a held
+        // ticket with several trips scores its best, see `final_scores`).
+        let mut tickets: Vec<TicketId> = board.cards.iter().map(|c| c.trips[0]).collect();
         tickets.shuffle(&mut rng);
         Game::with_decks(board, players, deck, tickets.into(), rng)
     }
@@ -735,12 +741,21 @@ impl<'b> Game<'b> {
             .iter()
             .zip(&longest)
             .map(|(p, &length)| {
-                let eval = evaluate(self.board, &p.routes(), &p.tickets);
+                // A held ticket scores its best completed trip, or loses its
+                // smallest trip's points (one trip: its points).
+                let cards = |t: &TicketId| &self.board.cards[self.board.ticket(*t).card].trips;
+                let trips: Vec<TicketId> = p.tickets.iter().flat_map(cards).copied().collect();
+                let eval = evaluate(self.board, &p.routes(), &trips);
                 let failed: Vec<TicketId> = p
                     .tickets
                     .iter()
-                    .copied()
-                    .filter(|t| !eval.completed.contains(t))
+                    .filter(|&t| !cards(t).iter().any(|c| eval.completed.contains(c)))
+                    .map(|t| {
+                        *cards(t)
+                            .iter()
+                            .min_by_key(|&&c| (self.board.ticket(c).points, c))
+                            .expect("a ticket has a trip")
+                    })
                     .collect();
                 let points = |ts: &[TicketId]| -> i64 {
                     ts.iter().map(|&t| self.board.ticket(t).points as i64).sum()

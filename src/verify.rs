@@ -46,8 +46,12 @@ pub struct Evaluation {
     pub cars_used: u32,
     pub route_points: u32,
     pub ticket_points: u32,
-    /// Tickets among those in play whose cities the routes connect, in id order.
+    /// Tickets among those in play whose cities the routes connect, in id
+    /// order; of a ticket with several trips, only the best connected trip.
     pub completed: Vec<TicketId>,
+    /// Every trip in play whose cities the routes connect, in id order (the
+    /// same as `completed` unless a ticket has several trips).
+    pub connected: Vec<TicketId>,
 }
 
 impl Evaluation {
@@ -62,18 +66,21 @@ pub fn evaluate(board: &Board, routes: &[RouteId], tickets: &[TicketId]) -> Eval
         board.cities.len(),
         routes.iter().map(|&r| (board.route(r).a, board.route(r).b)),
     );
-    let mut completed: Vec<TicketId> = tickets
+    let mut connected: Vec<TicketId> = tickets
         .iter()
         .copied()
         .filter(|&t| partition.connected(board.ticket(t).a, board.ticket(t).b))
         .collect();
-    completed.sort();
-    completed.dedup();
+    connected.sort();
+    connected.dedup();
+    // A ticket with several trips scores its best connected one.
+    let completed = board.scoring(connected.iter().copied());
     Evaluation {
         cars_used: routes.iter().map(|&r| board.route(r).length).sum(),
         route_points: routes.iter().map(|&r| board.route(r).points).sum(),
         ticket_points: completed.iter().map(|&t| board.ticket(t).points).sum(),
         completed,
+        connected,
     }
 }
 
@@ -118,12 +125,22 @@ pub fn check(
     let bogus: Vec<TicketId> = claimed
         .iter()
         .copied()
-        .filter(|t| eval.completed.binary_search(t).is_err())
+        .filter(|t| eval.connected.binary_search(t).is_err())
         .collect();
     if !bogus.is_empty() {
         return Err(VerifyError(format!(
             "the solver counts tickets [{}] that the routes do not complete",
             names(&bogus)
+        )));
+    }
+    let cards =
+        |ts: &[TicketId]| -> Vec<usize> { ts.iter().map(|&t| board.ticket(t).card).collect() };
+    let mut claimed_cards = cards(&claimed);
+    claimed_cards.dedup();
+    if claimed_cards.len() < claimed.len() {
+        return Err(VerifyError(format!(
+            "the solver counts two trips of one ticket among [{}]",
+            names(&claimed)
         )));
     }
     let score = eval.score() as f64;
@@ -133,7 +150,9 @@ pub fn check(
             claim.objective
         )));
     }
-    if claim.proven && claimed != eval.completed {
+    // Of a ticket with several trips, a proven optimum may count any trip
+    // worth the best connected one's points (the objective check above).
+    if claim.proven && claimed_cards != cards(&eval.completed) {
         return Err(VerifyError(format!(
             "the solver claims tickets [{}] but the routes complete [{}]",
             names(&claimed),

@@ -200,3 +200,131 @@ fn missing_file_is_an_error() {
         .to_string();
     assert!(err.contains("no/such/board.json"), "{err}");
 }
+
+#[test]
+fn multi_trip_tickets_load_as_one_card_with_trips() {
+    let board = Board::from_json(
+        &with(
+            ABC,
+            &format!(r#"{AB}, {{ "from": "B", "to": "C", "length": 2, "tracks": ["red"] }}"#),
+            r#"{ "from": "A", "to": "B", "points": 3 },
+               { "name": "A - {B, C}", "trips": [ { "from": "A", "to": "B", "points": 4 },
+                                                  { "from": "A", "to": "C", "points": 9 } ] }"#,
+        ),
+        "t.json",
+    )
+    .expect("valid");
+    assert_eq!(board.tickets.len(), 3);
+    assert_eq!(board.cards.len(), 2);
+    assert_eq!(board.cards[1].name, "A - {B, C}");
+    assert_eq!(board.cards[1].trips.len(), 2);
+    assert!(board.has_multi_trip());
+    // Of the connected trips, the best of each ticket scores.
+    let ids: Vec<_> = board.ticket_ids().collect();
+    let scoring = board.scoring(ids.iter().copied());
+    let points: Vec<u32> = scoring.iter().map(|&t| board.ticket(t).points).collect();
+    assert_eq!(points, vec![3, 9]);
+    assert_eq!(board.cards[0].name, "A – B");
+}
+
+#[test]
+fn a_ticket_needs_one_shape_and_named_trips_are_checked() {
+    let p = problems(&with(
+        ABC,
+        AB,
+        r#"{ "from": "A", "to": "B", "points": 3, "trips": [ { "from": "A", "to": "B", "points": 4 } ] },
+           { "name": "empty", "trips": [] },
+           { "name": "bad", "trips": [ { "from": "A", "to": "Q", "points": 4 }, { "from": "A", "to": "B", "points": -1 } ] },
+           { "from": "A", "to": "B" }"#,
+    ));
+    assert_eq!(p.len(), 5, "{p:?}");
+    assert!(p[0].contains("tickets[0]") && p[0].contains("either"));
+    assert!(p[1].contains("tickets[1]") && p[1].contains("non-empty"));
+    assert!(p[2].contains("tickets[2].trips[0]") && p[2].contains("\"Q\""));
+    assert!(p[3].contains("tickets[2].trips[1]") && p[3].contains("points must be positive"));
+    assert!(p[4].contains("tickets[3]"));
+}
+
+/// A shipped board by file name.
+fn shipped(file: &str) -> Board {
+    Board::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data")
+            .join(file),
+    )
+    .unwrap_or_else(|e| panic!("{file} loads: {e}"))
+}
+
+/// (cities, city pairs, tracks, train spaces over all tracks, tickets,
+/// trips, cars) of a board.
+fn counts(b: &Board) -> (usize, usize, usize, u32, usize, usize, u32) {
+    let tracks = b.routes.iter().map(|r| r.tracks.len()).sum();
+    let spaces = b
+        .routes
+        .iter()
+        .map(|r| r.length * r.tracks.len() as u32)
+        .sum();
+    (
+        b.cities.len(),
+        b.routes.len(),
+        tracks,
+        spaces,
+        b.cards.len(),
+        b.tickets.len(),
+        b.cars,
+    )
+}
+
+#[test]
+fn shipped_boards_have_their_published_counts() {
+    // Europe: 47 cities, 101 tracks, 46 tickets (40 regular, 6 long worth
+    // 20–21), 444 ticket points; lengths 6 and 8 score 15 and 21.
+    let europe = shipped("europe.json");
+    assert_eq!(counts(&europe), (47, 90, 101, 300, 46, 46, 45));
+    assert_eq!(europe.tickets.iter().map(|t| t.points).sum::<u32>(), 444);
+    assert_eq!(europe.tickets.iter().filter(|t| t.points >= 20).count(), 6);
+    for r in &europe.routes {
+        let expected = match r.length {
+            1 => 1,
+            2 => 2,
+            3 => 4,
+            4 => 7,
+            6 => 15,
+            8 => 21,
+            other => panic!("Europe has no route of length {other}"),
+        };
+        assert_eq!(r.points, expected);
+    }
+    // Switzerland (tCHu): 51 stations (17 abroad), 88 routes in 76 pairs,
+    // 46 tickets of which 12 list several trips, 40 cars.
+    let swiss = shipped("switzerland.json");
+    assert_eq!(counts(&swiss), (51, 76, 88, 205, 46, 530, 40));
+    assert_eq!(swiss.cards.iter().filter(|c| c.trips.len() > 1).count(), 12);
+    assert!(swiss.routes.iter().all(|r| (1..=6).contains(&r.length)));
+    // USA 1910: the same map as usa.json, other decks.
+    let usa = common::usa();
+    for (file, tickets, points) in [
+        ("usa-1910.json", 35, 391),
+        ("usa-mega.json", 69, 754),
+        ("usa-big-cities.json", 35, 389),
+    ] {
+        let b = shipped(file);
+        assert_eq!(b.cards.len(), tickets, "{file}");
+        assert_eq!(
+            b.tickets.iter().map(|t| t.points).sum::<u32>(),
+            points,
+            "{file}"
+        );
+        assert_eq!(
+            serde_json::to_value(&b.routes).unwrap(),
+            serde_json::to_value(&usa.routes).unwrap()
+        );
+        assert_eq!(
+            serde_json::to_value(&b.cities).unwrap(),
+            serde_json::to_value(&usa.cities).unwrap()
+        );
+    }
+    for b in [&europe, &swiss] {
+        assert!(b.warnings.is_empty(), "{}: {:?}", b.name, b.warnings);
+    }
+}

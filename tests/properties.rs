@@ -48,8 +48,71 @@ fn random_board() -> impl Strategy<Value = (Board, u32)> {
         })
 }
 
+/// A random connected board whose tickets have one to four trips each (the
+/// Swiss map's country tickets): a ticket scores its best completed trip.
+fn random_multi_trip_board() -> impl Strategy<Value = (Board, u32)> {
+    (4usize..8)
+        .prop_flat_map(|n| {
+            (
+                Just(n),
+                prop::collection::vec(1u32..=5, n - 1),
+                prop::collection::vec((0..n, 0..n, 1u32..=5), 0..6),
+                prop::collection::vec(prop::collection::vec((0..n, 0..n, 1u32..=15), 1..5), 1..4),
+                0u32..20,
+            )
+        })
+        .prop_map(|(n, path, extra, cards, cars)| {
+            let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
+            let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut routes: Vec<(usize, usize, u32)> = path
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| (i, i + 1, l))
+                .collect();
+            for (a, b, l) in extra {
+                let key = (a.min(b), a.max(b));
+                if a != b && !routes.iter().any(|&(x, y, _)| (x.min(y), x.max(y)) == key) {
+                    routes.push((a, b, l));
+                }
+            }
+            let routes: Vec<(&str, &str, u32)> = routes
+                .iter()
+                .map(|&(a, b, l)| (names_ref[a], names_ref[b], l))
+                .collect();
+            let cards: Vec<Vec<(&str, &str, u32)>> = cards
+                .iter()
+                .map(|trips| {
+                    trips
+                        .iter()
+                        .map(|&(a, b, p)| (names_ref[a], names_ref[(b + (a == b) as usize) % n], p))
+                        .collect()
+                })
+                .collect();
+            (common::board_with_cards(&names_ref, &routes, &cards), cars)
+        })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Tickets with several trips: every exact method against exhaustive
+    /// search scored by the test's own best-trip rule.
+    #[test]
+    fn multi_trip_tickets_match_brute_force((board, cars) in random_multi_trip_board()) {
+        let expected = common::brute_force(&board, cars);
+        prop_assert_eq!(common::optimum(&board, cars, Method::Forest), expected);
+        prop_assert_eq!(common::optimum(&board, cars, Method::Frontier), expected);
+        prop_assert_eq!(common::optimum(&board, cars, Method::Paper), expected);
+        let routes: Vec<_> = board.route_ids().collect();
+        let tickets: Vec<_> = board.ticket_ids().collect();
+        let mut lower = vec![0; cars as usize + 1];
+        lower[cars as usize] = expected;
+        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None };
+        let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
+        prop_assert_eq!(dp.best(cars), expected);
+        let (plan, _) = dp.plan(cars);
+        prop_assert_eq!(common::independent_score(&board, &plan).1, expected);
+    }
 
     #[test]
     fn exact_methods_match_brute_force((board, cars) in random_board()) {

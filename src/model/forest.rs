@@ -37,6 +37,14 @@
 //! until none is violated. Only x needs to be integer: once the cuts hold, a
 //! positive z^r_k means both ends of ticket k have positive flow from r over
 //! claimed routes, so the ticket really is complete.
+//!
+//! Tickets with several trips (the Swiss map's country tickets) score their
+//! best completed trip. Their trips of equal points usually join every city
+//! of a set S to every city of a set T (Berne to any German station), so
+//! one column z^r_g stands for all of them: z^r_g <= Σ_{s∈S} y^r_s and
+//! z^r_g <= Σ_{t∈T} y^r_t (some city of S and some of T in r's tree), and
+//! Σ_g Σ_r z^r_g <= 1 over the groups g of one ticket. This keeps the model
+//! at one column per (trip value, root) instead of one per (trip, root).
 
 use std::collections::VecDeque;
 
@@ -69,12 +77,88 @@ pub struct Cut {
     y: usize,
 }
 
+/// Trips that score alike: of one ticket, worth the same, and joining every
+/// city of `from` to every city of `to` (one trip: one city each).
+struct Group {
+    /// Indices into `Instance::tickets`.
+    trips: Vec<usize>,
+    from: Vec<CityId>,
+    to: Vec<CityId>,
+    points: u32,
+    card: usize,
+    /// (root index, z^r_g).
+    z: Vec<(usize, Col)>,
+}
+
+/// The groups of the instance's trips, without columns yet: by ticket and
+/// points, kept together only where they form a full S × T product with S
+/// and T apart (then "some city of S and some of T in one tree" is exactly
+/// "one of the trips is complete"); otherwise trip by trip.
+fn group_trips(inst: &Instance) -> Vec<Group> {
+    let board = inst.board;
+    let mut buckets: std::collections::BTreeMap<(usize, u32), Vec<usize>> = Default::default();
+    for (k, &t) in inst.tickets.iter().enumerate() {
+        let ticket = board.ticket(t);
+        buckets
+            .entry((ticket.card, ticket.points))
+            .or_default()
+            .push(k);
+    }
+    let group = |trips: Vec<usize>, card: usize, points: u32| {
+        let mut from: Vec<CityId> = trips
+            .iter()
+            .map(|&k| board.ticket(inst.tickets[k]).a)
+            .collect();
+        let mut to: Vec<CityId> = trips
+            .iter()
+            .map(|&k| board.ticket(inst.tickets[k]).b)
+            .collect();
+        from.sort();
+        from.dedup();
+        to.sort();
+        to.dedup();
+        Group {
+            trips,
+            from,
+            to,
+            points,
+            card,
+            z: Vec::new(),
+        }
+    };
+    let mut groups = Vec::new();
+    for ((card, points), trips) in buckets {
+        let g = group(trips.clone(), card, points);
+        let mut pairs: Vec<(CityId, CityId)> = trips
+            .iter()
+            .map(|&k| {
+                (
+                    board.ticket(inst.tickets[k]).a,
+                    board.ticket(inst.tickets[k]).b,
+                )
+            })
+            .collect();
+        pairs.sort();
+        pairs.dedup();
+        let product = pairs.len() == trips.len()
+            && pairs.len() == g.from.len() * g.to.len()
+            && g.from.iter().all(|c| !g.to.contains(c));
+        if product {
+            groups.push(g);
+        } else {
+            groups.extend(trips.into_iter().map(|k| group(vec![k], card, points)));
+        }
+    }
+    groups
+}
+
 pub struct ForestModel {
     /// x_e, in the order of `Instance::routes`.
     x: Vec<Col>,
     roots: Vec<Root>,
-    /// Per ticket of the instance: (root index, z^r_k).
-    z: Vec<Vec<(usize, Col)>>,
+    /// The scoring columns: one group per ticket of one trip, and per set of
+    /// equal-valued trips S × T of a ticket with several.
+    groups: Vec<Group>,
     /// Per route of the instance: its two ends.
     ends: Vec<(CityId, CityId)>,
     /// Terminal order position of each city (`None` if not a ticket city).
@@ -142,33 +226,46 @@ impl ForestModel {
             }
             roots.push(Root { city: r, y, arcs });
         }
-        let z: Vec<Vec<(usize, Col)>> = inst
-            .tickets
-            .iter()
-            .map(|&t| {
-                let ticket = board.ticket(t);
-                let last = order[ticket.a.0]
-                    .min(order[ticket.b.0])
-                    .expect("ticket cities are terminals");
-                (0..=last).map(|ri| (ri, cols.add(unit()))).collect()
-            })
-            .collect();
+        let mut groups = group_trips(inst);
+        for g in &mut groups {
+            // A tree can hold a city of S only if its root comes no later.
+            let latest = |cities: &[CityId]| {
+                cities
+                    .iter()
+                    .map(|c| order[c.0].expect("ticket cities are terminals"))
+                    .max()
+                    .expect("a group has cities")
+            };
+            let last = latest(&g.from).min(latest(&g.to));
+            g.z = (0..=last).map(|ri| (ri, cols.add(unit()))).collect();
+        }
 
         let (route_points, cars) = route_sums(inst, &x);
         let objective: Expression = route_points
-            + inst
-                .tickets
+            + groups
                 .iter()
-                .zip(&z)
-                .flat_map(|(&t, zs)| {
-                    let d = board.ticket(t).points as f64;
-                    zs.iter().map(move |(_, c)| d * c.var)
-                })
+                .flat_map(|g| g.z.iter().map(move |(_, c)| g.points as f64 * c.var))
                 .sum::<Expression>();
         let columns = cols.count;
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
         problem.add_constraint(cars.leq(inst.cars as f64));
+        // A ticket with several trips scores one of them (with one trip, its
+        // two cities can only be in one tree, so this holds anyway).
+        let mut by_card: std::collections::BTreeMap<usize, (usize, Expression)> =
+            Default::default();
+        for g in &groups {
+            let entry = by_card.entry(g.card).or_default();
+            entry.0 += g.trips.len();
+            for &(_, c) in &g.z {
+                entry.1 += c.var;
+            }
+        }
+        for (_, (trips, expr)) in by_card {
+            if trips > 1 {
+                problem.add_constraint(expr.leq(1));
+            }
+        }
 
         // Arcs of all trees on a route together need the route.
         let mut on_route: Vec<Expression> = vec![Expression::default(); ends.len()];
@@ -216,12 +313,15 @@ impl ForestModel {
         for expr in in_tree_of {
             problem.add_constraint(expr.leq(1));
         }
-        for (k, &t) in inst.tickets.iter().enumerate() {
-            let ticket = board.ticket(t);
-            for &(ri, zc) in &z[k] {
-                for end in [ticket.a, ticket.b] {
-                    let y = roots[ri].y[end.0].expect("ticket ends are allowed in earlier roots");
-                    problem.add_constraint(Expression::from(zc.var).leq(y.var));
+        for g in &groups {
+            for &(ri, zc) in &g.z {
+                for side in [&g.from, &g.to] {
+                    let y: Expression = side
+                        .iter()
+                        .filter_map(|c| roots[ri].y[c.0])
+                        .map(|y| y.var)
+                        .sum();
+                    problem.add_constraint(Expression::from(zc.var).leq(y));
                 }
             }
         }
@@ -231,7 +331,7 @@ impl ForestModel {
             ForestModel {
                 x,
                 roots,
-                z,
+                groups,
                 ends,
                 order,
                 columns,
@@ -389,11 +489,19 @@ impl ForestModel {
                 }
             }
         }
-        for (k, &t) in inst.tickets.iter().enumerate() {
-            let ticket = inst.board.ticket(t);
+        let scoring = super::scoring_trips(inst, routes);
+        for g in &self.groups {
+            let Some(&k) = g
+                .trips
+                .iter()
+                .find(|&&k| scoring.contains(&inst.tickets[k]))
+            else {
+                continue;
+            };
+            let ticket = inst.board.ticket(inst.tickets[k]);
             if let (Some(ra), Some(rb)) = (tree_root[ticket.a.0], tree_root[ticket.b.0]) {
                 if ra == rb {
-                    if let Some(&(_, zc)) = self.z[k].iter().find(|(ri, _)| *ri == ra) {
+                    if let Some(&(_, zc)) = g.z.iter().find(|(ri, _)| *ri == ra) {
                         values[zc.index] = 1.0;
                     }
                 }
@@ -406,14 +514,30 @@ impl ForestModel {
         chosen_routes(inst, &self.x, values)
     }
 
-    /// Tickets the solution counts as completed (Σ_r z^r_k > 1/2).
+    /// Tickets the solution counts as completed (Σ_r z^r_g > 1/2). Of a
+    /// group of several trips, the first one the chosen routes connect
+    /// stands for it (if none does, the first trip, which the verifier then
+    /// rejects: that would be a bug in the model).
     pub fn completed(&self, inst: &Instance, values: &[f64]) -> Vec<TicketId> {
-        inst.tickets
+        let board = inst.board;
+        let picked: Vec<_> = self
+            .routes(inst, values)
             .iter()
-            .zip(&self.z)
-            .filter(|(_, zs)| zs.iter().map(|(_, c)| values[c.index]).sum::<f64>() > 0.5)
-            .map(|(&t, _)| t)
-            .collect()
+            .map(|&r| board.route(r).clone())
+            .collect();
+        let component = crate::graph::components(board.cities.len(), &picked);
+        let connected = |k: &usize| {
+            let t = board.ticket(inst.tickets[*k]);
+            component[t.a.0] == component[t.b.0]
+        };
+        let mut done: Vec<TicketId> = self
+            .groups
+            .iter()
+            .filter(|g| g.z.iter().map(|(_, c)| values[c.index]).sum::<f64>() > 0.5)
+            .map(|g| inst.tickets[*g.trips.iter().find(|k| connected(k)).unwrap_or(&g.trips[0])])
+            .collect();
+        done.sort();
+        done
     }
 
     pub fn x_columns(&self) -> Vec<usize> {

@@ -125,3 +125,36 @@ pub(crate) fn route_sums(inst: &Instance, x: &[Col]) -> (Expression, Expression)
     }
     (points, cars)
 }
+
+/// The left sides of "at most one trip of a ticket scores", one per ticket
+/// with several trips in the instance: `scores[k]` is the expression that is
+/// 1 when the instance's k-th trip scores. Tickets with one trip need none.
+pub(crate) fn one_trip_per_ticket(inst: &Instance, scores: &[Expression]) -> Vec<Expression> {
+    let mut by_card: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    for (k, &t) in inst.tickets.iter().enumerate() {
+        by_card
+            .entry(inst.board.ticket(t).card)
+            .or_default()
+            .push(k);
+    }
+    by_card
+        .into_values()
+        .filter(|trips| trips.len() > 1)
+        .map(|trips| trips.iter().map(|&k| scores[k].clone()).sum())
+        .collect()
+}
+
+/// The instance's trips that score when `routes` are claimed: connected,
+/// and the best trip of their ticket (for a start solution, where a second
+/// trip of the same ticket must not score again).
+pub(crate) fn scoring_trips(inst: &Instance, routes: &[RouteId]) -> Vec<TicketId> {
+    let board = inst.board;
+    let picked: Vec<_> = routes.iter().map(|&r| board.route(r).clone()).collect();
+    let component = crate::graph::components(board.cities.len(), &picked);
+    board.scoring(
+        inst.tickets
+            .iter()
+            .copied()
+            .filter(|&t| component[board.ticket(t).a.0] == component[board.ticket(t).b.0]),
+    )
+}

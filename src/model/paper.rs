@@ -81,6 +81,12 @@ impl PaperModel {
 
         // (1b) the train-car budget
         problem.add_constraint(cars.leq(inst.cars as f64));
+        // A ticket with several trips scores one of them (an extension; the
+        // paper's tickets have one trip each).
+        let scores: Vec<Expression> = dummy.iter().map(|c| c.var.into()).collect();
+        for expr in super::one_trip_per_ticket(inst, &scores) {
+            problem.add_constraint(expr.leq(1));
+        }
 
         for (k, &t) in inst.tickets.iter().enumerate() {
             let ticket = board.ticket(t);
@@ -127,7 +133,11 @@ impl PaperModel {
         for &e in &chosen {
             values[self.x[e].index] = 1.0;
         }
+        let scoring = super::scoring_trips(inst, routes);
         for (k, &t) in inst.tickets.iter().enumerate() {
+            if !scoring.contains(&t) {
+                continue;
+            }
             let ticket = board.ticket(t);
             // Breadth-first search from s_k over the claimed routes.
             let mut parent: HashMap<CityId, (CityId, usize)> = HashMap::new();
