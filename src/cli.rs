@@ -26,6 +26,8 @@ use std::time::Instant;
 
 /// The original North-American board, built into the binary so that
 /// `ttr-opt solve` works from any directory.
+mod designer;
+
 const USA_BOARD: &str = include_str!("../data/usa.json");
 
 /// Exit code when a time limit stopped the solver before it proved optimality.
@@ -70,6 +72,10 @@ enum Command {
     /// Simulated games between strategies (random, greedy, planner),
     /// measured against the single-player optimum; writes CSV and JSON.
     Simulate(SimulateArgs),
+    /// A what-if scenario (ticket points, route lengths, routes or tickets
+    /// added or removed, the car count) against the base board: the optimum
+    /// of every budget side by side, and the tickets and routes that change.
+    Compare(designer::CompareArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
@@ -1194,6 +1200,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => run_simulate(args),
         Command::Optima(args) => run_optima(args),
         Command::Breakeven(args) => run_break_even(args),
+        Command::Compare(args) => designer::run_compare(args),
     };
     match result {
         Ok(code) => code,

@@ -37,6 +37,7 @@ pub mod plot;
 pub mod replan;
 pub mod report;
 pub mod rules;
+pub mod scenario;
 pub mod simulate;
 pub mod solve;
 pub mod state;

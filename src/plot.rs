@@ -210,7 +210,35 @@ pub fn score_curve(
     points: &[(u32, u32, u32)],
     stem: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    render!(stem, (1200, 800), |root| draw_curve(&root, title, points))
+    let line = |label: &str, colour, part: fn(&(u32, u32, u32)) -> u32| -> Line {
+        (
+            label.to_string(),
+            colour,
+            points.iter().map(|p| (p.0, part(p))).collect(),
+        )
+    };
+    let lines = [
+        line("total score", RGBColor(20, 20, 20), |p| p.1 + p.2),
+        line("ticket points", RGBColor(40, 90, 210), |p| p.1),
+        line("route points", RGBColor(240, 140, 20), |p| p.2),
+    ];
+    render!(stem, (1200, 800), |root| draw_lines(&root, title, &lines))
+}
+
+/// Two score curves over the same budgets, for `compare`: `curves` holds
+/// (label, (cars, optimal score) points).
+pub fn compare_curves(
+    title: &str,
+    curves: [(&str, &[(u32, u32)]); 2],
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let colours = [RGBColor(20, 20, 20), RGBColor(215, 40, 40)];
+    let lines: Vec<Line> = curves
+        .iter()
+        .zip(colours)
+        .map(|((label, points), colour)| (label.to_string(), colour, points.to_vec()))
+        .collect();
+    render!(stem, (1200, 800), |root| draw_lines(&root, title, &lines))
 }
 
 /// Figure 4: the `top` tickets and routes most often in the optima.
@@ -502,17 +530,21 @@ fn shifted(a: (i32, i32), b: (i32, i32), offset: f64) -> Vec<(i32, i32)> {
     vec![(a.0 + ox, a.1 + oy), (b.0 + ox, b.1 + oy)]
 }
 
-fn draw_curve<DB: DrawingBackend>(
+/// One line of a curve chart: its label, colour and (cars, points) points.
+type Line = (String, RGBColor, Vec<(u32, u32)>);
+
+fn draw_lines<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    points: &[(u32, u32, u32)],
+    lines: &[Line],
 ) -> Drawn
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    let max_cars = points.iter().map(|p| p.0).max().unwrap_or(1);
-    let max_score = points.iter().map(|p| p.1 + p.2).max().unwrap_or(1);
+    let all = lines.iter().flat_map(|l| l.2.iter());
+    let max_cars = all.clone().map(|p| p.0).max().unwrap_or(1);
+    let max_score = all.map(|p| p.1).max().unwrap_or(1);
     let mut chart = ChartBuilder::on(root)
         .caption(title, (FONT, 26))
         .margin(20)
@@ -526,28 +558,18 @@ where
         .label_style((FONT, 16))
         .axis_desc_style((FONT, 18))
         .draw()?;
-    // (label, colour, the part of the score it shows)
-    type Part = fn(&(u32, u32, u32)) -> u32;
-    let series: [(&str, RGBColor, Part); 3] = [
-        ("total score", RGBColor(20, 20, 20), |p| p.1 + p.2),
-        ("ticket points", RGBColor(40, 90, 210), |p| p.1),
-        ("route points", RGBColor(240, 140, 20), |p| p.2),
-    ];
-    for (label, colour, value) in series {
+    for (label, colour, points) in lines {
+        let colour = *colour;
         chart
             .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.0, value(p))),
+                points.iter().copied(),
                 colour.stroke_width(3),
             ))?
-            .label(label)
+            .label(label.as_str())
             .legend(move |(x, y)| {
                 PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
             });
-        chart.draw_series(
-            points
-                .iter()
-                .map(|p| Circle::new((p.0, value(p)), 3, colour.filled())),
-        )?;
+        chart.draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
     }
     chart
         .configure_series_labels()

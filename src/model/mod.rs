@@ -69,7 +69,7 @@ impl<'a> Instance<'a> {
 
 /// A set of claimed routes with what it is worth, as recomputed by the
 /// independent verifier.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Plan {
     /// Claimed routes, in id order.
     pub routes: Vec<RouteId>,

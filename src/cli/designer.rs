@@ -1,0 +1,147 @@
+//! The designer's commands: `compare` (a what-if scenario against the base
+//! board) and `balance` (one Markdown report on a board).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::{list, load_board, write_json, FilesArgs, USA_BOARD};
+use crate::board::Board;
+use crate::plot;
+use crate::scenario::{compare, Scenario};
+use crate::sweep::SweepEntry;
+
+#[derive(clap::Args)]
+pub(super) struct CompareArgs {
+    /// Scenario file: the changes to the board (format in data/README.md).
+    #[arg(value_name = "SCENARIO")]
+    scenario: PathBuf,
+    #[command(flatten)]
+    files: FilesArgs,
+}
+
+/// The text of `--board FILE` (or the built-in USA board) and its name for messages.
+fn board_text(path: Option<&PathBuf>) -> Result<(String, String)> {
+    match path {
+        Some(p) => Ok((
+            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+            p.display().to_string(),
+        )),
+        None => Ok((
+            USA_BOARD.to_string(),
+            "data/usa.json (built in)".to_string(),
+        )),
+    }
+}
+
+/// A progress line per budget on stderr (sweeps of two boards).
+fn say(which: &str, e: &SweepEntry) {
+    eprintln!(
+        "{which}: {} cars: {} points",
+        e.cars,
+        e.outcome.plan.score()
+    );
+}
+
+#[derive(serde::Serialize)]
+struct CompareRow {
+    cars: u32,
+    base: u32,
+    variant: u32,
+    change: i64,
+}
+
+pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
+    let base = load_board(args.files.board.as_ref())?;
+    let (text, _) = board_text(args.files.board.as_ref())?;
+    let file = args.scenario.display().to_string();
+    let scenario = Scenario::load(&args.scenario)?;
+    let variant: Board = scenario.apply(&text, &file)?;
+    let out = args.files.out_dir(&base)?;
+    let stem = args
+        .scenario
+        .file_stem()
+        .map_or("scenario".into(), |s| s.to_string_lossy().into_owned());
+    let result = compare(&base, &variant, args.files.threads, &|w, e| say(w, e))
+        .context("comparison failed")?;
+
+    let csv_path = out.join(format!("compare-{stem}.csv"));
+    let mut csv = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    for r in &result.rows {
+        csv.serialize(CompareRow {
+            cars: r.cars,
+            base: r.base,
+            variant: r.variant,
+            change: r.change,
+        })?;
+    }
+    csv.flush()?;
+    let json_path = out.join(format!("compare-{stem}.json"));
+    write_json(&json_path, &result)?;
+    let mut written = vec![csv_path, json_path];
+    if args.files.plot {
+        let curve = |f: fn(&crate::scenario::Row) -> u32| -> Vec<(u32, u32)> {
+            result.rows.iter().map(|r| (r.cars, f(r))).collect()
+        };
+        let (a, b) = (curve(|r| r.base), curve(|r| r.variant));
+        written.extend(plot::compare_curves(
+            &format!("{}: optimal score, base and variant", base.name),
+            [(&base.name, &a), (&variant.name, &b)],
+            &out.join(format!("compare-{stem}")),
+        )?);
+    }
+
+    if args.files.json {
+        println!("{}", serde_json::to_string_pretty(&result)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("Base: {}\nVariant: {}", result.base, result.variant);
+    if !scenario.description.is_empty() {
+        println!("  {}", scenario.description);
+    }
+    println!(
+        "\n{:>5} {:>6} {:>8} {:>7}",
+        "cars", "base", "variant", "change"
+    );
+    for r in &result.rows {
+        let mark = if r.change != 0 {
+            format!("{:+}", r.change)
+        } else {
+            "".into()
+        };
+        println!("{:>5} {:>6} {:>8} {:>7}", r.cars, r.base, r.variant, mark);
+    }
+    println!(
+        "\nAt {} cars (base) and {} cars (variant): {} against {} points",
+        result.base_cars, result.variant_cars, result.base_score, result.variant_score
+    );
+    for (title, rows) in [
+        (
+            "Tickets only the base plan completes",
+            &result.tickets_base_only,
+        ),
+        (
+            "Tickets only the variant plan completes",
+            &result.tickets_variant_only,
+        ),
+        ("Tickets both complete", &result.tickets_both),
+        ("Routes only the base plan claims", &result.routes_base_only),
+        (
+            "Routes only the variant plan claims",
+            &result.routes_variant_only,
+        ),
+    ] {
+        println!(
+            "\n{title}: {}",
+            if rows.is_empty() {
+                "none".to_string()
+            } else {
+                rows.join(", ")
+            }
+        );
+    }
+    println!("\nwrote {}", list(&written));
+    Ok(ExitCode::SUCCESS)
+}

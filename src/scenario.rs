@@ -1,0 +1,323 @@
+//! What-if scenarios: a board changed by a list of edits, and the
+//! comparison of its optima with the base board's, budget by budget.
+//!
+//! A scenario file (format in `data/README.md`) changes ticket points, route
+//! lengths or points, removes or adds routes and tickets, and may set the car
+//! count. The edits are applied to the board's JSON as written, and the
+//! result is loaded like any board file, so a variant passes the same
+//! validation as the base (an added route to an unknown city is reported the
+//! same way).
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::board::{Board, BoardError};
+use crate::solve::SolveError;
+use crate::sweep::{sweep, SweepEntry};
+
+/// A scenario as written in its file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Short name of the variant, shown in the comparison.
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    /// Train cars per player in the variant (default: the base board's).
+    #[serde(default)]
+    pub cars: Option<u32>,
+    #[serde(default)]
+    pub changes: Vec<Change>,
+}
+
+/// City pair naming a route or ticket, in either order.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Pair {
+    pub from: String,
+    pub to: String,
+}
+
+/// One edit of the board.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Change {
+    /// New points for a ticket (or for one trip of a ticket with several).
+    SetTicket {
+        from: String,
+        to: String,
+        points: i64,
+    },
+    /// New length and/or points for a route. A new length without points
+    /// scores by the rule card.
+    SetRoute {
+        from: String,
+        to: String,
+        #[serde(default)]
+        length: Option<i64>,
+        #[serde(default)]
+        points: Option<i64>,
+    },
+    /// Take a route off the board.
+    RemoveRoute(Pair),
+    /// Take a ticket (the whole card, if it has several trips) out of the deck.
+    RemoveTicket(Pair),
+    /// A new route, written as in a board file.
+    AddRoute(Value),
+    /// A new ticket, written as in a board file.
+    AddTicket(Value),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("cannot read {file}: {source}")]
+    Io {
+        file: String,
+        source: std::io::Error,
+    },
+    #[error("{file}:{line}:{column}: {message}")]
+    Json {
+        file: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
+    Invalid { file: String, problems: Vec<String> },
+    #[error("{file}: the changed board is not valid: {source}")]
+    Board { file: String, source: BoardError },
+}
+
+impl Scenario {
+    /// Reads a scenario file.
+    pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+            file: file.clone(),
+            source,
+        })?;
+        Scenario::from_json(&text, &file)
+    }
+
+    pub fn from_json(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
+        serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+            file: file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
+    }
+
+    /// The variant: `board_json` (the base board's file text) with the
+    /// changes applied, validated as a board. `file` names the scenario in
+    /// messages. Every change that names nothing on the board is reported.
+    pub fn apply(&self, board_json: &str, file: &str) -> Result<Board, ScenarioError> {
+        let mut raw: Value = serde_json::from_str(board_json).map_err(|e| ScenarioError::Json {
+            file: file.to_string(),
+            line: e.line(),
+            column: e.column(),
+            message: format!("the base board: {e}"),
+        })?;
+        let mut problems = Vec::new();
+        let board = raw.as_object_mut().expect("a board file is a JSON object");
+        for (i, change) in self.changes.iter().enumerate() {
+            if let Err(problem) = edit(board, change) {
+                problems.push(format!("changes[{i}]: {problem}"));
+            }
+        }
+        if let Some(cars) = self.cars {
+            board.insert("cars".into(), cars.into());
+        }
+        let name = board.get("name").and_then(Value::as_str).unwrap_or("board");
+        let variant_name = format!("{name} ({})", self.name);
+        board.insert("name".into(), variant_name.into());
+        if !problems.is_empty() {
+            return Err(ScenarioError::Invalid {
+                file: file.to_string(),
+                problems,
+            });
+        }
+        Board::from_json(&raw.to_string(), file).map_err(|source| ScenarioError::Board {
+            file: file.to_string(),
+            source,
+        })
+    }
+}
+
+/// Whether a board entry joins `a` and `b` (either order).
+fn joins(entry: &Value, a: &str, b: &str) -> bool {
+    let end = |k: &str| entry.get(k).and_then(Value::as_str);
+    matches!((end("from"), end("to")), (Some(x), Some(y)) if (x, y) == (a, b) || (x, y) == (b, a))
+}
+
+fn list<'v>(board: &'v mut Map<String, Value>, key: &str) -> &'v mut Vec<Value> {
+    board
+        .entry(key)
+        .or_insert_with(|| Value::Array(Vec::new()))
+        .as_array_mut()
+        .expect("routes and tickets are lists")
+}
+
+fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
+    let missing = |what: &str, a: &str, b: &str| format!("no {what} {a} – {b} on the board");
+    match change {
+        Change::SetTicket { from, to, points } => {
+            for ticket in list(board, "tickets") {
+                if joins(ticket, from, to) {
+                    ticket["points"] = (*points).into();
+                    return Ok(());
+                }
+                if let Some(trips) = ticket.get_mut("trips").and_then(Value::as_array_mut) {
+                    if let Some(trip) = trips.iter_mut().find(|t| joins(t, from, to)) {
+                        trip["points"] = (*points).into();
+                        return Ok(());
+                    }
+                }
+            }
+            Err(missing("ticket", from, to))
+        }
+        Change::SetRoute {
+            from,
+            to,
+            length,
+            points,
+        } => {
+            let route = list(board, "routes")
+                .iter_mut()
+                .find(|r| joins(r, from, to))
+                .ok_or_else(|| missing("route", from, to))?;
+            let route = route.as_object_mut().expect("a route is an object");
+            if let Some(length) = length {
+                route.insert("length".into(), (*length).into());
+                route.remove("points");
+            }
+            if let Some(points) = points {
+                route.insert("points".into(), (*points).into());
+            }
+            if length.is_none() && points.is_none() {
+                return Err(format!("set_route {from} – {to} changes nothing"));
+            }
+            Ok(())
+        }
+        Change::RemoveRoute(Pair { from, to }) => {
+            let routes = list(board, "routes");
+            let before = routes.len();
+            routes.retain(|r| !joins(r, from, to));
+            if routes.len() == before {
+                return Err(missing("route", from, to));
+            }
+            Ok(())
+        }
+        Change::RemoveTicket(Pair { from, to }) => {
+            let tickets = list(board, "tickets");
+            let before = tickets.len();
+            tickets.retain(|t| {
+                let trips = t.get("trips").and_then(Value::as_array);
+                !(joins(t, from, to)
+                    || trips.is_some_and(|ts| ts.iter().any(|x| joins(x, from, to))))
+            });
+            if tickets.len() == before {
+                return Err(missing("ticket", from, to));
+            }
+            Ok(())
+        }
+        Change::AddRoute(route) => {
+            list(board, "routes").push(route.clone());
+            Ok(())
+        }
+        Change::AddTicket(ticket) => {
+            list(board, "tickets").push(ticket.clone());
+            Ok(())
+        }
+    }
+}
+
+/// One budget of a comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub cars: u32,
+    pub base: u32,
+    pub variant: u32,
+    pub change: i64,
+}
+
+/// The base board and a variant, side by side.
+#[derive(Clone, Debug, Serialize)]
+pub struct Comparison {
+    pub base: String,
+    pub variant: String,
+    pub rows: Vec<Row>,
+    /// The plans at each board's own car count.
+    pub base_cars: u32,
+    pub variant_cars: u32,
+    pub base_score: u32,
+    pub variant_score: u32,
+    /// Tickets completed by the base plan only, the variant plan only, and both.
+    pub tickets_base_only: Vec<String>,
+    pub tickets_variant_only: Vec<String>,
+    pub tickets_both: Vec<String>,
+    /// Routes claimed by the base plan only and by the variant plan only.
+    pub routes_base_only: Vec<String>,
+    pub routes_variant_only: Vec<String>,
+}
+
+/// Sweeps both boards over budgets 1 to the larger of their car counts
+/// (every answer proven and verified) and sets the results side by side.
+pub fn compare(
+    base: &Board,
+    variant: &Board,
+    threads: usize,
+    progress: &(dyn Fn(&str, &SweepEntry) + Sync),
+) -> Result<Comparison, SolveError> {
+    let to = base.cars.max(variant.cars).max(1);
+    let a = sweep(base, 1, to, threads, &|e| progress("base", e))?;
+    let b = sweep(variant, 1, to, threads, &|e| progress("variant", e))?;
+    let at = |entries: &[SweepEntry], cars: u32| -> Option<crate::model::Plan> {
+        entries
+            .iter()
+            .find(|e| e.cars == cars)
+            .map(|e| e.outcome.plan.clone())
+    };
+    let empty = crate::model::Plan::default();
+    let plan_a = at(&a, base.cars).unwrap_or_else(|| empty.clone());
+    let plan_b = at(&b, variant.cars).unwrap_or(empty);
+    let tickets = |board: &Board, plan: &crate::model::Plan| -> Vec<String> {
+        plan.tickets
+            .iter()
+            .map(|&t| board.ticket_label(t))
+            .collect()
+    };
+    let routes = |board: &Board, plan: &crate::model::Plan| -> Vec<String> {
+        plan.routes.iter().map(|&r| board.route_label(r)).collect()
+    };
+    let (ta, tb) = (tickets(base, &plan_a), tickets(variant, &plan_b));
+    let (ra, rb) = (routes(base, &plan_a), routes(variant, &plan_b));
+    let minus = |x: &[String], y: &[String]| -> Vec<String> {
+        x.iter().filter(|s| !y.contains(s)).cloned().collect()
+    };
+    Ok(Comparison {
+        base: base.name.clone(),
+        variant: variant.name.clone(),
+        rows: a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| Row {
+                cars: x.cars,
+                base: x.outcome.plan.score(),
+                variant: y.outcome.plan.score(),
+                change: y.outcome.plan.score() as i64 - x.outcome.plan.score() as i64,
+            })
+            .collect(),
+        base_cars: base.cars,
+        variant_cars: variant.cars,
+        base_score: plan_a.score(),
+        variant_score: plan_b.score(),
+        tickets_base_only: minus(&ta, &tb),
+        tickets_variant_only: minus(&tb, &ta),
+        tickets_both: ta.iter().filter(|s| tb.contains(s)).cloned().collect(),
+        routes_base_only: minus(&ra, &rb),
+        routes_variant_only: minus(&rb, &ra),
+    })
+}

@@ -1,0 +1,128 @@
+//! What-if scenarios: edits applied to a board file, their errors, and the
+//! comparison against the base board (hand-derived values).
+
+mod common;
+
+use ttr_opt::board::Board;
+use ttr_opt::scenario::{compare, Scenario, ScenarioError};
+
+/// A–B–C–D in a line: A–B 1 car, B–C 2 cars, C–D 3 cars (1, 2 and 4
+/// points); tickets A–C 5 and B–D 4.
+const LINE: &str = r#"{ "name": "line", "cars": 6,
+  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["gray"] },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
+              { "from": "C", "to": "D", "length": 3, "tracks": ["gray"] } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 5 }, { "from": "B", "to": "D", "points": 4 } ] }"#;
+
+fn variant(changes: serde_json::Value) -> Result<Board, ScenarioError> {
+    let text = serde_json::json!({ "name": "what if", "changes": changes }).to_string();
+    Scenario::from_json(&text, "what-if.json")?.apply(LINE, "what-if.json")
+}
+
+fn optimum(board: &Board, cars: u32) -> u32 {
+    common::optimum(board, cars, ttr_opt::solve::Method::Auto)
+}
+
+#[test]
+fn every_kind_of_change_is_applied() {
+    let base = Board::from_json(LINE, "line.json").unwrap();
+    // 3 cars: A–B–C for 1 + 2 + 5 = 8.
+    assert_eq!(optimum(&base, 3), 8);
+    // A–C worth 1: A–B–C scores 4; C–D alone (3 cars) scores 4 too.
+    let v = variant(serde_json::json!([{ "set_ticket": { "from": "C", "to": "A", "points": 1 } }]))
+        .unwrap();
+    assert_eq!(optimum(&v, 3), 4);
+    // C–D shortened to 1 car (1 point by the rule card): 4 cars claim all
+    // three routes, 1 + 2 + 1 + 5 + 4 = 13 (the base board makes 8 of 4).
+    let v = variant(serde_json::json!([{ "set_route": { "from": "C", "to": "D", "length": 1 } }]))
+        .unwrap();
+    assert_eq!((optimum(&base, 4), optimum(&v, 4)), (8, 13));
+    // B–C worth 10 points: 1 + 10 + 5 = 16.
+    let v = variant(serde_json::json!([{ "set_route": { "from": "B", "to": "C", "points": 10 } }]))
+        .unwrap();
+    assert_eq!(optimum(&v, 3), 16);
+    // Without B–C nothing connects across: the best 3 cars is C–D, 4 points.
+    let v = variant(serde_json::json!([{ "remove_route": { "from": "B", "to": "C" } }])).unwrap();
+    assert_eq!(v.routes.len(), 2);
+    assert_eq!(optimum(&v, 3), 4);
+    // Without the A–C ticket: A–B–C scores 3, C–D 4.
+    let v = variant(serde_json::json!([{ "remove_ticket": { "from": "A", "to": "C" } }])).unwrap();
+    assert_eq!(v.tickets.len(), 1);
+    assert_eq!(optimum(&v, 3), 4);
+    // A new 1-car A–D route and a ticket A–D 9: 1 + 9 = 10 with one car.
+    let v = variant(serde_json::json!([
+        { "add_route": { "from": "A", "to": "D", "length": 1, "tracks": ["red"] } },
+        { "add_ticket": { "from": "A", "to": "D", "points": 9 } }
+    ]))
+    .unwrap();
+    assert_eq!(optimum(&v, 1), 10);
+    // The car count, and the variant's name.
+    let text = r#"{ "name": "short game", "cars": 2, "changes": [] }"#;
+    let v = Scenario::from_json(text, "s.json")
+        .unwrap()
+        .apply(LINE, "s.json")
+        .unwrap();
+    assert_eq!((v.cars, v.name.as_str()), (2, "line (short game)"));
+}
+
+#[test]
+fn changes_that_name_nothing_are_reported_together() {
+    let err = variant(serde_json::json!([
+        { "set_ticket": { "from": "A", "to": "D", "points": 3 } },
+        { "remove_route": { "from": "A", "to": "C" } },
+        { "set_route": { "from": "A", "to": "B" } }
+    ]))
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("what-if.json: 3 problem(s)"), "{err}");
+    assert!(err.contains("changes[0]: no ticket A – D"), "{err}");
+    assert!(err.contains("changes[1]: no route A – C"), "{err}");
+    assert!(
+        err.contains("changes[2]: set_route A – B changes nothing"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_change_that_breaks_the_board_is_reported_as_the_board_would_be() {
+    let err = variant(serde_json::json!([
+        { "add_route": { "from": "A", "to": "Z", "length": 2, "tracks": ["red"] } },
+        { "set_route": { "from": "A", "to": "B", "length": 0 } }
+    ]))
+    .unwrap_err()
+    .to_string();
+    assert!(err.contains("not valid") && err.contains("\"Z\""), "{err}");
+    assert!(err.contains("length"), "{err}");
+}
+
+#[test]
+fn a_malformed_scenario_names_line_and_column() {
+    let err = Scenario::from_json(
+        "{ \"name\": \"x\",\n \"changes\": [ { \"rename\": 1 } ] }",
+        "s.json",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(err.starts_with("s.json:2:"), "{err}");
+}
+
+#[test]
+fn compare_sets_the_optima_side_by_side() {
+    let base = Board::from_json(LINE, "line.json").unwrap();
+    let v = variant(serde_json::json!([{ "set_ticket": { "from": "A", "to": "C", "points": 1 } }]))
+        .unwrap();
+    let c = compare(&base, &v, 1, &|_, _| {}).unwrap();
+    assert_eq!(c.rows.len(), 6);
+    for r in &c.rows {
+        assert_eq!(r.base, optimum(&base, r.cars), "base at {}", r.cars);
+        assert_eq!(r.variant, optimum(&v, r.cars), "variant at {}", r.cars);
+        assert_eq!(r.change, r.variant as i64 - r.base as i64);
+    }
+    // 6 cars claim everything either way: 7 + 5 + 4 = 16 against 7 + 1 + 4 = 12.
+    assert_eq!((c.base_score, c.variant_score), (16, 12));
+    assert_eq!(c.tickets_both, vec!["A – C", "B – D"]);
+    assert!(c.tickets_base_only.is_empty() && c.routes_variant_only.is_empty());
+}
