@@ -11,9 +11,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
+use crate::frontier::Frontier;
 use crate::model::Instance;
 use crate::model::Plan;
-use crate::solve::{self, solve, Outcome, SolveError, SolveOptions};
+use crate::solve::{self, solve, Method, Outcome, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
 #[derive(Clone, Debug, Serialize)]
@@ -87,11 +88,14 @@ pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivi
     })
 }
 
-/// The game at `cars` cars with ticket `t` taken out of it.
+/// The game at `cars` cars with ticket `t` (all trips of its card) taken
+/// out of it.
 pub fn without_ticket(board: &Board, cars: u32, t: TicketId) -> Instance<'_> {
+    let card = board.ticket(t).card;
     let mut inst = Instance::unreduced(board, cars);
-    inst.tickets.retain(|&k| k != t);
-    inst.tickets_in_play.retain(|&k| k != t);
+    inst.tickets.retain(|&k| board.ticket(k).card != card);
+    inst.tickets_in_play
+        .retain(|&k| board.ticket(k).card != card);
     inst.reduced()
 }
 
@@ -130,13 +134,14 @@ pub struct Frequency {
 /// Counts, for every ticket and route of the board, the plans that complete
 /// or claim it. Sorted by count, most first; equal counts in board order.
 pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -> Frequency {
-    let mut tickets = vec![0usize; board.tickets.len()];
+    // Per printed ticket (a plan completes at most one trip of each).
+    let mut tickets = vec![0usize; board.cards.len()];
     let mut routes = vec![0usize; board.routes.len()];
     let mut n = 0;
     for plan in plans {
         n += 1;
         for t in &plan.tickets {
-            tickets[t.0] += 1;
+            tickets[board.ticket(*t).card] += 1;
         }
         for r in &plan.routes {
             routes[r.0] += 1;
@@ -144,13 +149,15 @@ pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -
     }
     let share = |count: usize| if n == 0 { 0.0 } else { count as f64 / n as f64 };
     let mut ticket_rows: Vec<Chosen> = board
-        .ticket_ids()
-        .map(|t| Chosen {
-            name: board.ticket_label(t),
-            points: board.ticket(t).points,
+        .cards
+        .iter()
+        .enumerate()
+        .map(|(c, card)| Chosen {
+            name: card.name.clone(),
+            points: best_trip(board, card),
             length: None,
-            count: tickets[t.0],
-            share: share(tickets[t.0]),
+            count: tickets[c],
+            share: share(tickets[c]),
         })
         .collect();
     let mut route_rows: Vec<Chosen> = board
@@ -231,19 +238,21 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
     let s = sensitivity(board, cars, threads)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
-    let worth_everything: u32 = board.tickets.iter().map(|t| t.points).sum::<u32>()
+    // More than any plan can score: each ticket's best trip, every route.
+    let worth_everything: u32 = board.cards.iter().map(|c| best_trip(board, c)).sum::<u32>()
         + board.routes.iter().map(|r| r.points).sum::<u32>()
         + 1;
     let rows = solve::worker_pool(threads)?.install(|| {
         board
-            .ticket_ids()
-            .collect::<Vec<_>>()
+            .cards
             .par_iter()
             .with_max_len(1)
-            .map(|&t| -> Result<BreakEven, SolveError> {
-                let points = board.ticket(t).points;
-                let (best_with, best_without) = if in_plan.contains(&t) {
-                    let label = board.ticket_label(t);
+            .map(|card| -> Result<BreakEven, SolveError> {
+                // A ticket with several trips counts by its best trip.
+                let points = best_trip(board, card);
+                let ours = |t: &TicketId| card.trips.contains(t);
+                let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
+                    let label = board.ticket_label(*t);
                     let without = s
                         .tickets
                         .iter()
@@ -251,14 +260,31 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                         .map_or(optimum, |i| i.optimum);
                     (Some(optimum), without)
                 } else {
+                    // Every trip worth W more: the best plan completes the
+                    // ticket if any plan can, and scores S_in + W.
                     let mut forced = board.clone();
-                    forced.tickets[t.0].points = worth_everything;
-                    let best = solve(&Instance::new(&forced, cars), &SolveOptions::default())?;
+                    for &t in &card.trips {
+                        forced.tickets[t.0].points += worth_everything;
+                    }
+                    // The forest MIP can stall on such lopsided values (a
+                    // minute at 15 cars on Europe), the frontier does not.
+                    let inst = Instance::new(&forced, cars);
+                    let method = if Frontier::fits(&forced, &inst.routes, &inst.tickets) {
+                        Method::Frontier
+                    } else {
+                        Method::Auto
+                    };
+                    let options = SolveOptions {
+                        method,
+                        ..SolveOptions::default()
+                    };
+                    let best = solve(&inst, &options)?;
                     let with = best
                         .plan
                         .tickets
-                        .contains(&t)
-                        .then(|| best.plan.score() - worth_everything + points);
+                        .iter()
+                        .any(ours)
+                        .then(|| best.plan.score() - worth_everything);
                     (with, optimum)
                 };
                 let membership = match (best_with == Some(optimum), best_without == optimum) {
@@ -281,7 +307,7 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                     _ => Some(0),
                 };
                 Ok(BreakEven {
-                    name: board.ticket_label(t),
+                    name: card.name.clone(),
                     points,
                     membership,
                     best_with,
@@ -298,4 +324,13 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
         tickets: rows,
         routes: s.routes,
     })
+}
+
+/// Points of a ticket's best trip (its only trip, for most tickets).
+pub fn best_trip(board: &Board, card: &crate::board::Card) -> u32 {
+    card.trips
+        .iter()
+        .map(|&t| board.ticket(t).points)
+        .max()
+        .unwrap_or(0)
 }

@@ -76,6 +76,10 @@ enum Command {
     /// added or removed, the car count) against the base board: the optimum
     /// of every budget side by side, and the tickets and routes that change.
     Compare(designer::CompareArgs),
+    /// A Markdown balance report on a board for designers: score curve,
+    /// marginal points per car, ticket value per car against the board's
+    /// rate, break-even values, route blocking costs, with figures.
+    Balance(designer::BalanceArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
@@ -1201,6 +1205,7 @@ pub fn main() -> ExitCode {
         Command::Optima(args) => run_optima(args),
         Command::Breakeven(args) => run_break_even(args),
         Command::Compare(args) => designer::run_compare(args),
+        Command::Balance(args) => designer::run_balance(args),
     };
     match result {
         Ok(code) => code,

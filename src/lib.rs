@@ -24,6 +24,7 @@
 //! - [`cli`]: the `ttr-opt` command line, thin over the above.
 
 pub mod analysis;
+pub mod balance;
 pub mod board;
 pub mod cli;
 pub mod frontier;

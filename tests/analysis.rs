@@ -117,3 +117,38 @@ fn a_ticket_completed_even_when_worthless_never_drops_out() {
     assert_eq!(r.tickets[0].membership, Membership::Every);
     assert_eq!(r.tickets[0].lower_by, None);
 }
+
+#[test]
+fn balance_report_on_a_line_matches_hand_derived_values() {
+    // A–B 1 car (1 point), B–C 2 cars (2), C–D 3 cars (4); tickets A–C 5
+    // (3 cars) and B–D 4 (5 cars).
+    let mut b = common::board(
+        &["A", "B", "C", "D"],
+        &[("A", "B", 1), ("B", "C", 2), ("C", "D", 3)],
+        &[("A", "C", 5), ("B", "D", 4)],
+    );
+    b.cars = 6;
+    let (report, _) = ttr_opt::balance::balance(&b, 6, 1, &|_| {}).unwrap();
+    // 1: A–B. 2: B–C. 3: A–B–C 1 + 2 + 5. 4: still 8. 5: B–C–D 2 + 4 + 4.
+    // 6: everything, 7 + 9.
+    let curve: Vec<(u32, i64)> = report.curve.iter().map(|p| (p.score, p.marginal)).collect();
+    assert_eq!(
+        curve,
+        vec![(1, 1), (2, 1), (8, 6), (8, 0), (10, 2), (16, 6)]
+    );
+    assert_eq!(report.optimum, 16);
+    // Rates 5/3 and 4/5; the median (upper) is 5/3; B–D's fair value for
+    // 5 cars is 8.33, rounded 8.
+    assert!((report.median_rate - 5.0 / 3.0).abs() < 1e-9);
+    let bd = report.tickets.iter().find(|t| t.name == "B – D").unwrap();
+    assert_eq!((bd.cheapest_cars, bd.fair_points), (5, 8));
+    // At 6 cars both tickets are in every optimum; A–C's routes pay for
+    // themselves (all routes without it: 7 + 4 = 11 = 16 − 5), so it is
+    // completed even at 0 points; it is in the plans of budgets 3, 4, 6.
+    let ac = report.tickets.iter().find(|t| t.name == "A – C").unwrap();
+    assert_eq!(ac.membership, ttr_opt::analysis::Membership::Every);
+    assert_eq!((ac.lower_by, ac.in_sweep_optima), (None, 3));
+    let md = report.markdown(&[]);
+    assert!(md.contains("An extra car adds nothing at 4 cars."), "{md}");
+    assert!(md.contains("| 4 | 8 |"), "{md}");
+}

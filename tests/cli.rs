@@ -255,3 +255,126 @@ fn replan_bad_state_is_a_clear_error() {
     assert!(err.contains("board nowhere.json"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A temporary directory unique to one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ttr-opt-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn compare_writes_both_curves_and_rejects_bad_scenarios() {
+    let dir = scratch("compare");
+    let board = dir.join("line.json");
+    std::fs::write(
+        &board,
+        r#"{ "name": "line", "cars": 4, "route_points": { "1": 1, "2": 2 },
+             "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+                         { "name": "C", "x": 2, "y": 0 } ],
+             "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["gray"] },
+                         { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] } ],
+             "tickets": [ { "from": "A", "to": "C", "points": 5 } ] }"#,
+    )
+    .unwrap();
+    let scenario = dir.join("cheap.json");
+    std::fs::write(
+        &scenario,
+        r#"{ "name": "cheap", "changes": [ { "set_route": { "from": "B", "to": "C", "length": 1 } } ] }"#,
+    )
+    .unwrap();
+    let (b, s, out) = (
+        board.to_str().unwrap(),
+        scenario.to_str().unwrap(),
+        dir.to_str().unwrap(),
+    );
+    let run = ttr_opt(&["compare", s, "--board", b, "--out", out, "--json", "--plot"]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
+    // 2 cars: base A–B + nothing (1) or B–C (2): 2; variant A–B–C: 1 + 1 + 5 = 7.
+    let row = &v["rows"][1];
+    assert_eq!(
+        (
+            row["cars"].as_u64(),
+            row["base"].as_u64(),
+            row["variant"].as_u64()
+        ),
+        (Some(2), Some(2), Some(7))
+    );
+    for file in [
+        "compare-cheap.csv",
+        "compare-cheap.json",
+        "compare-cheap.png",
+        "compare-cheap.svg",
+    ] {
+        assert!(
+            dir.join(file).metadata().is_ok_and(|m| m.len() > 0),
+            "{file} written"
+        );
+    }
+    // A scenario naming a route the board lacks: exit 1, the problem named.
+    std::fs::write(
+        &scenario,
+        r#"{ "name": "bad", "changes": [ { "remove_route": { "from": "A", "to": "C" } } ] }"#,
+    )
+    .unwrap();
+    let run = ttr_opt(&["compare", s, "--board", b, "--out", out]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("changes[0]: no route A – C") && !err.contains("panicked"),
+        "{err}"
+    );
+}
+
+#[test]
+fn balance_writes_a_markdown_report_with_its_figures() {
+    let dir = scratch("balance");
+    let out = dir.to_str().unwrap();
+    let run = ttr_opt(&["balance", "--cars", "8", "--out", out]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let md = std::fs::read_to_string(dir.join("balance.md")).unwrap();
+    for section in [
+        "# Balance report",
+        "## Score curve",
+        "## Tickets: value against cost",
+        "## Routes",
+        "![",
+        "Candidates for re-valuing",
+    ] {
+        assert!(md.contains(section), "report has {section}");
+    }
+    for file in [
+        "score-curve.png",
+        "frequency.png",
+        "map-8.png",
+        "score-curve.svg",
+        "balance.json",
+    ] {
+        assert!(
+            dir.join(file).metadata().is_ok_and(|m| m.len() > 0),
+            "{file} written"
+        );
+        assert!(
+            file.ends_with(".json") || file.ends_with(".svg") || md.contains(file),
+            "{file} linked"
+        );
+    }
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("balance.json")).unwrap()).unwrap();
+    // The same optimum as `solve` at 8 cars.
+    let solved: serde_json::Value =
+        serde_json::from_slice(&ttr_opt(&["solve", "--cars", "8", "--json"]).stdout).unwrap();
+    assert_eq!(v["optimum"], solved["score"]);
+    assert_eq!(v["curve"].as_array().unwrap().len(), 8);
+    assert_eq!(v["tickets"].as_array().unwrap().len(), 30);
+}

@@ -145,3 +145,91 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
     println!("\nwrote {}", list(&written));
     Ok(ExitCode::SUCCESS)
 }
+
+#[derive(clap::Args)]
+pub(super) struct BalanceArgs {
+    /// Train cars (default: the board's own); the sweep covers 1 to this.
+    #[arg(long, short = 'c')]
+    cars: Option<u32>,
+    /// Board file (default: the built-in USA board).
+    #[arg(long, short = 'b', value_name = "FILE")]
+    board: Option<PathBuf>,
+    /// Directory for the report (default: output/<board name>/balance).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the report's JSON instead of the Markdown.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (each solve itself is single-threaded).
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+}
+
+pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
+    let board = load_board(args.board.as_ref())?;
+    let out = args.out.clone().unwrap_or_else(|| {
+        PathBuf::from("output")
+            .join(board.name.to_lowercase())
+            .join("balance")
+    });
+    std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
+    let cars = args.cars.unwrap_or(board.cars);
+    eprintln!(
+        "balance report for {}: sweep 1..{cars} cars, then break-even values at {cars} ...",
+        board.name
+    );
+    let (report, entries) = crate::balance::balance(&board, cars, args.threads, &|e| {
+        eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score())
+    })
+    .context("balance report failed")?;
+
+    // The figures sit beside the Markdown, linked by file name.
+    let points: Vec<(u32, u32, u32)> = report
+        .curve
+        .iter()
+        .map(|p| (p.cars, p.ticket_points, p.route_points))
+        .collect();
+    let mut written = plot::score_curve(
+        &format!("{}: optimal score by number of train cars", board.name),
+        &points,
+        &out.join("score-curve"),
+    )?;
+    written.extend(plot::frequency(
+        &format!(
+            "{}: most frequent in the optima for 1 to {} cars",
+            board.name, report.cars
+        ),
+        &report.frequency,
+        10,
+        &out.join("frequency"),
+    )?);
+    if let Some(at) = entries.iter().find(|e| e.cars == report.cars) {
+        written.extend(plot::map(
+            &board,
+            &at.outcome.plan,
+            at.cars,
+            &out.join(format!("map-{}", at.cars)),
+        )?);
+    }
+    let map = format!("map-{}.png", report.cars);
+    let md = report.markdown(&[
+        ("Optimal score by number of train cars", "score-curve.png"),
+        (
+            "Tickets and routes most often in the optima",
+            "frequency.png",
+        ),
+        ("The optimal plan at the board's car count", &map),
+    ]);
+    let md_path = out.join("balance.md");
+    std::fs::write(&md_path, &md).with_context(|| format!("cannot write {}", md_path.display()))?;
+    let json_path = out.join("balance.json");
+    write_json(&json_path, &report)?;
+    written.splice(0..0, [md_path, json_path]);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{md}");
+        println!("\nwrote {}", list(&written));
+    }
+    Ok(ExitCode::SUCCESS)
+}

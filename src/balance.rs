@@ -1,0 +1,344 @@
+//! The balance report: one Markdown page a designer can read about a board.
+//!
+//! It puts together what the other analyses compute, all from proven optima:
+//! the score curve and the points each extra car is worth (one sweep), how
+//! often each ticket and route is in the optima of the sweep, each ticket's
+//! points per car on its cheapest connection against the board's typical
+//! rate, and at the board's own car count the break-even value of every
+//! ticket and the cost of losing each route of the optimum.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::analysis::{best_trip, break_even, frequency, Balance, Frequency, Membership};
+use crate::board::Board;
+use crate::graph::BoardGraph;
+use crate::solve::SolveError;
+use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
+
+/// One budget of the score curve.
+#[derive(Clone, Debug, Serialize)]
+pub struct CurvePoint {
+    pub cars: u32,
+    pub score: u32,
+    pub ticket_points: u32,
+    pub route_points: u32,
+    /// Points the last car added (score at `cars` minus at `cars − 1`).
+    pub marginal: i64,
+}
+
+/// One ticket's value against its cost.
+#[derive(Clone, Debug, Serialize)]
+pub struct TicketValue {
+    pub name: String,
+    /// Printed points (of the best trip, for a ticket with several).
+    pub points: u32,
+    /// Cars of the cheapest connection (of any trip).
+    pub cheapest_cars: u32,
+    /// Best points per car over the ticket's trips.
+    pub points_per_car: f64,
+    /// The points the board's median rate gives for `cheapest_cars`.
+    pub fair_points: u32,
+    /// Budgets of the sweep whose reported optimum completes it.
+    pub in_sweep_optima: usize,
+    /// At the board's car count: in every, some or no optimum.
+    pub membership: Membership,
+    pub raise_by: Option<u32>,
+    pub lower_by: Option<u32>,
+}
+
+/// Everything in the report, also written as JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct BalanceReport {
+    pub board: String,
+    pub title: String,
+    pub cars: u32,
+    pub optimum: u32,
+    pub curve: Vec<CurvePoint>,
+    /// Median ticket points per car on the cheapest connection.
+    pub median_rate: f64,
+    /// Every ticket, most points per car first.
+    pub tickets: Vec<TicketValue>,
+    pub frequency: Frequency,
+    /// Routes of the optimum at `cars`: the optimum if each were blocked.
+    pub blocking: Vec<crate::analysis::Impact>,
+    pub seconds: f64,
+}
+
+/// Runs the analyses for `board` at `cars` (the sweep covers 1..=cars), on
+/// `threads` threads. `progress` hears about each budget of the sweep.
+pub fn balance(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
+    let started = std::time::Instant::now();
+    let cars = cars.max(1);
+    let entries = sweep(board, 1, cars, threads, progress)?;
+    let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
+    let Balance {
+        optimum,
+        tickets: break_even_rows,
+        routes: blocking,
+        ..
+    } = break_even(board, cars, threads)?;
+
+    let mut curve = Vec::new();
+    let mut last = 0i64;
+    for e in &entries {
+        let plan = &e.outcome.plan;
+        curve.push(CurvePoint {
+            cars: e.cars,
+            score: plan.score(),
+            ticket_points: plan.ticket_points,
+            route_points: plan.route_points,
+            marginal: plan.score() as i64 - last,
+        });
+        last = plan.score() as i64;
+    }
+
+    // Cheapest connection of every trip, by Dijkstra over route lengths.
+    let graph = BoardGraph::new(board, board.route_ids());
+    let rates: Vec<(u32, f64)> = board
+        .cards
+        .iter()
+        .map(|card| {
+            card.trips
+                .iter()
+                .filter_map(|&t| {
+                    let trip = board.ticket(t);
+                    let d = graph.distances(trip.a, |r| board.route(r).length)[trip.b.0]?;
+                    Some((d.max(1), trip.points as f64 / d.max(1) as f64))
+                })
+                .fold((u32::MAX, 0.0), |(cars, rate), (d, r)| {
+                    (cars.min(d), f64::max(rate, r))
+                })
+        })
+        .collect();
+    // Per trip's card: budgets whose plan completes it (by index: names of
+    // identical cards repeat).
+    let mut in_sweep = vec![0usize; board.tickets.len()];
+    for e in &entries {
+        for &t in &e.outcome.plan.tickets {
+            in_sweep[board.cards[board.ticket(t).card].trips[0].0] += 1;
+        }
+    }
+    let mut sorted: Vec<f64> = rates.iter().map(|r| r.1).collect();
+    sorted.sort_by(f64::total_cmp);
+    let median_rate = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
+    let mut tickets: Vec<TicketValue> = board
+        .cards
+        .iter()
+        .zip(&rates)
+        .zip(&break_even_rows)
+        .map(|((card, &(cheapest_cars, rate)), be)| TicketValue {
+            name: card.name.clone(),
+            points: best_trip(board, card),
+            cheapest_cars,
+            points_per_car: rate,
+            fair_points: (median_rate * cheapest_cars as f64).round() as u32,
+            in_sweep_optima: in_sweep[card.trips[0].0],
+            membership: be.membership,
+            raise_by: be.raise_by,
+            lower_by: be.lower_by,
+        })
+        .collect();
+    tickets.sort_by(|a, b| b.points_per_car.total_cmp(&a.points_per_car));
+    let report = BalanceReport {
+        board: board.name.clone(),
+        title: if board.title.is_empty() {
+            board.name.clone()
+        } else {
+            board.title.clone()
+        },
+        cars,
+        optimum,
+        curve,
+        median_rate,
+        tickets,
+        frequency: freq,
+        blocking,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((report, entries))
+}
+
+impl BalanceReport {
+    /// The report as Markdown; `figures` are the image files beside it
+    /// (score curve, frequency, map), linked if present.
+    pub fn markdown(&self, figures: &[(&str, &str)]) -> String {
+        let mut md = String::new();
+        let w = &mut md;
+        let _ = writeln!(w, "# Balance report: {}\n", self.title);
+        let _ = writeln!(
+            w,
+            "Every number below comes from proven optimal plans of a single player who \
+             may pick any tickets (Schaefer & Schaefer's question), checked by an \
+             independent union-find. {} train cars; the optimum is **{} points**.\n",
+            self.cars, self.optimum
+        );
+        for (caption, file) in figures {
+            let _ = writeln!(w, "![{caption}]({file})\n");
+        }
+
+        let _ = writeln!(w, "## Score curve and marginal points per car\n");
+        let best = self
+            .curve
+            .iter()
+            .max_by_key(|p| (p.marginal, std::cmp::Reverse(p.cars)));
+        let flat: Vec<String> = self
+            .curve
+            .iter()
+            .filter(|p| p.marginal <= 0)
+            .map(|p| p.cars.to_string())
+            .collect();
+        let avg = self.optimum as f64 / self.cars as f64;
+        let _ = writeln!(
+            w,
+            "On average a car is worth {avg:.1} points. The biggest single step is first \
+             reached at {} cars (+{}). {}\n",
+            best.map_or(0, |p| p.cars),
+            best.map_or(0, |p| p.marginal),
+            if flat.is_empty() {
+                "Every extra car raises the optimum.".to_string()
+            } else {
+                format!("An extra car adds nothing at {} cars.", flat.join(", "))
+            }
+        );
+        let _ = writeln!(w, "| cars | optimum | tickets | routes | +last car |");
+        let _ = writeln!(w, "| ---: | ---: | ---: | ---: | ---: |");
+        for p in &self.curve {
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {} | {:+} |",
+                p.cars, p.score, p.ticket_points, p.route_points, p.marginal
+            );
+        }
+
+        let _ = writeln!(w, "\n## Tickets: value against cost\n");
+        let _ = writeln!(
+            w,
+            "Points per car on the cheapest connection; the board's median is {:.2}. \
+             *Fair* is what the median rate pays for that many cars. *Optima* counts \
+             the budgets 1–{} whose optimum completes the ticket (one plan per budget, the \
+             sweep's tie-break). *At {}*: in every, some or no optimum, and how many points \
+             would change that (break-even).\n",
+            self.median_rate, self.cars, self.cars
+        );
+        let _ = writeln!(
+            w,
+            "| ticket | points | cheapest cars | points/car | fair | optima | at {} | raise by | lower by |",
+            self.cars
+        );
+        let _ = writeln!(
+            w,
+            "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |"
+        );
+        let opt = |v: Option<u32>| v.map_or("never".to_string(), |v| v.to_string());
+        for t in &self.tickets {
+            let (raise, lower) = match t.membership {
+                Membership::None => (opt(t.raise_by), "–".to_string()),
+                Membership::Every => ("–".to_string(), opt(t.lower_by)),
+                Membership::Some => ("0".to_string(), "0".to_string()),
+            };
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {:.2} | {} | {} | {} | {} | {} |",
+                t.name,
+                t.points,
+                t.cheapest_cars,
+                t.points_per_car,
+                t.fair_points,
+                t.in_sweep_optima,
+                membership(t.membership),
+                raise,
+                lower
+            );
+        }
+        let budgets = self.curve.len();
+        let names = |keep: &dyn Fn(&TicketValue) -> bool| -> String {
+            let v: Vec<String> = self
+                .tickets
+                .iter()
+                .filter(|t| keep(t))
+                .map(|t| format!("{} ({})", t.name, t.points))
+                .collect();
+            if v.is_empty() {
+                "none".into()
+            } else {
+                v.join(", ")
+            }
+        };
+        let _ = writeln!(w, "\n**Candidates for re-valuing**\n");
+        let _ = writeln!(
+            w,
+            "- In every optimum at {} cars and in the optima of at least half the budgets \
+             (perhaps too generous): {}",
+            self.cars,
+            names(&|t| t.membership == Membership::Every && 2 * t.in_sweep_optima >= budgets)
+        );
+        let _ = writeln!(
+            w,
+            "- In no optimum at {} cars and in none of the budgets' optima (perhaps too \
+             stingy, or too long for the car count): {}",
+            self.cars,
+            names(&|t| t.membership == Membership::None && t.in_sweep_optima == 0)
+        );
+
+        let _ = writeln!(w, "\n## Routes\n");
+        let used = |keep: &dyn Fn(usize) -> bool| -> String {
+            let v: Vec<String> = self
+                .frequency
+                .routes
+                .iter()
+                .filter(|c| keep(c.count))
+                .map(|c| format!("{} ({})", c.name, c.count))
+                .collect();
+            if v.is_empty() {
+                "none".into()
+            } else {
+                v.join(", ")
+            }
+        };
+        let top = self.frequency.routes.get(9).map_or(1, |c| c.count.max(1));
+        let _ = writeln!(
+            w,
+            "- Most used over the {} budgets' optima: {}",
+            budgets,
+            used(&|c| c >= top)
+        );
+        let _ = writeln!(
+            w,
+            "- Never in an optimum of any budget: {}",
+            used(&|c| c == 0)
+        );
+        let _ = writeln!(
+            w,
+            "\nAt {} cars, the optimum if an opponent took a route of the optimal plan \
+             (0: some optimum avoids it):\n",
+            self.cars
+        );
+        let _ = writeln!(w, "| route | points | optimum if blocked | change |");
+        let _ = writeln!(w, "| --- | ---: | ---: | ---: |");
+        for r in &self.blocking {
+            let _ = writeln!(
+                w,
+                "| {} | {} | {} | {} |",
+                r.name, r.points, r.optimum, r.change
+            );
+        }
+        let _ = writeln!(w, "\n*Tie-break among alternate optima:* {TIE_BREAK}");
+        let _ = writeln!(w, "\n*Computed in {:.0} s.*", self.seconds);
+        md
+    }
+}
+
+fn membership(m: Membership) -> &'static str {
+    match m {
+        Membership::Every => "every",
+        Membership::Some => "some",
+        Membership::None => "none",
+    }
+}
