@@ -121,7 +121,12 @@ impl Scenario {
             message: format!("the base board: {e}"),
         })?;
         let mut problems = Vec::new();
-        let board = raw.as_object_mut().expect("a board file is a JSON object");
+        let Some(board) = raw.as_object_mut() else {
+            return Err(ScenarioError::Invalid {
+                file: file.to_string(),
+                problems: vec!["the base board is not a JSON object".into()],
+            });
+        };
         for (i, change) in self.changes.iter().enumerate() {
             if let Err(problem) = edit(board, change) {
                 problems.push(format!("changes[{i}]: {problem}"));
@@ -152,12 +157,14 @@ fn joins(entry: &Value, a: &str, b: &str) -> bool {
     matches!((end("from"), end("to")), (Some(x), Some(y)) if (x, y) == (a, b) || (x, y) == (b, a))
 }
 
+/// The board's `key` list; a field of another type is replaced (the board
+/// then fails validation with its own message).
 fn list<'v>(board: &'v mut Map<String, Value>, key: &str) -> &'v mut Vec<Value> {
-    board
-        .entry(key)
-        .or_insert_with(|| Value::Array(Vec::new()))
-        .as_array_mut()
-        .expect("routes and tickets are lists")
+    let entry = board.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+    if !entry.is_array() {
+        *entry = Value::Array(Vec::new());
+    }
+    entry.as_array_mut().expect("made an array above")
 }
 
 fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
@@ -188,7 +195,9 @@ fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
                 .iter_mut()
                 .find(|r| joins(r, from, to))
                 .ok_or_else(|| missing("route", from, to))?;
-            let route = route.as_object_mut().expect("a route is an object");
+            let Some(route) = route.as_object_mut() else {
+                return Err(format!("route {from} – {to} is not an object"));
+            };
             if let Some(length) = length {
                 route.insert("length".into(), (*length).into());
                 route.remove("points");
