@@ -208,8 +208,12 @@ pub struct BreakEven {
     pub raise_by: Option<u32>,
     /// For a ticket in every optimum: the points to remove before an optimal
     /// plan leaves it out (a tie). None when plans complete it even at 0
-    /// points (its routes pay for themselves).
+    /// points (its routes pay for themselves), and for tickets with several
+    /// trips (the best plan without the ticket may still complete a lesser
+    /// trip, so S − R is no break-even there; not computed).
     pub lower_by: Option<u32>,
+    /// The ticket has several trips; `points` is its best trip's.
+    pub several_trips: bool,
 }
 
 /// The break-even table of a budget.
@@ -300,6 +304,7 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                     // Plans without the ticket beat those with it once it is
                     // worth less than S − R, if R is not itself reached by
                     // completing the ticket (then R = S_in − points).
+                    Membership::Every if card.trips.len() > 1 => None,
                     Membership::Every if best_without + points > optimum => {
                         Some(optimum - best_without)
                     }
@@ -314,6 +319,7 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                     best_without,
                     raise_by,
                     lower_by,
+                    several_trips: card.trips.len() > 1,
                 })
             })
             .collect::<Result<Vec<_>, _>>()

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{best_trip, break_even, frequency, Balance, Frequency, Membership};
+use crate::analysis::{break_even, frequency, Balance, Frequency, Membership};
 use crate::board::Board;
 use crate::graph::BoardGraph;
 use crate::solve::SolveError;
@@ -32,11 +32,12 @@ pub struct CurvePoint {
 #[derive(Clone, Debug, Serialize)]
 pub struct TicketValue {
     pub name: String,
-    /// Printed points (of the best trip, for a ticket with several).
+    /// Printed points (of a ticket with several trips: of the trip that
+    /// pays most per car, whose figures all the columns give).
     pub points: u32,
-    /// Cars of the cheapest connection (of any trip).
+    /// Cars of the cheapest connection.
     pub cheapest_cars: u32,
-    /// Best points per car over the ticket's trips.
+    /// Points per car on it.
     pub points_per_car: f64,
     /// The points the board's median rate gives for `cheapest_cars`.
     pub fair_points: u32,
@@ -46,6 +47,7 @@ pub struct TicketValue {
     pub membership: Membership,
     pub raise_by: Option<u32>,
     pub lower_by: Option<u32>,
+    pub several_trips: bool,
 }
 
 /// Everything in the report, also written as JSON.
@@ -99,9 +101,11 @@ pub fn balance(
         last = plan.score() as i64;
     }
 
-    // Cheapest connection of every trip, by Dijkstra over route lengths.
+    // Cheapest connection of every trip, by Dijkstra over route lengths; of
+    // a ticket with several trips, the trip paying most per car (its points,
+    // cars and rate together).
     let graph = BoardGraph::new(board, board.route_ids());
-    let rates: Vec<(u32, f64)> = board
+    let rates: Vec<(u32, u32, f64)> = board
         .cards
         .iter()
         .map(|card| {
@@ -109,12 +113,11 @@ pub fn balance(
                 .iter()
                 .filter_map(|&t| {
                     let trip = board.ticket(t);
-                    let d = graph.distances(trip.a, |r| board.route(r).length)[trip.b.0]?;
-                    Some((d.max(1), trip.points as f64 / d.max(1) as f64))
+                    let d = graph.distances(trip.a, |r| board.route(r).length)[trip.b.0]?.max(1);
+                    Some((trip.points, d, trip.points as f64 / d as f64))
                 })
-                .fold((u32::MAX, 0.0), |(cars, rate), (d, r)| {
-                    (cars.min(d), f64::max(rate, r))
-                })
+                .max_by(|x, y| x.2.total_cmp(&y.2))
+                .unwrap_or((0, 0, 0.0))
         })
         .collect();
     // Per trip's card: budgets whose plan completes it (by index: names of
@@ -125,7 +128,7 @@ pub fn balance(
             in_sweep[board.cards[board.ticket(t).card].trips[0].0] += 1;
         }
     }
-    let mut sorted: Vec<f64> = rates.iter().map(|r| r.1).collect();
+    let mut sorted: Vec<f64> = rates.iter().map(|r| r.2).collect();
     sorted.sort_by(f64::total_cmp);
     let median_rate = sorted.get(sorted.len() / 2).copied().unwrap_or(0.0);
     let mut tickets: Vec<TicketValue> = board
@@ -133,9 +136,9 @@ pub fn balance(
         .iter()
         .zip(&rates)
         .zip(&break_even_rows)
-        .map(|((card, &(cheapest_cars, rate)), be)| TicketValue {
+        .map(|((card, &(points, cheapest_cars, rate)), be)| TicketValue {
             name: card.name.clone(),
-            points: best_trip(board, card),
+            points,
             cheapest_cars,
             points_per_car: rate,
             fair_points: (median_rate * cheapest_cars as f64).round() as u32,
@@ -143,6 +146,7 @@ pub fn balance(
             membership: be.membership,
             raise_by: be.raise_by,
             lower_by: be.lower_by,
+            several_trips: be.several_trips,
         })
         .collect();
     tickets.sort_by(|a, b| b.points_per_car.total_cmp(&a.points_per_car));
@@ -240,6 +244,7 @@ impl BalanceReport {
         for t in &self.tickets {
             let (raise, lower) = match t.membership {
                 Membership::None => (opt(t.raise_by), "–".to_string()),
+                Membership::Every if t.several_trips => ("–".to_string(), "n/a".to_string()),
                 Membership::Every => ("–".to_string(), opt(t.lower_by)),
                 Membership::Some => ("0".to_string(), "0".to_string()),
             };

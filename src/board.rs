@@ -266,8 +266,7 @@ impl Board {
         }
     }
 
-    /// Whether some ticket has more than one trip (the frontier programme and
-    /// the game engine score one trip per ticket and refuse such boards).
+    /// Whether some ticket has more than one trip.
     pub fn has_multi_trip(&self) -> bool {
         self.cards.iter().any(|c| c.trips.len() > 1)
     }

@@ -24,10 +24,10 @@ use crate::state::GameState;
 use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
 use std::time::Instant;
 
-/// The original North-American board, built into the binary so that
-/// `ttr-opt solve` works from any directory.
 mod designer;
 
+/// The original North-American board, built into the binary so that
+/// `ttr-opt solve` works from any directory.
 const USA_BOARD: &str = include_str!("../data/usa.json");
 
 /// Exit code when a time limit stopped the solver before it proved optimality.
@@ -705,6 +705,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
             Membership::None => "none",
         };
         let lower = match (t.membership, t.lower_by) {
+            (Membership::Every, None) if t.several_trips => "n/a".to_string(),
             (Membership::Every, None) => "never".to_string(),
             (_, v) => opt(v),
         };

@@ -86,8 +86,8 @@ pub enum ScenarioError {
     },
     #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
     Invalid { file: String, problems: Vec<String> },
-    #[error("{file}: the changed board is not valid: {source}")]
-    Board { file: String, source: BoardError },
+    #[error("{file}: the changed board is not valid: {problem}")]
+    Board { file: String, problem: BoardError },
 }
 
 impl Scenario {
@@ -144,9 +144,9 @@ impl Scenario {
                 problems,
             });
         }
-        Board::from_json(&raw.to_string(), file).map_err(|source| ScenarioError::Board {
+        Board::from_json(&raw.to_string(), file).map_err(|problem| ScenarioError::Board {
             file: file.to_string(),
-            source,
+            problem,
         })
     }
 }
@@ -220,16 +220,17 @@ fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
             Ok(())
         }
         Change::RemoveTicket(Pair { from, to }) => {
+            // The first ticket (in file order) holding the trip, as for set_ticket.
             let tickets = list(board, "tickets");
-            let before = tickets.len();
-            tickets.retain(|t| {
+            let holds = |t: &Value| {
                 let trips = t.get("trips").and_then(Value::as_array);
-                !(joins(t, from, to)
-                    || trips.is_some_and(|ts| ts.iter().any(|x| joins(x, from, to))))
-            });
-            if tickets.len() == before {
-                return Err(missing("ticket", from, to));
-            }
+                joins(t, from, to) || trips.is_some_and(|ts| ts.iter().any(|x| joins(x, from, to)))
+            };
+            let i = tickets
+                .iter()
+                .position(holds)
+                .ok_or_else(|| missing("ticket", from, to))?;
+            tickets.remove(i);
             Ok(())
         }
         Change::AddRoute(route) => {

@@ -83,3 +83,23 @@ fn all_optima_count_a_ticket_once_per_plan() {
     let o = ttr_opt::optima::all_optima(&b, 2, 10).expect("enumerates");
     assert_eq!((o.score, o.count), (7, 1));
 }
+
+#[test]
+fn break_even_gives_no_lower_by_for_a_ticket_with_several_trips() {
+    // 3 cars: A–B 1 car, A–C 2, D–E 2. Ticket X: A–B 2 or A–C 9; D–E 10.
+    // A–B + A–C scores 1 + 2 + 9 = 12; A–B + D–E scores 1 + 2 + 2 + 10 = 15,
+    // completing X's lesser trip: X is in every optimum. Without X the same
+    // routes score 13, yet they complete a trip of X, so S − R = 2 is no
+    // break-even value (plans really avoiding X score at most 12).
+    let b = common::board_with_cards(
+        &["A", "B", "C", "D", "E"],
+        &[("A", "B", 1), ("A", "C", 2), ("D", "E", 2)],
+        &[vec![("A", "B", 2), ("A", "C", 9)], vec![("D", "E", 10)]],
+    );
+    let balance = ttr_opt::analysis::break_even(&b, 3, 1).unwrap();
+    assert_eq!(balance.optimum, 15);
+    let x = &balance.tickets[0];
+    assert_eq!(x.membership, ttr_opt::analysis::Membership::Every);
+    assert!(x.several_trips);
+    assert_eq!((x.best_without, x.lower_by), (13, None));
+}
