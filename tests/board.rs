@@ -245,15 +245,7 @@ fn a_ticket_needs_one_shape_and_named_trips_are_checked() {
     assert!(p[4].contains("tickets[3]"));
 }
 
-/// A shipped board by file name.
-fn shipped(file: &str) -> Board {
-    Board::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("data")
-            .join(file),
-    )
-    .unwrap_or_else(|e| panic!("{file} loads: {e}"))
-}
+use common::shipped;
 
 /// (cities, city pairs, tracks, train spaces over all tracks, tickets,
 /// trips, cars) of a board.

@@ -4,7 +4,6 @@
 
 mod common;
 
-use ttr_opt::board::Board;
 use ttr_opt::solve::Method;
 
 const BOARDS: [&str; 6] = [
@@ -16,14 +15,7 @@ const BOARDS: [&str; 6] = [
     "switzerland.json",
 ];
 
-fn shipped(file: &str) -> Board {
-    Board::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("data")
-            .join(file),
-    )
-    .unwrap_or_else(|e| panic!("{file} loads: {e}"))
-}
+use common::shipped;
 
 #[test]
 fn every_board_runs_every_analysis() {

@@ -22,20 +22,18 @@ pub fn board(
     routes: &[(&str, &str, u32)],
     tickets: &[(&str, &str, u32)],
 ) -> Board {
-    let json = serde_json::json!({
-        "name": "test",
-        "cars": 45,
-        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "8": 21 },
-        "cities": cities.iter().enumerate()
-            .map(|(i, c)| serde_json::json!({ "name": c, "x": i, "y": 0 })).collect::<Vec<_>>(),
-        "routes": routes.iter()
-            .map(|(a, b, l)| serde_json::json!({ "from": a, "to": b, "length": l, "tracks": ["gray"] }))
-            .collect::<Vec<_>>(),
-        "tickets": tickets.iter()
-            .map(|(a, b, p)| serde_json::json!({ "from": a, "to": b, "points": p }))
-            .collect::<Vec<_>>(),
-    });
-    Board::from_json(&json.to_string(), "test board").expect("test board is valid")
+    let cards: Vec<Vec<(&str, &str, u32)>> = tickets.iter().map(|&t| vec![t]).collect();
+    board_with_cards(cities, routes, &cards)
+}
+
+/// A shipped board of `data/`, by file name.
+pub fn shipped(file: &str) -> Board {
+    Board::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("data")
+            .join(file),
+    )
+    .unwrap_or_else(|e| panic!("{file} loads: {e}"))
 }
 
 /// A board whose tickets may have several trips: each entry of `cards` is
