@@ -20,13 +20,7 @@ fn country() -> Board {
     )
 }
 
-const METHODS: [Method; 5] = [
-    Method::Auto,
-    Method::Frontier,
-    Method::Forest,
-    Method::Paper,
-    Method::PaperInteger,
-];
+use common::METHODS;
 
 #[test]
 fn a_ticket_scores_its_best_completed_trip_only() {

@@ -8,6 +8,30 @@ use ttr_opt::frontier::{Frontier, Goal};
 use ttr_opt::solve::Method;
 use ttr_opt::verify::evaluate;
 
+/// Routes of a random board: a spanning path over the cities (lengths
+/// `path`) plus the `extra` routes that are neither loops nor repeated pairs.
+fn connected_routes<'a>(
+    names: &[&'a str],
+    path: &[u32],
+    extra: &[(usize, usize, u32)],
+) -> Vec<(&'a str, &'a str, u32)> {
+    let mut routes: Vec<(usize, usize, u32)> = path
+        .iter()
+        .enumerate()
+        .map(|(i, &l)| (i, i + 1, l))
+        .collect();
+    for &(a, b, l) in extra {
+        let key = (a.min(b), a.max(b));
+        if a != b && !routes.iter().any(|&(x, y, _)| (x.min(y), x.max(y)) == key) {
+            routes.push((a, b, l));
+        }
+    }
+    routes
+        .iter()
+        .map(|&(a, b, l)| (names[a], names[b], l))
+        .collect()
+}
+
 /// A random connected board: a spanning path over `n` cities plus extra
 /// routes, and a few tickets.
 fn random_board() -> impl Strategy<Value = (Board, u32)> {
@@ -23,22 +47,8 @@ fn random_board() -> impl Strategy<Value = (Board, u32)> {
         })
         .prop_map(|(n, path, extra, tickets, cars)| {
             let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
-            let mut routes: Vec<(usize, usize, u32)> = path
-                .iter()
-                .enumerate()
-                .map(|(i, &l)| (i, i + 1, l))
-                .collect();
-            for (a, b, l) in extra {
-                let key = (a.min(b), a.max(b));
-                if a != b && !routes.iter().any(|&(x, y, _)| (x.min(y), x.max(y)) == key) {
-                    routes.push((a, b, l));
-                }
-            }
             let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
-            let routes: Vec<(&str, &str, u32)> = routes
-                .iter()
-                .map(|&(a, b, l)| (names_ref[a], names_ref[b], l))
-                .collect();
+            let routes = connected_routes(&names_ref, &path, &extra);
             let tickets: Vec<(&str, &str, u32)> = tickets
                 .iter()
                 .filter(|(a, b, _)| a != b)
@@ -64,21 +74,7 @@ fn random_multi_trip_board() -> impl Strategy<Value = (Board, u32)> {
         .prop_map(|(n, path, extra, cards, cars)| {
             let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
             let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut routes: Vec<(usize, usize, u32)> = path
-                .iter()
-                .enumerate()
-                .map(|(i, &l)| (i, i + 1, l))
-                .collect();
-            for (a, b, l) in extra {
-                let key = (a.min(b), a.max(b));
-                if a != b && !routes.iter().any(|&(x, y, _)| (x.min(y), x.max(y)) == key) {
-                    routes.push((a, b, l));
-                }
-            }
-            let routes: Vec<(&str, &str, u32)> = routes
-                .iter()
-                .map(|&(a, b, l)| (names_ref[a], names_ref[b], l))
-                .collect();
+            let routes = connected_routes(&names_ref, &path, &extra);
             let cards: Vec<Vec<(&str, &str, u32)>> = cards
                 .iter()
                 .map(|trips| {

@@ -7,13 +7,7 @@ mod common;
 use common::{board, brute_force, optimum, solve_with};
 use ttr_opt::solve::Method;
 
-const METHODS: [Method; 5] = [
-    Method::Auto,
-    Method::Frontier,
-    Method::Forest,
-    Method::Paper,
-    Method::PaperInteger,
-];
+use common::METHODS;
 
 #[test]
 fn ticket_needing_a_multi_route_path() {

@@ -6,6 +6,15 @@ use ttr_opt::model::Instance;
 use ttr_opt::solve::{solve, Method, Outcome, SolveOptions};
 use ttr_opt::verify::evaluate;
 
+/// Every exact method.
+pub const METHODS: [Method; 5] = [
+    Method::Auto,
+    Method::Frontier,
+    Method::Forest,
+    Method::Paper,
+    Method::PaperInteger,
+];
+
 pub fn usa() -> Board {
     Board::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
