@@ -48,6 +48,11 @@ pub const EXIT_TIME_LIMIT: u8 = 3;
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Memory the frontier programme may use, in MB (default: half of the
+    /// memory available at start). A run that would need more hands over to
+    /// the branch and cut, or, for `optima`, stops with an error.
+    #[arg(long, global = true, value_name = "MB")]
+    memory_limit: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -1196,6 +1201,9 @@ fn method_name(method: Method) -> String {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(mb) = cli.memory_limit {
+        crate::frontier::set_memory_budget(mb.saturating_mul(1 << 20));
+    }
     let result = match &cli.command {
         Command::Solve(args) => run_solve(args),
         Command::Sweep(args) => run_sweep(args),

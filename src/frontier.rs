@@ -23,6 +23,7 @@
 //! the final state and re-running each transition to find one that produced
 //! it (so ties resolve the same way every run).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rustc_hash::FxHashMap;
@@ -125,6 +126,44 @@ impl Goal {
     }
 }
 
+/// The memory the programme's tables may take, in bytes (0: not set yet,
+/// see [`memory_budget`]).
+static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
+
+/// Sets the memory budget of every later run (`--memory-limit`).
+pub fn set_memory_budget(bytes: usize) {
+    MEMORY_BUDGET.store(bytes.max(1), Ordering::Relaxed);
+}
+
+/// The memory budget of a run: as set, or else half of the memory the
+/// machine has available when first asked (4 GiB where that is unknown).
+/// A run that would pass it stops, as at a deadline, and the caller
+/// hands over to the branch and cut or reports the limit: the programme
+/// is never killed by the operating system.
+pub fn memory_budget() -> usize {
+    let set = MEMORY_BUDGET.load(Ordering::Relaxed);
+    if set > 0 {
+        return set;
+    }
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
+        })
+        .map(|kb| kb * 1024 / 2)
+        .unwrap_or(4 << 30);
+    set_memory_budget(available);
+    available
+}
+
+/// Bytes a stored state takes, roughly: key and values on the heap plus
+/// their headers and the hash map's share.
+fn state_bytes(key: &Key, values: &Values) -> usize {
+    key.capacity() * 2 + values.capacity() * 2 + 64
+}
+
 /// Distance meaning "no path" in the bound tables (sums of three stay in u16).
 const FAR: u16 = u16::MAX / 4;
 
@@ -132,7 +171,8 @@ const FAR: u16 = u16::MAX / 4;
 const UNWANTED: i16 = i16::MAX;
 
 impl Frontier {
-    /// Runs the exact programme; `None` if the deadline passed first.
+    /// Runs the exact programme; `None` if the deadline passed first or the
+    /// tables would outgrow [`memory_budget`].
     pub fn run(
         board: &Board,
         routes: &[RouteId],
@@ -334,11 +374,20 @@ impl Frontier {
         }
     }
 
-    /// Decides every step; false if the deadline passed first.
+    /// Decides every step; false if the deadline passed first or the
+    /// memory budget ran out.
     fn forward(&mut self, beam: Option<usize>, deadline: Option<Instant>) -> bool {
+        let budget = memory_budget();
+        let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Vec::new(), vec![0; self.max_cars + 1])];
         for i in 0..self.steps.len() {
             if deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
+            // Every layer is kept (plans are recovered from them), and the
+            // next one is built beside this one.
+            stored += layer.iter().map(|(k, v)| state_bytes(k, v)).sum::<usize>();
+            if stored.saturating_mul(2) > budget {
                 return false;
             }
             let mut next: FxHashMap<Key, Values> = FxHashMap::default();

@@ -123,7 +123,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
 }
 
 /// The routes among `routes` with the most points that fit in `cars`.
-fn knapsack(inst: &Instance, routes: &[RouteId], cars: u32) -> Vec<RouteId> {
+pub(crate) fn knapsack(inst: &Instance, routes: &[RouteId], cars: u32) -> Vec<RouteId> {
     let cap = cars as usize;
     // best[i][c]: most points from the first i routes with c cars.
     let mut best = vec![vec![0u32; cap + 1]; routes.len() + 1];

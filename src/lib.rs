@@ -26,6 +26,7 @@
 pub mod analysis;
 pub mod balance;
 pub mod board;
+pub mod branch;
 pub mod cli;
 pub mod frontier;
 pub mod graph;

@@ -32,6 +32,37 @@ pub struct MipResult {
     pub nodes: i64,
 }
 
+/// How an in-place LP solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LpStatus {
+    Optimal,
+    Infeasible,
+    /// The objective passed the cutoff of [`Mip::set_cutoff`].
+    Cutoff,
+    /// Time limit (or another limit) reached.
+    Stopped,
+}
+
+/// HiGHS's basis status "basic".
+const BASIC: highs_sys::HighsInt = 1;
+
+/// A simplex basis: a status per column and per row.
+#[derive(Clone, Debug)]
+pub struct Basis {
+    cols: Vec<highs_sys::HighsInt>,
+    rows: Vec<highs_sys::HighsInt>,
+}
+
+/// An LP solve's outcome (values and reduced costs only when optimal).
+#[derive(Clone, Debug)]
+pub struct LpResult {
+    pub status: LpStatus,
+    pub objective: f64,
+    pub values: Vec<f64>,
+    /// Reduced costs (column duals).
+    pub reduced: Vec<f64>,
+}
+
 #[derive(Debug, thiserror::Error)]
 #[error("HiGHS: {0}")]
 pub struct MipError(pub String);
@@ -81,33 +112,13 @@ impl Mip {
             .map_err(|e| MipError(format!("option {key}: {e:?}")))
     }
 
-    /// Wall-clock limit for the next solve, in seconds.
+    /// Wall-clock limit for the next solve, in seconds. HiGHS compares its
+    /// `time_limit` with the run time it has accumulated over every solve of
+    /// this model, so the limit is that time plus `seconds`.
     pub fn set_time_limit(&mut self, seconds: f64) -> Result<(), MipError> {
-        self.option("time_limit", seconds.max(0.0))
-    }
-
-    /// Makes the given columns integer (or continuous again).
-    pub fn set_integer(&mut self, cols: &[usize], integer: bool) -> Result<(), MipError> {
-        let kind = if integer {
-            highs_sys::VAR_TYPE_INTEGER
-        } else {
-            highs_sys::VAR_TYPE_CONTINUOUS
-        };
-        let set: Vec<highs_sys::HighsInt> =
-            cols.iter().map(|&c| c as highs_sys::HighsInt).collect();
-        let kinds = vec![kind; set.len()];
-        let ptr = self.model().as_mut_ptr();
-        // SAFETY: `ptr` is a live Highs instance; both arrays have `set.len()` entries.
-        let status = unsafe {
-            highs_sys::Highs_changeColsIntegralityBySet(
-                ptr,
-                set.len() as highs_sys::HighsInt,
-                set.as_ptr(),
-                kinds.as_ptr(),
-            )
-        };
-        self.is_mip = integer;
-        check(status, "changing integrality")
+        // SAFETY: a live Highs instance.
+        let spent = unsafe { highs_sys::Highs_getRunTime(self.model().as_mut_ptr()) };
+        self.option("time_limit", spent.max(0.0) + seconds.max(0.0))
     }
 
     /// Adds the row `lower <= sum(coef * col) <= upper`.
@@ -135,6 +146,143 @@ impl Mip {
             )
         };
         check(status, "adding a row")
+    }
+
+    /// Rows in the model now (the index the next added row gets).
+    pub fn rows(&mut self) -> usize {
+        // SAFETY: a live Highs instance.
+        unsafe { highs_sys::Highs_getNumRow(self.model().as_mut_ptr()) as usize }
+    }
+
+    /// Turns the model into the minimisation of `costs` (every column not
+    /// listed costs 0). The dual simplex stops early at an objective cutoff
+    /// ([`Mip::set_cutoff`]) only when minimising.
+    pub fn minimise(&mut self, costs: &[(usize, f64)]) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: `ptr` is a live Highs instance.
+        let status = unsafe { highs_sys::Highs_changeObjectiveSense(ptr, 1) };
+        check(status, "changing the objective sense")?;
+        for &(col, cost) in costs {
+            // SAFETY: as above.
+            let status =
+                unsafe { highs_sys::Highs_changeColCost(ptr, col as highs_sys::HighsInt, cost) };
+            check(status, "changing a cost")?;
+        }
+        Ok(())
+    }
+
+    /// A minimising LP may stop as soon as its objective is proven above
+    /// `cutoff` ([`LpStatus::Cutoff`]).
+    pub fn set_cutoff(&mut self, cutoff: f64) -> Result<(), MipError> {
+        self.option("objective_bound", cutoff)
+    }
+
+    /// The current basis (column and row statuses).
+    pub fn basis(&mut self) -> Result<Basis, MipError> {
+        let ptr = self.model().as_mut_ptr();
+        let rows = self.rows();
+        // SAFETY: a live Highs instance.
+        let cols = unsafe { highs_sys::Highs_getNumCol(ptr) } as usize;
+        let mut basis = Basis {
+            cols: vec![0; cols],
+            rows: vec![0; rows],
+        };
+        // SAFETY: the arrays have as many entries as the model has columns and rows.
+        let status = unsafe {
+            highs_sys::Highs_getBasis(ptr, basis.cols.as_mut_ptr(), basis.rows.as_mut_ptr())
+        };
+        check(status, "reading the basis")?;
+        Ok(basis)
+    }
+
+    /// Restores a basis taken earlier; rows added since then start basic
+    /// (their slacks), which keeps the basis valid.
+    pub fn set_basis(&mut self, basis: &Basis) -> Result<(), MipError> {
+        let rows = self.rows();
+        let mut row_status = basis.rows.clone();
+        row_status.resize(rows, BASIC);
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: the arrays have as many entries as the model has columns and rows.
+        let status =
+            unsafe { highs_sys::Highs_setBasis(ptr, basis.cols.as_ptr(), row_status.as_ptr()) };
+        check(status, "setting the basis")
+    }
+
+    /// Sets the bounds of column `col`.
+    pub fn set_col_bounds(&mut self, col: usize, lower: f64, upper: f64) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: `ptr` is a live Highs instance.
+        let status = unsafe {
+            highs_sys::Highs_changeColBounds(ptr, col as highs_sys::HighsInt, lower, upper)
+        };
+        check(status, "changing column bounds")
+    }
+
+    /// Sets the bounds of row `row`.
+    pub fn set_row_bounds(&mut self, row: usize, lower: f64, upper: f64) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: `ptr` is a live Highs instance.
+        let status = unsafe {
+            highs_sys::Highs_changeRowBounds(ptr, row as highs_sys::HighsInt, lower, upper)
+        };
+        check(status, "changing row bounds")
+    }
+
+    /// Re-solves the model as an LP in place (every column must be
+    /// continuous), warm-started from the last basis: the node solve of
+    /// [`crate::branch`]. Cheaper than [`Mip::solve`], which hands the model
+    /// through the `highs` crate's solve and back.
+    pub fn solve_lp(&mut self, columns: usize) -> Result<LpResult, MipError> {
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: `ptr` is a live Highs instance.
+        let status = unsafe { highs_sys::Highs_run(ptr) };
+        check(status, "solving the LP")?;
+        // SAFETY: as above.
+        let model_status = unsafe { highs_sys::Highs_getModelStatus(ptr) };
+        let status = match model_status {
+            s if s == highs_sys::MODEL_STATUS_OPTIMAL => LpStatus::Optimal,
+            s if s == highs_sys::MODEL_STATUS_INFEASIBLE => LpStatus::Infeasible,
+            s if s == highs_sys::MODEL_STATUS_OBJECTIVE_BOUND => LpStatus::Cutoff,
+            s if s == highs_sys::MODEL_STATUS_REACHED_TIME_LIMIT
+                || s == highs_sys::MODEL_STATUS_REACHED_INTERRUPT
+                || s == highs_sys::MODEL_STATUS_REACHED_ITERATION_LIMIT =>
+            {
+                LpStatus::Stopped
+            }
+            other => return Err(MipError(format!("unexpected LP status {other}"))),
+        };
+        if status != LpStatus::Optimal {
+            return Ok(LpResult {
+                status,
+                objective: f64::NEG_INFINITY,
+                values: Vec::new(),
+                reduced: Vec::new(),
+            });
+        }
+        let rows = self.rows();
+        let mut values = vec![0.0; columns];
+        let mut reduced = vec![0.0; columns];
+        let mut row_values = vec![0.0; rows];
+        let mut row_duals = vec![0.0; rows];
+        // SAFETY: the arrays have as many entries as the model has columns and rows.
+        let read = unsafe {
+            highs_sys::Highs_getSolution(
+                ptr,
+                values.as_mut_ptr(),
+                reduced.as_mut_ptr(),
+                row_values.as_mut_ptr(),
+                row_duals.as_mut_ptr(),
+            )
+        };
+        check(read, "reading the LP solution")?;
+        // SAFETY: a live Highs instance.
+        let objective = unsafe { highs_sys::Highs_getObjectiveValue(ptr) };
+        Ok(LpResult {
+            status,
+            objective,
+            values,
+            reduced,
+        })
     }
 
     /// A feasible solution to start from (HiGHS ignores it if it is not).

@@ -69,8 +69,13 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         lower,
         deadline: None,
     };
-    let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal)
-        .expect("no deadline was set");
+    let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal).ok_or_else(|| {
+        VerifyError(format!(
+            "listing all optima at {cars} cars needs more memory than the budget of {} MB \
+             (raise it with --memory-limit)",
+            crate::frontier::memory_budget() >> 20
+        ))
+    })?;
     if dp.best(cars) != score {
         return Err(VerifyError(format!(
             "the frontier programme finds {} points with {cars} cars, the solver {score}",

@@ -7,10 +7,11 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::board::RouteId;
+use crate::branch::{self, Answer, Reach};
 use crate::frontier::{Frontier, Goal};
 use crate::heuristic;
 use crate::mip::{Mip, MipError, MipStatus};
-use crate::model::{forest::ForestModel, paper::PaperModel, Instance, Plan};
+use crate::model::{paper::PaperModel, Instance, Plan};
 use crate::verify::{self, Claim, VerifyError};
 
 /// Which exact method to use. All of them return the same optimum.
@@ -133,17 +134,42 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             )
             .into());
         }
-        Method::Auto => match solve_forest(inst, &start, &clock, Stage::SwitchAbove(AUTO_GAP))? {
-            ForestEnd::Solved(run) => {
+        Method::Auto => {
+            let answer = branch::solve(
+                inst,
+                &start,
+                clock.deadline(),
+                Reach::ProofUnlessLoose(AUTO_GAP),
+            )?;
+            if !answer.loose_root {
                 method = Method::Forest;
-                run
-            }
-            ForestEnd::Switch => {
+                branch_run(inst, answer)
+            } else if let Some(run) = solve_frontier(inst, &start, &clock) {
                 method = Method::Frontier;
-                solve_frontier(inst, &start, &clock)
+                run
+            } else {
+                // Out of memory (or time) in the programme: the branch and
+                // cut goes on with what time is left.
+                method = Method::Forest;
+                forest_to_the_end(inst, &start, &clock)?
             }
-        },
-        Method::Frontier => solve_frontier(inst, &start, &clock),
+        }
+        Method::Frontier => solve_frontier(inst, &start, &clock).unwrap_or_else(|| {
+            // Out of time or memory: the starting plan, with only the trivial bound.
+            let (score, completed) = heuristic::score(inst, &start);
+            Run {
+                claim: Claim {
+                    completed,
+                    objective: score as f64,
+                    proven: false,
+                },
+                routes: start.clone(),
+                bound: int_bound(objective(inst, &inst.routes, &inst.tickets)),
+                solves: 0,
+                cuts: 0,
+                nodes: 0,
+            }
+        }),
         Method::Forest => forest_to_the_end(inst, &start, &clock)?,
         Method::Paper => solve_paper(inst, &start, &clock, false)?,
         Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
@@ -152,25 +178,39 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
 }
 
 /// What [`Method::Auto`] picks for this instance and starting plan: the
-/// forest MIP or the frontier programme. Costs one root LP.
+/// forest model's branch and cut or the frontier programme. Costs one root
+/// node of the branch and cut.
 pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> {
     if inst.routes.is_empty() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return Ok(Method::Forest);
     }
-    let clock = Clock {
-        started: Instant::now(),
-        limit: None,
-    };
-    Ok(match solve_forest(inst, start, &clock, Stage::Decide)? {
-        ForestEnd::Solved(_) => Method::Forest,
-        ForestEnd::Switch => Method::Frontier,
+    let answer = branch::solve(inst, start, None, Reach::ProofUnlessLoose(AUTO_GAP))?;
+    Ok(if answer.loose_root {
+        Method::Frontier
+    } else {
+        Method::Forest
     })
 }
 
 fn forest_to_the_end(inst: &Instance, start: &[RouteId], clock: &Clock) -> Result<Run, SolveError> {
-    match solve_forest(inst, start, clock, Stage::Solve)? {
-        ForestEnd::Solved(run) => Ok(run),
-        ForestEnd::Switch => unreachable!("Stage::Solve never switches"),
+    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof)?;
+    Ok(branch_run(inst, answer))
+}
+
+/// A branch-and-cut answer as a [`Run`].
+fn branch_run(inst: &Instance, answer: Answer) -> Run {
+    let (_, completed) = heuristic::score(inst, &answer.routes);
+    Run {
+        claim: Claim {
+            completed,
+            objective: answer.score as f64,
+            proven: answer.proven,
+        },
+        routes: answer.routes,
+        bound: answer.bound,
+        solves: answer.lps,
+        cuts: answer.cuts,
+        nodes: answer.nodes,
     }
 }
 
@@ -236,6 +276,11 @@ struct Clock {
 }
 
 impl Clock {
+    fn deadline(&self) -> Option<Instant> {
+        self.limit
+            .map(|l| self.started + std::time::Duration::from_secs_f64(l))
+    }
+
     /// Seconds left, or `None` without a limit.
     fn left(&self) -> Option<f64> {
         self.limit
@@ -303,11 +348,6 @@ fn solve_paper(
     })
 }
 
-/// LP rounds of cut separation before branching, and when to stop them.
-const LP_ROUNDS: usize = 200;
-const LP_TOLERANCE: f64 = 1e-4;
-const MIP_TOLERANCE: f64 = 1e-6;
-
 /// `Auto` hands over to the frontier programme when the forest model's root
 /// LP bound is more than this fraction above the starting plan's score.
 /// Measured on the USA board: the LP bound is about 6.5 points per car at
@@ -319,35 +359,20 @@ const MIP_TOLERANCE: f64 = 1e-6;
 pub const AUTO_GAP: f64 = 0.2;
 
 /// Runs the programme for the instance's budget alone, with the starting
-/// plan's score as the bound to beat.
-fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Run {
-    let (start_score, start_completed) = heuristic::score(inst, start);
+/// plan's score as the bound to beat; `None` if it ran out of time or of
+/// memory ([`crate::frontier::memory_budget`]).
+fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Option<Run> {
+    let (start_score, _) = heuristic::score(inst, start);
     let mut lower = vec![0; inst.cars as usize + 1];
     lower[inst.cars as usize] = start_score;
     let goal = Goal {
         max_cars: inst.cars,
         min_cars: inst.cars,
         lower,
-        deadline: clock
-            .limit
-            .map(|l| clock.started + std::time::Duration::from_secs_f64(l)),
+        deadline: clock.deadline(),
     };
-    match Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal) {
-        Some(dp) => frontier_run(&dp, inst.cars),
-        // Out of time: the starting plan, with only the trivial bound.
-        None => Run {
-            claim: Claim {
-                completed: start_completed,
-                objective: start_score as f64,
-                proven: false,
-            },
-            routes: start.to_vec(),
-            bound: int_bound(objective(inst, &inst.routes, &inst.tickets)),
-            solves: 0,
-            cuts: 0,
-            nodes: 0,
-        },
-    }
+    Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal)
+        .map(|dp| frontier_run(&dp, inst.cars))
 }
 
 /// The programme's answer for one budget, as a proven [`Run`].
@@ -366,137 +391,4 @@ pub(crate) fn frontier_run(dp: &Frontier, cars: u32) -> Run {
         cuts: 0,
         nodes: 0,
     }
-}
-
-/// How far [`solve_forest`] goes.
-#[derive(Clone, Copy)]
-enum Stage {
-    /// To the end.
-    Solve,
-    /// Stop after the root LP if its bound exceeds the starting plan's score
-    /// by more than this fraction (the frontier programme will do better).
-    SwitchAbove(f64),
-    /// Stop after the root LP and report what [`Method::Auto`] would choose.
-    Decide,
-}
-
-enum ForestEnd {
-    Solved(Run),
-    Switch,
-}
-
-fn solve_forest(
-    inst: &Instance,
-    start: &[RouteId],
-    clock: &Clock,
-    stage: Stage,
-) -> Result<ForestEnd, SolveError> {
-    let (model, mut mip) = ForestModel::build(inst)?;
-    let x = model.x_columns();
-    let (mut solves, mut cuts, mut nodes) = (0, 0, 0);
-
-    // The incumbent is always a route set with the model's own valuation of
-    // it (`start` builds a full, cut-feasible solution from the routes).
-    let value_of = |routes: &[RouteId]| {
-        let values = model.start(inst, routes);
-        let completed = model.completed(inst, &values);
-        let objective = objective(inst, routes, &completed);
-        (values, completed, objective)
-    };
-    let (mut best_values, mut best_completed, mut best) = value_of(start);
-    let mut best_routes = start.to_vec();
-    // Trivially, no plan scores more than every route and ticket together.
-    let mut bound = int_bound(objective(inst, &inst.routes, &inst.tickets));
-
-    // Root relaxation: strengthen the LP with violated cuts before branching.
-    mip.set_integer(&x, false)?;
-    for _ in 0..LP_ROUNDS {
-        clock.apply(&mut mip)?;
-        let result = mip.solve()?;
-        solves += 1;
-        if result.status != MipStatus::Optimal {
-            break;
-        }
-        let values = result.values.expect("an optimal LP has a solution");
-        bound = bound.min(int_bound(result.bound));
-        let violated = model.separate(&values, LP_TOLERANCE);
-        if violated.is_empty() || bound as f64 <= best {
-            break;
-        }
-        cuts += violated.len();
-        model.add_cuts(&mut mip, &violated)?;
-    }
-
-    let loose = bound as f64 > best * (1.0 + AUTO_GAP) + 1e-9;
-    match stage {
-        Stage::SwitchAbove(gap) if bound as f64 > best * (1.0 + gap) + 1e-9 => {
-            return Ok(ForestEnd::Switch)
-        }
-        Stage::Decide if loose => return Ok(ForestEnd::Switch),
-        Stage::Decide => {
-            return Ok(ForestEnd::Solved(Run {
-                routes: best_routes,
-                claim: Claim {
-                    completed: best_completed,
-                    objective: best,
-                    proven: false,
-                },
-                bound,
-                solves,
-                cuts,
-                nodes,
-            }))
-        }
-        _ => {}
-    }
-
-    // Branch and bound on x; repeat while the MIP's answer violates cuts.
-    mip.set_integer(&x, true)?;
-    while (best as u32) < bound {
-        if clock.left().is_some_and(|l| l <= 0.0) {
-            break;
-        }
-        mip.set_start(&best_values)?;
-        clock.apply(&mut mip)?;
-        let result = mip.solve()?;
-        solves += 1;
-        nodes += result.nodes;
-        bound = bound.min(int_bound(result.bound));
-        let Some(values) = result.values else {
-            break;
-        };
-        let routes = model.routes(inst, &values);
-        let (v, c, o) = value_of(&routes);
-        if o > best {
-            (best_values, best_completed, best, best_routes) = (v, c, o, routes);
-        }
-        if result.status == MipStatus::TimeLimit {
-            break;
-        }
-        if (best as u32) >= bound {
-            break;
-        }
-        let violated = model.separate(&values, MIP_TOLERANCE);
-        if violated.is_empty() {
-            // Every cut holds, so the MIP optimum is attained by its own routes.
-            return Err(MipError(format!(
-                "forest model: no violated cut, but optimum {bound} exceeds its routes' score {best}"
-            ))
-            .into());
-        }
-        cuts += violated.len();
-        model.add_cuts(&mut mip, &violated)?;
-    }
-    Ok(ForestEnd::Solved(Run {
-        routes: best_routes,
-        claim: Claim {
-            completed: best_completed,
-            objective: best,
-            proven: (best as u32) >= bound,
-        },
-        bound,
-        solves,
-        cuts,
-        nodes,
-    }))
 }

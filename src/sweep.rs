@@ -108,6 +108,16 @@ fn run(
         });
         results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
     };
+    let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
+    let forest_task = |i: usize| -> Result<(), SolveError> {
+        let options = SolveOptions {
+            method: Method::Forest,
+            time_limit: None,
+            start: Some(starts[i].clone()),
+        };
+        record(i, solve::solve(&instances[i], &options)?);
+        Ok(())
+    };
     let frontier_task = || -> Result<(), SolveError> {
         let (Some(&lo), Some(&hi)) = (frontier_budgets.first(), frontier_budgets.last()) else {
             return Ok(());
@@ -119,8 +129,13 @@ fn run(
             lower: lower.clone(),
             deadline: None,
         };
-        let dp =
-            Frontier::run(board, &all_routes, &all_tickets, &goal).expect("no deadline was set");
+        let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
+            // Over the memory budget: the branch and cut proves them instead.
+            for &i in &frontier_budgets {
+                forest_task(i)?;
+            }
+            return Ok(());
+        };
         // Each budget's share of the one run.
         let seconds = started.elapsed().as_secs_f64() / frontier_budgets.len() as f64;
         for &i in &frontier_budgets {
@@ -130,16 +145,6 @@ fn run(
                 solve::finish(&instances[i], run, Method::Frontier, seconds)?,
             );
         }
-        Ok(())
-    };
-    let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
-    let forest_task = |i: usize| -> Result<(), SolveError> {
-        let options = SolveOptions {
-            method: Method::Forest,
-            time_limit: None,
-            start: Some(starts[i].clone()),
-        };
-        record(i, solve::solve(&instances[i], &options)?);
         Ok(())
     };
     let (frontier_result, forest_result) = rayon::join(frontier_task, || {

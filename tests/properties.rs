@@ -5,7 +5,8 @@ mod common;
 use proptest::prelude::*;
 use ttr_opt::board::Board;
 use ttr_opt::frontier::{Frontier, Goal};
-use ttr_opt::solve::Method;
+use ttr_opt::model::Instance;
+use ttr_opt::solve::{solve, Method, SolveOptions};
 use ttr_opt::verify::evaluate;
 
 /// Routes of a random board: a spanning path over the cities (lengths
@@ -43,6 +44,32 @@ fn random_board() -> impl Strategy<Value = (Board, u32)> {
                 prop::collection::vec((0..n, 0..n, 1u32..=6), 0..7),
                 prop::collection::vec((0..n, 0..n, 1u32..=20), 1..6),
                 0u32..24,
+            )
+        })
+        .prop_map(|(n, path, extra, tickets, cars)| {
+            let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
+            let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
+            let routes = connected_routes(&names_ref, &path, &extra);
+            let tickets: Vec<(&str, &str, u32)> = tickets
+                .iter()
+                .filter(|(a, b, _)| a != b)
+                .map(|&(a, b, p)| (names_ref[a], names_ref[b], p))
+                .collect();
+            (common::board(&names_ref, &routes, &tickets), cars)
+        })
+}
+
+/// A denser random board with more tickets (up to 16 routes, so brute
+/// force stays cheap), where the LP relaxation is far from integral.
+fn dense_board() -> impl Strategy<Value = (Board, u32)> {
+    (6usize..9)
+        .prop_flat_map(|n| {
+            (
+                Just(n),
+                prop::collection::vec(1u32..=6, n - 1),
+                prop::collection::vec((0..n, 0..n, 1u32..=6), 4..9),
+                prop::collection::vec((0..n, 0..n, 1u32..=20), 4..12),
+                3u32..30,
             )
         })
         .prop_map(|(n, path, extra, tickets, cars)| {
@@ -108,6 +135,20 @@ proptest! {
         prop_assert_eq!(dp.best(cars), expected);
         let (plan, _) = dp.plan(cars);
         prop_assert_eq!(common::independent_score(&board, &plan).1, expected);
+    }
+
+    /// The branch and cut started from an empty plan must branch and find
+    /// its own plans (its node heuristic, integral LPs), and still prove
+    /// the brute-force optimum; the verifier re-checks the plan.
+    #[test]
+    fn branch_and_cut_from_nothing_matches_brute_force((board, cars) in dense_board()) {
+        let expected = common::brute_force(&board, cars);
+        let inst = Instance::new(&board, cars);
+        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()) };
+        let outcome = solve(&inst, &options).unwrap();
+        prop_assert!(outcome.proven);
+        prop_assert_eq!(outcome.plan.score(), expected);
+        prop_assert_eq!(common::independent_score(&board, &outcome.plan.routes).1, expected);
     }
 
     #[test]

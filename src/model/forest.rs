@@ -33,8 +33,9 @@
 //! ```
 //!
 //! The directed cuts are exponentially many; they are found by max-flow
-//! ([`ForestModel::separate`]) on LP and MIP solutions and added as rows
-//! until none is violated. Only x needs to be integer: once the cuts hold, a
+//! ([`ForestModel::separate`]) at every node of our own branch and cut
+//! ([`crate::branch`]) and added as rows until none is violated. Only x
+//! needs to be integer: once the cuts hold, a
 //! positive z^r_k means both ends of ticket k have positive flow from r over
 //! claimed routes, so the ticket really is complete.
 //!
@@ -52,8 +53,8 @@ use good_lp::{variable, Expression, SolverModel};
 use petgraph::algo::dinics;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::{paper::chosen_routes, route_sums, Col, Columns, Instance};
-use crate::board::{CityId, RouteId, TicketId};
+use super::{route_sums, Col, Columns, Instance};
+use crate::board::CityId;
 use crate::mip::{Mip, MipError};
 
 /// One arc of one root's arborescence.
@@ -152,6 +153,40 @@ fn group_trips(inst: &Instance) -> Vec<Group> {
     groups
 }
 
+/// Cars on a shortest path from `root` to every city, through cities that
+/// are `open` only (`u32::MAX` where there is none).
+fn distances_within(
+    n: usize,
+    ends: &[(CityId, CityId)],
+    lengths: &[u32],
+    root: CityId,
+    open: impl Fn(CityId) -> bool,
+) -> Vec<u32> {
+    let mut dist = vec![u32::MAX; n];
+    let mut done = vec![false; n];
+    dist[root.0] = 0;
+    // Dense Dijkstra: boards have a few dozen cities.
+    while let Some(u) = (0..n)
+        .filter(|&v| !done[v] && dist[v] < u32::MAX)
+        .min_by_key(|&v| (dist[v], v))
+    {
+        done[u] = true;
+        for (&(a, b), &length) in ends.iter().zip(lengths) {
+            let v = if a.0 == u {
+                b
+            } else if b.0 == u {
+                a
+            } else {
+                continue;
+            };
+            if open(v) {
+                dist[v.0] = dist[v.0].min(dist[u].saturating_add(length));
+            }
+        }
+    }
+    dist
+}
+
 pub struct ForestModel {
     /// x_e, in the order of `Instance::routes`.
     x: Vec<Col>,
@@ -159,10 +194,6 @@ pub struct ForestModel {
     /// The scoring columns: one group per ticket of one trip, and per set of
     /// equal-valued trips S × T of a ticket with several.
     groups: Vec<Group>,
-    /// Per route of the instance: its two ends.
-    ends: Vec<(CityId, CityId)>,
-    /// Terminal order position of each city (`None` if not a ticket city).
-    order: Vec<Option<usize>>,
     columns: usize,
 }
 
@@ -200,21 +231,26 @@ impl ForestModel {
         let x: Vec<Col> = inst
             .routes
             .iter()
-            .map(|_| cols.add(variable().binary()))
+            .map(|_| cols.add(variable().min(0).max(1)))
             .collect();
         let unit = || variable().min(0).max(1);
         let mut roots = Vec::with_capacity(terminals.len());
+        let lengths: Vec<u32> = inst.routes.iter().map(|&r| board.route(r).length).collect();
         for (ri, &r) in terminals.iter().enumerate() {
-            // A city can be in r's tree unless it is a terminal that comes before r.
-            let allowed = |c: CityId| touched[c.0] && order[c.0].is_none_or(|o| o >= ri);
+            // A city can be in r's tree unless it is a terminal that comes
+            // before r, or farther from r than the budget (the tree's path
+            // from r to it costs at most the whole tree).
+            let open = |c: CityId| touched[c.0] && order[c.0].is_none_or(|o| o >= ri);
+            let reach = distances_within(n, &ends, &lengths, r, open);
+            let allowed = |c: CityId| reach[c.0] <= inst.cars;
             let y: Vec<Option<Col>> = (0..n)
                 .map(|c| allowed(CityId(c)).then(|| cols.add(unit())))
                 .collect();
             let mut arcs = Vec::new();
-            for &(a, b) in &ends {
+            for (&(a, b), &length) in ends.iter().zip(&lengths) {
                 if allowed(a) && allowed(b) {
                     for (from, to) in [(a, b), (b, a)] {
-                        if to != r {
+                        if to != r && reach[from.0].saturating_add(length) <= inst.cars {
                             arcs.push(Arc {
                                 from,
                                 to,
@@ -237,7 +273,13 @@ impl ForestModel {
                     .expect("a group has cities")
             };
             let last = latest(&g.from).min(latest(&g.to));
-            g.z = (0..=last).map(|ri| (ri, cols.add(unit()))).collect();
+            // ... and within the budget's reach of it.
+            let reaches =
+                |ri: usize, cities: &[CityId]| cities.iter().any(|c| roots[ri].y[c.0].is_some());
+            g.z = (0..=last)
+                .filter(|&ri| reaches(ri, &g.from) && reaches(ri, &g.to))
+                .map(|ri| (ri, cols.add(unit())))
+                .collect();
         }
 
         let (route_points, cars) = route_sums(inst, &x);
@@ -326,14 +368,12 @@ impl ForestModel {
             }
         }
 
-        let mip = Mip::new(problem, true)?;
+        let mip = Mip::new(problem, false)?;
         Ok((
             ForestModel {
                 x,
                 roots,
                 groups,
-                ends,
-                order,
                 columns,
             },
             mip,
@@ -411,133 +451,24 @@ impl ForestModel {
         Ok(())
     }
 
-    /// Column values for claiming `routes`: each component of the claimed
-    /// network that holds a terminal becomes the arborescence of its first
-    /// terminal, pruned of non-terminal leaves; its completed tickets score.
-    /// Satisfies every row of the model, cuts included.
-    pub fn start(&self, inst: &Instance, routes: &[RouteId]) -> Vec<f64> {
-        let n = self.order.len();
-        let mut values = vec![0.0; self.columns];
-        let chosen: Vec<usize> = (0..inst.routes.len())
-            .filter(|&e| routes.contains(&inst.routes[e]))
-            .collect();
-        let mut adjacent: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for &e in &chosen {
-            values[self.x[e].index] = 1.0;
-            let (a, b) = self.ends[e];
-            adjacent[a.0].push(b.0);
-            adjacent[b.0].push(a.0);
-        }
-        // Components by breadth-first search; root each at its first terminal.
-        let mut component = vec![usize::MAX; n];
-        let mut tree_root = vec![None; n];
-        for start in 0..n {
-            if component[start] != usize::MAX || adjacent[start].is_empty() {
-                continue;
-            }
-            let mut members = vec![start];
-            component[start] = start;
-            let mut i = 0;
-            while i < members.len() {
-                for &next in &adjacent[members[i]] {
-                    if component[next] == usize::MAX {
-                        component[next] = start;
-                        members.push(next);
-                    }
-                }
-                i += 1;
-            }
-            let Some(ri) = members.iter().filter_map(|&c| self.order[c]).min() else {
-                continue;
-            };
-            let root = &self.roots[ri];
-            // Breadth-first tree from the root, then prune Steiner leaves.
-            let mut parent = vec![usize::MAX; n];
-            let mut in_tree = vec![false; n];
-            let mut bfs = vec![root.city.0];
-            in_tree[root.city.0] = true;
-            let mut i = 0;
-            while i < bfs.len() {
-                for &next in &adjacent[bfs[i]] {
-                    if !in_tree[next] {
-                        in_tree[next] = true;
-                        parent[next] = bfs[i];
-                        bfs.push(next);
-                    }
-                }
-                i += 1;
-            }
-            let mut children = vec![0usize; n];
-            for &c in &bfs[1..] {
-                children[parent[c]] += 1;
-            }
-            for &c in bfs.iter().rev() {
-                if c != root.city.0 && children[c] == 0 && self.order[c].is_none() {
-                    in_tree[c] = false;
-                    children[parent[c]] -= 1;
-                }
-            }
-            for &c in &bfs {
-                if in_tree[c] {
-                    tree_root[c] = Some(ri);
-                    values[root.y[c].expect("tree cities are allowed").index] = 1.0;
-                }
-            }
-            for arc in &root.arcs {
-                if in_tree[arc.to.0] && parent[arc.to.0] == arc.from.0 {
-                    values[arc.col.index] = 1.0;
-                }
-            }
-        }
-        let scoring = super::scoring_trips(inst, routes);
-        for g in &self.groups {
-            let Some(&k) = g
-                .trips
-                .iter()
-                .find(|&&k| scoring.contains(&inst.tickets[k]))
-            else {
-                continue;
-            };
-            let ticket = inst.board.ticket(inst.tickets[k]);
-            if let (Some(ra), Some(rb)) = (tree_root[ticket.a.0], tree_root[ticket.b.0]) {
-                if ra == rb {
-                    if let Some(&(_, zc)) = g.z.iter().find(|(ri, _)| *ri == ra) {
-                        values[zc.index] = 1.0;
-                    }
-                }
-            }
-        }
-        values
+    /// Number of columns of the model (before any cut rows).
+    pub fn columns(&self) -> usize {
+        self.columns
     }
 
-    pub fn routes(&self, inst: &Instance, values: &[f64]) -> Vec<RouteId> {
-        chosen_routes(inst, &self.x, values)
-    }
-
-    /// Tickets the solution counts as completed (Σ_r z^r_g > 1/2). Of a
-    /// group of several trips, the first one the chosen routes connect
-    /// stands for it (if none does, the first trip, which the verifier then
-    /// rejects: that would be a bug in the model).
-    pub fn completed(&self, inst: &Instance, values: &[f64]) -> Vec<TicketId> {
-        let board = inst.board;
-        let picked: Vec<_> = self
-            .routes(inst, values)
+    /// The scoring groups for branching: per group, its z columns (one per
+    /// root), its points, and its trips (indices into `Instance::tickets`).
+    pub fn group_columns(&self) -> Vec<(Vec<usize>, u32, Vec<usize>)> {
+        self.groups
             .iter()
-            .map(|&r| board.route(r).clone())
-            .collect();
-        let component = crate::graph::components(board.cities.len(), &picked);
-        let connected = |k: &usize| {
-            let t = board.ticket(inst.tickets[*k]);
-            component[t.a.0] == component[t.b.0]
-        };
-        let mut done: Vec<TicketId> = self
-            .groups
-            .iter()
-            .filter(|g| g.z.iter().map(|(_, c)| values[c.index]).sum::<f64>() > 0.5)
-            .map(|g| inst.tickets[*g.trips.iter().find(|k| connected(k)).unwrap_or(&g.trips[0])])
-            .collect();
-        done.sort();
-        done
+            .map(|g| {
+                (
+                    g.z.iter().map(|(_, c)| c.index).collect(),
+                    g.points,
+                    g.trips.clone(),
+                )
+            })
+            .collect()
     }
 
     pub fn x_columns(&self) -> Vec<usize> {

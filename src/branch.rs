@@ -1,0 +1,547 @@
+//! Branch and cut on the forest model: our own search tree over HiGHS LPs,
+//! with the directed cuts separated at every node.
+//!
+//! Why not HiGHS's own MIP: it has no lazy-constraint callback, so a MIP
+//! solve that still lacks some directed cuts ends with an integer solution
+//! that violates them, and the whole branch-and-bound starts again with the
+//! new rows. On Europe at 45 cars one such restart took 30 s and proved a
+//! bound of 226 for a "solution" that was not a real plan. Here every node
+//! separates until its LP satisfies the cuts (or its bound stops moving), so
+//! nothing is thrown away, and the cuts found anywhere hold everywhere.
+//!
+//! Branching prefers tickets: "this ticket is completed" (Σ_r z^r_g = 1, a
+//! row of its own) against "it is not" (= 0). The LP's favourite trick is to
+//! complete many tickets by halves on half-bought routes; forcing a ticket
+//! whole makes it pay for a whole connection. Routes (x_e) are branched on
+//! only when every ticket is integral.
+//!
+//! Each node also runs a quick LP-guided plan: tickets in order of their LP
+//! value, each joined by a shortest path that favours the routes the LP
+//! buys, then the cars left on the routes worth the most points. Good plans
+//! early prune most of the tree.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+use std::time::Instant;
+
+use crate::board::RouteId;
+use crate::heuristic;
+use crate::mip::{Basis, LpStatus, Mip, MipError};
+use crate::model::{forest::ForestModel, Instance};
+
+/// Cut rounds at the root, and at every other node before branching.
+const ROOT_ROUNDS: usize = 200;
+const NODE_ROUNDS: usize = 20;
+/// A node stops separating when three rounds together gained less.
+const STALL: f64 = 0.02;
+const CUT_TOLERANCE: f64 = 1e-4;
+/// Integral-solution cuts are separated exactly (to the max-flow's scale).
+const EXACT_TOLERANCE: f64 = 1e-6;
+const INTEGRAL: f64 = 1e-6;
+
+/// A branching decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fix {
+    /// Route (index into `Instance::routes`) claimed or not.
+    Route(usize, bool),
+    /// Scoring group (a ticket, or equal trips of one) completed or not.
+    Group(usize, bool),
+}
+
+struct Node {
+    /// Upper bound from the parent's LP.
+    bound: f64,
+    fixes: Vec<Fix>,
+    /// The parent's final basis, to restart from when the node is taken
+    /// from the heap (diving continues from the current basis).
+    basis: Option<std::rc::Rc<Basis>>,
+    /// Creation order: equal bounds are taken oldest first, so runs repeat.
+    seq: u64,
+}
+
+impl PartialEq for Node {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Node {}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Node {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.bound
+            .total_cmp(&other.bound)
+            .then_with(|| other.seq.cmp(&self.seq))
+    }
+}
+
+/// The search's answer before verification.
+pub(crate) struct Answer {
+    pub routes: Vec<RouteId>,
+    pub score: u32,
+    /// Upper bound on the optimum (= `score` when proven).
+    pub bound: u32,
+    pub proven: bool,
+    pub lps: usize,
+    pub cuts: usize,
+    pub nodes: i64,
+    /// The search gave up after a loose root ([`Reach::ProofUnlessLoose`]);
+    /// `bound` is the root's.
+    pub loose_root: bool,
+}
+
+/// What processing one node ended with.
+enum NodeEnd {
+    /// Pruned, infeasible, or solved (its best plan is the incumbent).
+    Done,
+    /// The deadline came: the node is still open with this bound.
+    Stopped(f64),
+    /// Branch: dive into `first`, keep `second` for later.
+    Branch { bound: f64, first: Fix, second: Fix },
+}
+
+struct Search<'a, 'b> {
+    inst: &'b Instance<'a>,
+    model: ForestModel,
+    mip: Mip,
+    x: Vec<usize>,
+    /// Per group: z columns, points, trips.
+    groups: Vec<(Vec<usize>, u32, Vec<usize>)>,
+    /// Row of the first group's "Σ z" row; the others follow.
+    group_row: usize,
+    columns: usize,
+    deadline: Option<Instant>,
+    reach: Reach,
+    best: u32,
+    best_routes: Vec<RouteId>,
+    lps: usize,
+    cuts: usize,
+    /// Per route of the instance: its ends and length.
+    ends: Vec<(usize, usize)>,
+    lengths: Vec<u32>,
+}
+
+/// Integer upper bound from an LP bound (scores are integers).
+fn floor(bound: f64) -> u32 {
+    if bound.is_infinite() {
+        return u32::MAX;
+    }
+    (bound + 1e-6).floor().max(0.0) as u32
+}
+
+/// How far the search goes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Reach {
+    /// To the proof (or the deadline).
+    Proof,
+    /// Give up after the root when its bound exceeds the starting plan's
+    /// score by more than this fraction (another method will do better).
+    ProofUnlessLoose(f64),
+}
+
+/// Proves the optimum of `inst` (or stops at `deadline` with the best plan
+/// and a bound), starting from the plan `start`.
+pub(crate) fn solve(
+    inst: &Instance,
+    start: &[RouteId],
+    deadline: Option<Instant>,
+    reach: Reach,
+) -> Result<Answer, MipError> {
+    let (model, mut mip) = ForestModel::build(inst)?;
+    let x = model.x_columns();
+    // Presolve would discard the basis that makes node re-solves cheap.
+    mip.option("presolve", "off")?;
+    let groups = model.group_columns();
+    // Minimise the negated score, so that the dual simplex can stop at the
+    // incumbent's cutoff (HiGHS honours the cutoff only when minimising).
+    let board = inst.board;
+    let mut costs: Vec<(usize, f64)> = x
+        .iter()
+        .zip(&inst.routes)
+        .map(|(&c, &r)| (c, -(board.route(r).points as f64)))
+        .collect();
+    for (cols, points, _) in &groups {
+        costs.extend(cols.iter().map(|&c| (c, -(*points as f64))));
+    }
+    mip.minimise(&costs)?;
+    let group_row = mip.rows();
+    for (cols, _, _) in &groups {
+        let entries: Vec<(usize, f64)> = cols.iter().map(|&c| (c, 1.0)).collect();
+        mip.add_row(0.0, 1.0, &entries)?;
+    }
+    let (best, _) = heuristic::score(inst, start);
+    let mut search = Search {
+        inst,
+        columns: model.columns(),
+        model,
+        mip,
+        x,
+        groups,
+        group_row,
+        deadline,
+        reach,
+        best,
+        best_routes: start.to_vec(),
+        lps: 0,
+        cuts: 0,
+        ends: inst
+            .routes
+            .iter()
+            .map(|&r| (board.route(r).a.0, board.route(r).b.0))
+            .collect(),
+        lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
+    };
+    search.run()
+}
+
+impl Search<'_, '_> {
+    fn run(&mut self) -> Result<Answer, MipError> {
+        let trivial = {
+            let board = self.inst.board;
+            let routes: u32 = self
+                .inst
+                .routes
+                .iter()
+                .map(|&r| board.route(r).points)
+                .sum();
+            let tickets: u32 = self.groups.iter().map(|g| g.1).sum();
+            routes + tickets
+        };
+        let mut heap = BinaryHeap::new();
+        let mut seq = 0;
+        heap.push(Node {
+            bound: f64::INFINITY,
+            fixes: Vec::new(),
+            basis: None,
+            seq,
+        });
+        let mut applied: Vec<Fix> = Vec::new();
+        let mut nodes: i64 = 0;
+        let mut stopped = false;
+        'search: while let Some(top) = heap.pop() {
+            // The heap is ordered by bound: once its best cannot beat the
+            // incumbent, nothing in it can.
+            if floor(top.bound) <= self.best {
+                heap.clear();
+                break;
+            }
+            let mut node = top;
+            if let Some(basis) = node.basis.take() {
+                self.mip.set_basis(&basis)?;
+            }
+            loop {
+                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                    heap.push(node);
+                    stopped = true;
+                    break 'search;
+                }
+                self.apply(&mut applied, &node.fixes)?;
+                nodes += 1;
+                match self.process(&node)? {
+                    NodeEnd::Done => break,
+                    NodeEnd::Stopped(bound) => {
+                        heap.push(Node { bound, ..node });
+                        stopped = true;
+                        break 'search;
+                    }
+                    NodeEnd::Branch { bound, .. } if nodes == 1 && self.stop_at_root(bound) => {
+                        let mut answer = self.answer(floor(bound), false, nodes);
+                        answer.loose_root = true;
+                        return Ok(answer);
+                    }
+                    NodeEnd::Branch {
+                        bound,
+                        first,
+                        second,
+                    } => {
+                        let mut later = node.fixes.clone();
+                        later.push(second);
+                        seq += 1;
+                        heap.push(Node {
+                            bound,
+                            fixes: later,
+                            basis: Some(std::rc::Rc::new(self.mip.basis()?)),
+                            seq,
+                        });
+                        node.fixes.push(first);
+                        node.bound = bound;
+                        seq += 1;
+                        node.seq = seq;
+                    }
+                }
+            }
+        }
+        let open = heap.iter().map(|n| floor(n.bound)).max().unwrap_or(0);
+        let bound = if stopped {
+            open.min(trivial).max(self.best)
+        } else {
+            self.best
+        };
+        Ok(self.answer(bound, bound == self.best, nodes))
+    }
+
+    /// Whether the search ends after a root whose LP bound is `bound`.
+    fn stop_at_root(&self, bound: f64) -> bool {
+        match self.reach {
+            Reach::Proof => false,
+            Reach::ProofUnlessLoose(gap) => bound > self.best as f64 * (1.0 + gap) + 1e-9,
+        }
+    }
+
+    fn answer(&mut self, bound: u32, proven: bool, nodes: i64) -> Answer {
+        Answer {
+            routes: std::mem::take(&mut self.best_routes),
+            score: self.best,
+            bound: bound.max(self.best),
+            proven,
+            lps: self.lps,
+            cuts: self.cuts,
+            nodes,
+            loose_root: false,
+        }
+    }
+
+    /// Moves the LP from the bounds of `applied` to those of `fixes`.
+    fn apply(&mut self, applied: &mut Vec<Fix>, fixes: &[Fix]) -> Result<(), MipError> {
+        for fix in applied.drain(..) {
+            match fix {
+                Fix::Route(e, _) => self.mip.set_col_bounds(self.x[e], 0.0, 1.0)?,
+                Fix::Group(g, _) => self.mip.set_row_bounds(self.group_row + g, 0.0, 1.0)?,
+            }
+        }
+        for &fix in fixes {
+            match fix {
+                Fix::Route(e, on) => {
+                    let v = if on { 1.0 } else { 0.0 };
+                    self.mip.set_col_bounds(self.x[e], v, v)?
+                }
+                Fix::Group(g, on) => {
+                    let v = if on { 1.0 } else { 0.0 };
+                    self.mip.set_row_bounds(self.group_row + g, v, v)?
+                }
+            }
+        }
+        applied.extend_from_slice(fixes);
+        Ok(())
+    }
+
+    fn process(&mut self, node: &Node) -> Result<NodeEnd, MipError> {
+        let limit = if node.fixes.is_empty() {
+            ROOT_ROUNDS
+        } else {
+            NODE_ROUNDS
+        };
+        let mut history: Vec<f64> = Vec::new();
+        loop {
+            if let Some(deadline) = self.deadline {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Ok(NodeEnd::Stopped(node.bound));
+                }
+                self.mip.set_time_limit(left.as_secs_f64())?;
+            }
+            // No need to solve further once the LP cannot beat the incumbent
+            // by a whole point.
+            self.mip.set_cutoff(-(self.best as f64 + 1.0) + 1e-6)?;
+            let mut lp = self.mip.solve_lp(self.columns)?;
+            lp.objective = -lp.objective;
+            self.lps += 1;
+            match lp.status {
+                LpStatus::Infeasible | LpStatus::Cutoff => return Ok(NodeEnd::Done),
+                LpStatus::Stopped => return Ok(NodeEnd::Stopped(node.bound)),
+                LpStatus::Optimal => {}
+            }
+            let bound = lp.objective.min(node.bound);
+            if floor(bound) <= self.best {
+                return Ok(NodeEnd::Done);
+            }
+            let xv: Vec<f64> = self.x.iter().map(|&c| lp.values[c]).collect();
+            let integral = xv.iter().all(|v| (v - v.round()).abs() <= INTEGRAL);
+            let plan = if integral {
+                (0..xv.len())
+                    .filter(|&e| xv[e] > 0.5)
+                    .map(|e| self.inst.routes[e])
+                    .collect()
+            } else {
+                self.guided(&lp.values)
+            };
+            self.offer(plan);
+            if floor(bound) <= self.best {
+                return Ok(NodeEnd::Done);
+            }
+            let tolerance = if integral {
+                EXACT_TOLERANCE
+            } else {
+                CUT_TOLERANCE
+            };
+            let cuts = self.model.separate(&lp.values, tolerance);
+            history.push(bound);
+            let stalled = history.len() > 3 && history[history.len() - 4] - bound < STALL;
+            if cuts.is_empty() && integral {
+                // Every cut holds: the LP's value is that of its own routes,
+                // which the incumbent already has.
+                return Ok(NodeEnd::Done);
+            }
+            if !cuts.is_empty() && (integral || (history.len() <= limit && !stalled)) {
+                self.cuts += cuts.len();
+                self.model.add_cuts(&mut self.mip, &cuts)?;
+                continue;
+            }
+            let (first, second) = self.branching(&lp.values, &xv);
+            return Ok(NodeEnd::Branch {
+                bound,
+                first,
+                second,
+            });
+        }
+    }
+
+    /// The ticket to branch on (the most points times fractionality), or,
+    /// when every ticket is integral, the route (most cars times
+    /// fractionality). The first decision is the one to dive into.
+    fn branching(&self, values: &[f64], xv: &[f64]) -> (Fix, Fix) {
+        let mut best: Option<(f64, usize)> = None;
+        for (g, (cols, points, _)) in self.groups.iter().enumerate() {
+            let z: f64 = cols.iter().map(|&c| values[c]).sum();
+            let frac = z.min(1.0 - z);
+            if frac > INTEGRAL {
+                let score = *points as f64 * frac;
+                if best.is_none_or(|(s, _)| score > s) {
+                    best = Some((score, g));
+                }
+            }
+        }
+        if let Some((_, g)) = best {
+            return (Fix::Group(g, true), Fix::Group(g, false));
+        }
+        let e = (0..xv.len())
+            .max_by(|&a, &b| {
+                let score = |e: usize| xv[e].min(1.0 - xv[e]) * self.lengths[e] as f64;
+                score(a).total_cmp(&score(b)).then(b.cmp(&a))
+            })
+            .expect("a fractional route exists when the LP is not integral");
+        (Fix::Route(e, true), Fix::Route(e, false))
+    }
+
+    /// Takes `routes` as the incumbent if it scores more.
+    fn offer(&mut self, routes: Vec<RouteId>) {
+        let cars: u32 = routes
+            .iter()
+            .map(|&r| self.inst.board.route(r).length)
+            .sum();
+        if cars > self.inst.cars {
+            return;
+        }
+        let (score, _) = heuristic::score(self.inst, &routes);
+        if score > self.best {
+            self.best = score;
+            self.best_routes = routes;
+        }
+    }
+
+    /// An LP-guided plan: tickets by LP value (then points), each joined by
+    /// the path that is shortest when a route costs its cars times
+    /// (1.5 − its LP value), routes already taken free; then the cars left
+    /// on the unclaimed routes worth the most points.
+    fn guided(&self, values: &[f64]) -> Vec<RouteId> {
+        let inst = self.inst;
+        let n = inst.board.cities.len();
+        let mut adjacent: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+        for (e, &(a, b)) in self.ends.iter().enumerate() {
+            adjacent[a].push((b, e));
+            adjacent[b].push((a, e));
+        }
+        let mut order: Vec<(f64, u32, usize)> = self
+            .groups
+            .iter()
+            .enumerate()
+            .map(|(g, (cols, points, _))| (cols.iter().map(|&c| values[c]).sum(), *points, g))
+            .collect();
+        order.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
+        let mut taken = vec![false; self.ends.len()];
+        let mut used = 0;
+        for (_, _, g) in order {
+            let mut cheapest: Option<(u32, Vec<usize>)> = None;
+            for &k in &self.groups[g].2 {
+                let ticket = inst.board.ticket(inst.tickets[k]);
+                let Some(path) = self.path(&adjacent, &taken, values, ticket.a.0, ticket.b.0)
+                else {
+                    continue;
+                };
+                let cost: u32 = path.iter().map(|&e| self.lengths[e]).sum();
+                if cheapest.as_ref().is_none_or(|(c, _)| cost < *c) {
+                    cheapest = Some((cost, path));
+                }
+            }
+            if let Some((cost, path)) = cheapest {
+                if used + cost <= inst.cars {
+                    used += cost;
+                    for e in path {
+                        taken[e] = true;
+                    }
+                }
+            }
+        }
+        let mut routes: Vec<RouteId> = (0..taken.len())
+            .filter(|&e| taken[e])
+            .map(|e| inst.routes[e])
+            .collect();
+        let rest: Vec<RouteId> = (0..taken.len())
+            .filter(|&e| !taken[e])
+            .map(|e| inst.routes[e])
+            .collect();
+        routes.extend(heuristic::knapsack(inst, &rest, inst.cars - used));
+        routes.sort();
+        routes
+    }
+
+    /// The new routes (not `taken`) of the cheapest a–b path under the
+    /// guided costs; `None` if no path exists.
+    fn path(
+        &self,
+        adjacent: &[Vec<(usize, usize)>],
+        taken: &[bool],
+        values: &[f64],
+        a: usize,
+        b: usize,
+    ) -> Option<Vec<usize>> {
+        let n = adjacent.len();
+        let mut dist = vec![f64::INFINITY; n];
+        let mut via: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut done = vec![false; n];
+        dist[a] = 0.0;
+        // Dense Dijkstra: boards have a few dozen cities.
+        loop {
+            let u = (0..n)
+                .filter(|&v| !done[v] && dist[v].is_finite())
+                .min_by(|&p, &q| dist[p].total_cmp(&dist[q]))?;
+            if u == b {
+                break;
+            }
+            done[u] = true;
+            for &(v, e) in &adjacent[u] {
+                let cost = if taken[e] {
+                    0.0
+                } else {
+                    self.lengths[e] as f64 * (1.5 - values[self.x[e]].clamp(0.0, 1.0))
+                };
+                if dist[u] + cost < dist[v] {
+                    dist[v] = dist[u] + cost;
+                    via[v] = Some((u, e));
+                }
+            }
+        }
+        let mut path = Vec::new();
+        let mut c = b;
+        while let Some((prev, e)) = via[c] {
+            if !taken[e] {
+                path.push(e);
+            }
+            c = prev;
+        }
+        Some(path)
+    }
+}
