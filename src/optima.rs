@@ -68,6 +68,7 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         min_cars: cars,
         lower,
         deadline: None,
+        memory: None,
     };
     let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal).ok_or_else(|| {
         VerifyError(format!(

@@ -348,15 +348,15 @@ fn solve_paper(
     })
 }
 
-/// `Auto` hands over to the frontier programme when the forest model's root
-/// LP bound is more than this fraction above the starting plan's score.
-/// Measured on the USA board: the LP bound is about 6.5 points per car at
-/// every budget, 3–9 % above the optimum from 36 cars up, where the MIP
-/// proves optimality in 3–10 s, but 14–70 % above it from 10 to 35 cars,
-/// where branch-and-bound stalls and the programme takes 0.1–10 s. Against
-/// the starting plan the gap is 0.04–0.19 from 37 cars up and 0.205–0.67
-/// below; 36 cars (0.23) is the one budget it sends the slower way.
-pub const AUTO_GAP: f64 = 0.2;
+/// `Auto` hands over to the frontier programme when the branch and cut's
+/// root bound is more than this fraction above the starting plan's score.
+/// On the USA board the gap is 0.04–0.19 from 37 cars up and 0.205–0.67
+/// below; the branch and cut is as fast as the programme from about 30 cars
+/// (3.1 s against 3.9 s) and far faster above (1.1 s against 14.7 s at 36),
+/// so only the loosest roots, the small budgets, go to the programme.
+/// Europe at 45 cars (gap 0.22) stays with the branch and cut (14 s; the
+/// programme passed 5 GB there).
+pub const AUTO_GAP: f64 = 0.3;
 
 /// Runs the programme for the instance's budget alone, with the starting
 /// plan's score as the bound to beat; `None` if it ran out of time or of
@@ -370,6 +370,7 @@ fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Option<R
         min_cars: inst.cars,
         lower,
         deadline: clock.deadline(),
+        memory: Some(crate::frontier::HANDOVER_MEMORY),
     };
     Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal)
         .map(|dp| frontier_run(&dp, inst.cars))

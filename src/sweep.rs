@@ -128,6 +128,7 @@ fn run(
             min_cars: budgets[lo],
             lower: lower.clone(),
             deadline: None,
+            memory: Some(crate::frontier::HANDOVER_MEMORY),
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
             // Over the memory budget: the branch and cut proves them instead.

@@ -130,7 +130,7 @@ proptest! {
         let tickets: Vec<_> = board.ticket_ids().collect();
         let mut lower = vec![0; cars as usize + 1];
         lower[cars as usize] = expected;
-        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None };
+        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None, memory: None };
         let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
         prop_assert_eq!(dp.best(cars), expected);
         let (plan, _) = dp.plan(cars);
@@ -168,7 +168,7 @@ proptest! {
         let tickets: Vec<_> = board.ticket_ids().collect();
         let mut lower = vec![0; cars as usize + 1];
         lower[cars as usize] = expected;
-        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None };
+        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None, memory: None };
         let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
         prop_assert_eq!(dp.best(cars), expected);
         let (plan, _) = dp.plan(cars);
