@@ -144,7 +144,9 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             if !answer.loose_root {
                 method = Method::Forest;
                 branch_run(inst, answer)
-            } else if let Some(run) = solve_frontier(inst, &start, &clock) {
+            } else if let Some(run) =
+                solve_frontier(inst, &start, &clock, Some(crate::frontier::HANDOVER_MEMORY))
+            {
                 method = Method::Frontier;
                 run
             } else {
@@ -154,7 +156,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                 forest_to_the_end(inst, &start, &clock)?
             }
         }
-        Method::Frontier => solve_frontier(inst, &start, &clock).unwrap_or_else(|| {
+        Method::Frontier => solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| {
             // Out of time or memory: the starting plan, with only the trivial bound.
             let (score, completed) = heuristic::score(inst, &start);
             Run {
@@ -360,8 +362,13 @@ pub const AUTO_GAP: f64 = 0.3;
 
 /// Runs the programme for the instance's budget alone, with the starting
 /// plan's score as the bound to beat; `None` if it ran out of time or of
-/// memory ([`crate::frontier::memory_budget`]).
-fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Option<Run> {
+/// memory (`memory` bytes of tables, or [`crate::frontier::memory_budget`]).
+fn solve_frontier(
+    inst: &Instance,
+    start: &[RouteId],
+    clock: &Clock,
+    memory: Option<usize>,
+) -> Option<Run> {
     let (start_score, _) = heuristic::score(inst, start);
     let mut lower = vec![0; inst.cars as usize + 1];
     lower[inst.cars as usize] = start_score;
@@ -370,7 +377,7 @@ fn solve_frontier(inst: &Instance, start: &[RouteId], clock: &Clock) -> Option<R
         min_cars: inst.cars,
         lower,
         deadline: clock.deadline(),
-        memory: Some(crate::frontier::HANDOVER_MEMORY),
+        memory,
     };
     Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal)
         .map(|dp| frontier_run(&dp, inst.cars))
