@@ -85,6 +85,9 @@ enum Command {
     /// marginal points per car, ticket value per car against the board's
     /// rate, break-even values, route blocking costs, with figures.
     Balance(designer::BalanceArgs),
+    /// A seeded random board shaped like the published maps (35–60 cities,
+    /// planar routes, a deck valued like real ones), as a board file.
+    Generate(GenerateArgs),
     /// Benchmark: the paper's model (with a time limit) against the sweep,
     /// per budget; prints a Markdown table and writes it with a CSV.
     Bench(BenchArgs),
@@ -243,6 +246,28 @@ struct BenchArgs {
     /// Worker threads for the sweep (the paper's model runs on as many).
     #[arg(long, default_value_t = 2)]
     threads: usize,
+}
+
+#[derive(clap::Args)]
+struct GenerateArgs {
+    /// The seed: the same seed gives the same board on every machine.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write the board here instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+}
+
+fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
+    let text = serde_json::to_string_pretty(&crate::generate::board_json(args.seed))?;
+    // Validated like any board file before anyone sees it.
+    Board::from_json(&text, &format!("generated board {}", args.seed))?;
+    match &args.out {
+        Some(path) => std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => println!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
@@ -1208,6 +1233,7 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => run_solve(args),
         Command::Sweep(args) => run_sweep(args),
         Command::Bench(args) => run_bench(args),
+        Command::Generate(args) => run_generate(args),
         Command::Sensitivity(args) => run_sensitivity(args),
         Command::Replan(args) => run_replan(args),
         Command::Simulate(args) => run_simulate(args),

@@ -141,6 +141,8 @@ static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
 /// deck reached 7.9 GB in 450 s), while the branch and cut proves such
 /// budgets in seconds. A size, not a time, so that the hand-over happens at
 /// the same point on every machine (and plans do not depend on its speed).
+/// 512 MiB was too small: the USA sweep's one run for 1–30 cars then gave
+/// up, and the branch and cut took 2–7 s per budget there instead.
 pub const HANDOVER_MEMORY: usize = 2 << 30;
 
 /// Sets the memory budget of every later run (`--memory-limit`).

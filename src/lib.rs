@@ -29,6 +29,7 @@ pub mod board;
 pub mod branch;
 pub mod cli;
 pub mod frontier;
+pub mod generate;
 pub mod graph;
 pub mod heuristic;
 pub mod mip;
