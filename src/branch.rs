@@ -38,6 +38,8 @@ const CUT_TOLERANCE: f64 = 1e-4;
 /// Integral-solution cuts are separated exactly (to the max-flow's scale).
 const EXACT_TOLERANCE: f64 = 1e-6;
 const INTEGRAL: f64 = 1e-6;
+/// Time the first LP may take past the deadline.
+const FIRST_LP: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// A branching decision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -233,7 +235,7 @@ impl Search<'_, '_> {
                 self.mip.set_basis(&basis)?;
             }
             loop {
-                if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                if self.lps > 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
                     heap.push(node);
                     stopped = true;
                     break 'search;
@@ -335,11 +337,21 @@ impl Search<'_, '_> {
             NODE_ROUNDS
         };
         let mut history: Vec<f64> = Vec::new();
+        // The node's bound so far: each LP with the cuts found is one.
+        let mut last = node.bound;
         loop {
             if let Some(deadline) = self.deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
+                // The first LP runs even past the deadline (for a second at
+                // most): a real bound is worth that much more than the
+                // trivial one.
+                let left = if self.lps == 0 {
+                    left.max(FIRST_LP)
+                } else {
+                    left
+                };
                 if left.is_zero() {
-                    return Ok(NodeEnd::Stopped(node.bound));
+                    return Ok(NodeEnd::Stopped(last));
                 }
                 self.mip.set_time_limit(left.as_secs_f64())?;
             }
@@ -351,10 +363,11 @@ impl Search<'_, '_> {
             self.lps += 1;
             match lp.status {
                 LpStatus::Infeasible | LpStatus::Cutoff => return Ok(NodeEnd::Done),
-                LpStatus::Stopped => return Ok(NodeEnd::Stopped(node.bound)),
+                LpStatus::Stopped => return Ok(NodeEnd::Stopped(last)),
                 LpStatus::Optimal => {}
             }
             let bound = lp.objective.min(node.bound);
+            last = bound;
             if floor(bound) <= self.best {
                 return Ok(NodeEnd::Done);
             }
