@@ -38,6 +38,9 @@ const CUT_TOLERANCE: f64 = 1e-4;
 /// Integral-solution cuts are separated exactly (to the max-flow's scale).
 const EXACT_TOLERANCE: f64 = 1e-6;
 const INTEGRAL: f64 = 1e-6;
+/// Open nodes that keep their parent's basis, at most (a basis is a few
+/// hundred kilobytes on the larger boards).
+const SAVED_BASES: usize = 2000;
 /// Time the first LP may take past the deadline.
 const FIRST_LP: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -265,7 +268,14 @@ impl Search<'_, '_> {
                         heap.push(Node {
                             bound,
                             fixes: later,
-                            basis: Some(std::rc::Rc::new(self.mip.basis()?)),
+                            // A basis per open node is worth its memory
+                            // while the tree is small; past that, nodes
+                            // start from whatever basis the LP has.
+                            basis: if heap.len() < SAVED_BASES {
+                                Some(std::rc::Rc::new(self.mip.basis()?))
+                            } else {
+                                None
+                            },
                             seq,
                         });
                         node.fixes.push(first);

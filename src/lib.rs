@@ -7,6 +7,8 @@
 //! - [`model`]: the optimisation [`model::Instance`] and its MIP formulations
 //!   ([`model::paper`], the published model; [`model::forest`], the fast one);
 //! - [`mip`]: the HiGHS session (options, cut rows, warm starts, bounds);
+//! - [`branch`]: the branch and cut that solves the forest model;
+//! - [`generate`]: seeded random boards shaped like the published maps;
 //! - [`solve`]: runs a method (or picks one) and verifies the answer;
 //! - [`frontier`]: the exact dynamic programme over the map;
 //! - [`sweep`]: every budget in a range, sharing work;

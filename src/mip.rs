@@ -1,10 +1,11 @@
-//! A thin session over one HiGHS model: options, re-solves after adding cut
-//! rows, integrality changes, warm starts, and the figures good_lp does not
-//! expose (dual bound, node count).
+//! A thin session over one HiGHS model: options, MIP solves with warm
+//! starts and the figures good_lp does not expose (dual bound, node count),
+//! and what the branch and cut needs of a live LP: cut rows, column and row
+//! bounds, in-place warm re-solves with a cutoff, and saved bases.
 //!
 //! Models are *built* with good_lp (see `model::paper`, `model::forest`); this
-//! module takes over once the model exists, because a separate-and-resolve
-//! loop needs to add rows to a live model (HiGHS has no cut callbacks).
+//! module takes over once the model exists, because the branch and cut adds
+//! rows to a live model (HiGHS has no lazy-constraint callbacks).
 
 use std::ffi::CStr;
 

@@ -1,6 +1,7 @@
-//! Solving an [`Instance`]: pick a formulation, run HiGHS (with the
-//! separate-and-resolve loop for the forest model), and check the answer
-//! with the independent verifier before anyone sees it.
+//! Solving an [`Instance`]: pick a method (the forest model's branch and
+//! cut in [`crate::branch`], the frontier programme, or the paper's MIP),
+//! run it, and check the answer with the independent verifier before anyone
+//! sees it.
 
 use std::time::Instant;
 
@@ -23,7 +24,8 @@ pub enum Method {
     Auto,
     /// Dynamic programme over the map, no LP; fastest for small and middle budgets.
     Frontier,
-    /// Rooted-forest directed-cut MIP with max-flow separation; fastest for large budgets.
+    /// Rooted-forest directed-cut model, solved by our branch and cut with
+    /// max-flow separation at every node; fastest from middle budgets up.
     Forest,
     /// The paper's per-ticket flow model, flows continuous.
     Paper,
@@ -61,11 +63,11 @@ pub struct Outcome {
     pub seconds: f64,
     /// The method that produced the answer (never `Auto`).
     pub method: Method,
-    /// HiGHS solves (LP and MIP) in the run.
+    /// HiGHS solves (LPs of the branch and cut, or MIP solves) in the run.
     pub solves: usize,
     /// Directed cuts added (forest model).
     pub cuts: usize,
-    /// Branch-and-bound nodes over all MIP solves.
+    /// Branch-and-bound nodes (of the branch and cut, or of HiGHS's MIP).
     pub nodes: i64,
 }
 

@@ -3,11 +3,13 @@
 //! 1. Starting plans for all budgets at once: one beam search of the frontier
 //!    programme, and the greedy plan per budget; the better one per budget.
 //! 2. For each budget, [`solve::choose`] decides (one root LP) between the
-//!    forest MIP and the frontier programme, as `ttr-opt solve` would.
+//!    forest model's branch and cut and the frontier programme, as
+//!    `ttr-opt solve` would.
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
 //!    pass), while the other worker solves the larger budgets with the
-//!    forest MIP, largest first. The starting
+//!    branch and cut, largest first (and the budgets of the frontier run
+//!    too if that run passes its memory size). The starting
 //!    scores, made non-decreasing (a plan for β cars is a plan for β+1), are
 //!    the bounds the frontier run prunes against.
 //!

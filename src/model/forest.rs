@@ -236,13 +236,47 @@ impl ForestModel {
         let unit = || variable().min(0).max(1);
         let mut roots = Vec::with_capacity(terminals.len());
         let lengths: Vec<u32> = inst.routes.iter().map(|&r| board.route(r).length).collect();
+        // A city can be in r's tree unless it is a terminal that comes
+        // before r, or farther from r than the budget (the tree's path from
+        // r to it costs at most the whole tree).
+        let reach: Vec<Vec<u32>> = terminals
+            .iter()
+            .enumerate()
+            .map(|(ri, &r)| {
+                let open = |c: CityId| touched[c.0] && order[c.0].is_none_or(|o| o >= ri);
+                distances_within(n, &ends, &lengths, r, open)
+            })
+            .collect();
+        let mut groups = group_trips(inst);
+        // The roots whose tree can score each group: no later than some city
+        // of each side, and within the budget's reach of one.
+        let scoring_roots: Vec<Vec<usize>> = groups
+            .iter()
+            .map(|g| {
+                let latest = |cities: &[CityId]| {
+                    cities
+                        .iter()
+                        .map(|c| order[c.0].expect("ticket cities are terminals"))
+                        .max()
+                        .expect("a group has cities")
+                };
+                let last = latest(&g.from).min(latest(&g.to));
+                let reaches = |ri: usize, cities: &[CityId]| {
+                    cities.iter().any(|c| reach[ri][c.0] <= inst.cars)
+                };
+                (0..=last)
+                    .filter(|&ri| reaches(ri, &g.from) && reaches(ri, &g.to))
+                    .collect()
+            })
+            .collect();
+        // A tree that can score nothing is never needed (its routes count
+        // through x alone), so such a root gets no columns at all.
+        let mut useful = vec![false; terminals.len()];
+        for &ri in scoring_roots.iter().flatten() {
+            useful[ri] = true;
+        }
         for (ri, &r) in terminals.iter().enumerate() {
-            // A city can be in r's tree unless it is a terminal that comes
-            // before r, or farther from r than the budget (the tree's path
-            // from r to it costs at most the whole tree).
-            let open = |c: CityId| touched[c.0] && order[c.0].is_none_or(|o| o >= ri);
-            let reach = distances_within(n, &ends, &lengths, r, open);
-            let allowed = |c: CityId| reach[c.0] <= inst.cars;
+            let allowed = |c: CityId| useful[ri] && reach[ri][c.0] <= inst.cars;
             let y: Vec<Option<Col>> = (0..n)
                 .map(|c| allowed(CityId(c)).then(|| cols.add(unit())))
                 .collect();
@@ -250,7 +284,7 @@ impl ForestModel {
             for (&(a, b), &length) in ends.iter().zip(&lengths) {
                 if allowed(a) && allowed(b) {
                     for (from, to) in [(a, b), (b, a)] {
-                        if to != r && reach[from.0].saturating_add(length) <= inst.cars {
+                        if to != r && reach[ri][from.0].saturating_add(length) <= inst.cars {
                             arcs.push(Arc {
                                 from,
                                 to,
@@ -262,24 +296,8 @@ impl ForestModel {
             }
             roots.push(Root { city: r, y, arcs });
         }
-        let mut groups = group_trips(inst);
-        for g in &mut groups {
-            // A tree can hold a city of S only if its root comes no later.
-            let latest = |cities: &[CityId]| {
-                cities
-                    .iter()
-                    .map(|c| order[c.0].expect("ticket cities are terminals"))
-                    .max()
-                    .expect("a group has cities")
-            };
-            let last = latest(&g.from).min(latest(&g.to));
-            // ... and within the budget's reach of it.
-            let reaches =
-                |ri: usize, cities: &[CityId]| cities.iter().any(|c| roots[ri].y[c.0].is_some());
-            g.z = (0..=last)
-                .filter(|&ri| reaches(ri, &g.from) && reaches(ri, &g.to))
-                .map(|ri| (ri, cols.add(unit())))
-                .collect();
+        for (g, ris) in groups.iter_mut().zip(&scoring_roots) {
+            g.z = ris.iter().map(|&ri| (ri, cols.add(unit()))).collect();
         }
 
         let (route_points, cars) = route_sums(inst, &x);
@@ -328,7 +346,10 @@ impl ForestModel {
                 indeg[arc.to.0] += arc.col.var;
                 outdeg[arc.from.0] += arc.col.var;
             }
-            let yr = root.y[root.city.0].expect("a root may be in its own tree");
+            // A root that can score nothing has no tree.
+            let Some(yr) = root.y[root.city.0] else {
+                continue;
+            };
             for v in 0..n {
                 let Some(yv) = root.y[v] else { continue };
                 in_tree_of[v] += yv.var;
