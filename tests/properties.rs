@@ -33,17 +33,22 @@ fn connected_routes<'a>(
         .collect()
 }
 
-/// A random connected board: a spanning path over `n` cities plus extra
-/// routes, and a few tickets.
-fn random_board() -> impl Strategy<Value = (Board, u32)> {
-    (4usize..8)
-        .prop_flat_map(|n| {
+/// A random connected board: a spanning path over `cities` cities plus
+/// `extra` other routes, `tickets` tickets and a budget from `cars`.
+fn board_of(
+    cities: std::ops::Range<usize>,
+    extra: std::ops::Range<usize>,
+    tickets: std::ops::Range<usize>,
+    cars: std::ops::Range<u32>,
+) -> impl Strategy<Value = (Board, u32)> {
+    cities
+        .prop_flat_map(move |n| {
             (
                 Just(n),
                 prop::collection::vec(1u32..=6, n - 1),
-                prop::collection::vec((0..n, 0..n, 1u32..=6), 0..7),
-                prop::collection::vec((0..n, 0..n, 1u32..=20), 1..6),
-                0u32..24,
+                prop::collection::vec((0..n, 0..n, 1u32..=6), extra.clone()),
+                prop::collection::vec((0..n, 0..n, 1u32..=20), tickets.clone()),
+                cars.clone(),
             )
         })
         .prop_map(|(n, path, extra, tickets, cars)| {
@@ -59,30 +64,15 @@ fn random_board() -> impl Strategy<Value = (Board, u32)> {
         })
 }
 
+/// A small random board with a few tickets.
+fn random_board() -> impl Strategy<Value = (Board, u32)> {
+    board_of(4..8, 0..7, 1..6, 0..24)
+}
+
 /// A denser random board with more tickets (up to 16 routes, so brute
 /// force stays cheap), where the LP relaxation is far from integral.
 fn dense_board() -> impl Strategy<Value = (Board, u32)> {
-    (6usize..9)
-        .prop_flat_map(|n| {
-            (
-                Just(n),
-                prop::collection::vec(1u32..=6, n - 1),
-                prop::collection::vec((0..n, 0..n, 1u32..=6), 4..9),
-                prop::collection::vec((0..n, 0..n, 1u32..=20), 4..12),
-                3u32..30,
-            )
-        })
-        .prop_map(|(n, path, extra, tickets, cars)| {
-            let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
-            let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
-            let routes = connected_routes(&names_ref, &path, &extra);
-            let tickets: Vec<(&str, &str, u32)> = tickets
-                .iter()
-                .filter(|(a, b, _)| a != b)
-                .map(|&(a, b, p)| (names_ref[a], names_ref[b], p))
-                .collect();
-            (common::board(&names_ref, &routes, &tickets), cars)
-        })
+    board_of(6..9, 4..9, 4..12, 3..30)
 }
 
 /// A random connected board whose tickets have one to four trips each (the
