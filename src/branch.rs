@@ -124,8 +124,9 @@ struct Search<'a, 'b> {
     best_routes: Vec<RouteId>,
     lps: usize,
     cuts: usize,
-    /// Per route of the instance: its ends and length.
-    ends: Vec<(usize, usize)>,
+    /// Per city: (neighbour, route index) for every route of the instance.
+    adjacent: Vec<Vec<(usize, usize)>>,
+    /// Per route of the instance: its length.
     lengths: Vec<u32>,
 }
 
@@ -195,11 +196,15 @@ pub(crate) fn solve(
         best_routes: start.to_vec(),
         lps: 0,
         cuts: 0,
-        ends: inst
-            .routes
-            .iter()
-            .map(|&r| (board.route(r).a.0, board.route(r).b.0))
-            .collect(),
+        adjacent: {
+            let mut adjacent = vec![Vec::new(); board.cities.len()];
+            for (e, &r) in inst.routes.iter().enumerate() {
+                let (a, b) = (board.route(r).a.0, board.route(r).b.0);
+                adjacent[a].push((b, e));
+                adjacent[b].push((a, e));
+            }
+            adjacent
+        },
         lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
     };
     search.run()
@@ -485,12 +490,6 @@ impl Search<'_, '_> {
     /// on the unclaimed routes worth the most points.
     fn guided(&self, values: &[f64]) -> Vec<RouteId> {
         let inst = self.inst;
-        let n = inst.board.cities.len();
-        let mut adjacent: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for (e, &(a, b)) in self.ends.iter().enumerate() {
-            adjacent[a].push((b, e));
-            adjacent[b].push((a, e));
-        }
         let mut order: Vec<(f64, u32, usize)> = self
             .groups
             .iter()
@@ -498,14 +497,13 @@ impl Search<'_, '_> {
             .map(|(g, (cols, points, _))| (cols.iter().map(|&c| values[c]).sum(), *points, g))
             .collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-        let mut taken = vec![false; self.ends.len()];
+        let mut taken = vec![false; self.lengths.len()];
         let mut used = 0;
         for (_, _, g) in order {
             let mut cheapest: Option<(u32, Vec<usize>)> = None;
             for &k in &self.groups[g].2 {
                 let ticket = inst.board.ticket(inst.tickets[k]);
-                let Some(path) = self.path(&adjacent, &taken, values, ticket.a.0, ticket.b.0)
-                else {
+                let Some(path) = self.path(&taken, values, ticket.a.0, ticket.b.0) else {
                     continue;
                 };
                 let cost: u32 = path.iter().map(|&e| self.lengths[e]).sum();
@@ -537,15 +535,8 @@ impl Search<'_, '_> {
 
     /// The new routes (not `taken`) of the cheapest a–b path under the
     /// guided costs; `None` if no path exists.
-    fn path(
-        &self,
-        adjacent: &[Vec<(usize, usize)>],
-        taken: &[bool],
-        values: &[f64],
-        a: usize,
-        b: usize,
-    ) -> Option<Vec<usize>> {
-        let n = adjacent.len();
+    fn path(&self, taken: &[bool], values: &[f64], a: usize, b: usize) -> Option<Vec<usize>> {
+        let n = self.adjacent.len();
         let mut dist = vec![f64::INFINITY; n];
         let mut via: Vec<Option<(usize, usize)>> = vec![None; n];
         let mut done = vec![false; n];
@@ -559,7 +550,7 @@ impl Search<'_, '_> {
                 break;
             }
             done[u] = true;
-            for &(v, e) in &adjacent[u] {
+            for &(v, e) in &self.adjacent[u] {
                 let cost = if taken[e] {
                     0.0
                 } else {

@@ -54,14 +54,12 @@ pub struct Basis {
     rows: Vec<highs_sys::HighsInt>,
 }
 
-/// An LP solve's outcome (values and reduced costs only when optimal).
+/// An LP solve's outcome (values only when optimal).
 #[derive(Clone, Debug)]
 pub struct LpResult {
     pub status: LpStatus,
     pub objective: f64,
     pub values: Vec<f64>,
-    /// Reduced costs (column duals).
-    pub reduced: Vec<f64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -257,22 +255,18 @@ impl Mip {
                 status,
                 objective: f64::NEG_INFINITY,
                 values: Vec::new(),
-                reduced: Vec::new(),
             });
         }
-        let rows = self.rows();
         let mut values = vec![0.0; columns];
-        let mut reduced = vec![0.0; columns];
-        let mut row_values = vec![0.0; rows];
-        let mut row_duals = vec![0.0; rows];
-        // SAFETY: the arrays have as many entries as the model has columns and rows.
+        // SAFETY: `values` has as many entries as the model has columns; HiGHS
+        // skips the arrays passed as null (duals, row values).
         let read = unsafe {
             highs_sys::Highs_getSolution(
                 ptr,
                 values.as_mut_ptr(),
-                reduced.as_mut_ptr(),
-                row_values.as_mut_ptr(),
-                row_duals.as_mut_ptr(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
             )
         };
         check(read, "reading the LP solution")?;
@@ -282,7 +276,6 @@ impl Mip {
             status,
             objective,
             values,
-            reduced,
         })
     }
 
