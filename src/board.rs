@@ -11,6 +11,9 @@ use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::input::{self, describe, join, Reader};
 
 /// Index of a city in [`Board::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -136,72 +139,329 @@ pub enum BoardError {
     Invalid { file: String, problems: Vec<String> },
 }
 
-// The file format, as written in JSON. Unknown fields are rejected so that a
-// typo ("lenght") is an error instead of a silently ignored value.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+// The file format, as read: every field already checked against its range
+// (see `input`); an entry with a structural problem is left out here, its
+// problem recorded, so that the checks across entries still run.
 struct RawBoard {
     name: String,
-    #[serde(default)]
     title: String,
-    #[serde(default)]
-    source: String,
-    cars: i64,
-    route_points: BTreeMap<String, i64>,
+    cars: u32,
+    route_points: HashMap<u32, u32>,
     cities: Vec<RawCity>,
     routes: Vec<RawRoute>,
     tickets: Vec<RawTicket>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawCity {
+    index: usize,
     name: String,
     x: f64,
     y: f64,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawRoute {
+    index: usize,
     from: String,
     to: String,
-    length: i64,
+    length: u32,
     tracks: Vec<Colour>,
-    #[serde(default)]
-    points: Option<i64>,
+    points: Option<u32>,
 }
 
-/// A ticket is either one trip (`from`, `to`, `points`) or a named list of
-/// `trips`; both shapes share one struct so that a typo is still an error.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A ticket: one trip (`from`, `to`, `points`) or a named list of `trips`.
 struct RawTicket {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
-    from: Option<String>,
-    #[serde(default)]
-    to: Option<String>,
-    #[serde(default)]
-    points: Option<i64>,
-    #[serde(default)]
-    trips: Option<Vec<RawTrip>>,
+    /// Each trip with the entry that names it (`tickets[3].trips[1]`).
+    trips: Vec<(String, String, String, u32)>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawTrip {
-    from: String,
-    to: String,
-    points: i64,
+const BOARD_FIELDS: &[&str] = &[
+    "name",
+    "title",
+    "source",
+    "cars",
+    "route_points",
+    "cities",
+    "routes",
+    "tickets",
+];
+
+/// The colour a track name means (`grey` and `purple` are accepted).
+pub fn colour(name: &str) -> Option<Colour> {
+    Some(match name {
+        "gray" | "grey" => Colour::Gray,
+        "red" => Colour::Red,
+        "orange" => Colour::Orange,
+        "yellow" => Colour::Yellow,
+        "green" => Colour::Green,
+        "blue" => Colour::Blue,
+        "pink" | "purple" => Colour::Pink,
+        "white" => Colour::White,
+        "black" => Colour::Black,
+        _ => return None,
+    })
+}
+
+/// A track colour at `at`, with the known names if it is none.
+pub(crate) fn read_colour(r: &mut Reader, v: &Value, at: &str) -> Option<Colour> {
+    let name = r.string(v, at)?;
+    let c = colour(name);
+    if c.is_none() {
+        r.problem(
+            at,
+            format!(
+                "unknown colour {} (known: gray, red, orange, yellow, green, blue, pink, white, black)",
+                describe(v)
+            ),
+        );
+    }
+    c
+}
+
+fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
+    let map = r.object(root, "", BOARD_FIELDS)?;
+    let name = r.field(map, "", "name").and_then(|v| r.name(v, "name"));
+    let title = match map.get("title") {
+        Some(v) => r.string(v, "title").map(str::to_string),
+        None => Some(String::new()),
+    };
+    if let Some(v) = map.get("source") {
+        r.string(v, "source");
+    }
+    let cars = r
+        .field(map, "", "cars")
+        .and_then(|v| r.integer(v, "cars", input::CARS));
+
+    let mut route_points = HashMap::new();
+    // The rule card's keys are lengths, read here rather than by `object`.
+    let card = r.field(map, "", "route_points").and_then(|v| {
+        if v.is_object() {
+            v.as_object()
+        } else {
+            r.problem(
+                "route_points",
+                format!(
+                    "expected an object {{ \"length\": points, … }}, got {}",
+                    describe(v)
+                ),
+            );
+            None
+        }
+    });
+    if let Some(card) = card {
+        for (key, v) in card {
+            let at = format!("route_points[\"{key}\"]");
+            // Only the plain spelling of a length: "01" and "1" would both
+            // mean 1, and one would silently win.
+            let length = key
+                .parse::<u32>()
+                .ok()
+                .filter(|l| l.to_string() == *key && input::LENGTH.contains(l));
+            if length.is_none() {
+                r.problem(
+                    &at,
+                    format!(
+                        "the key must be a length written as a whole number from {} to {}",
+                        input::LENGTH.start(),
+                        input::LENGTH.end()
+                    ),
+                );
+            }
+            let points = r.integer(v, &at, input::ROUTE_POINTS);
+            if let (Some(l), Some(p)) = (length, points) {
+                route_points.insert(l, p);
+            }
+        }
+    }
+
+    let mut cities = Vec::new();
+    let list = r
+        .field(map, "", "cities")
+        .and_then(|v| r.list(v, "cities", input::MAX_CITIES));
+    for (i, v) in list.unwrap_or_default().iter().enumerate() {
+        let at = input::index("cities", i);
+        let Some(c) = r.object(v, &at, &["name", "x", "y"]) else {
+            continue;
+        };
+        let name = r
+            .field(c, &at, "name")
+            .and_then(|v| r.name(v, &join(&at, "name")));
+        let mut coordinate = |key: &str| {
+            r.field(c, &at, key)
+                .and_then(|v| r.number(v, &join(&at, key), input::MAX_COORDINATE))
+                .unwrap_or(0.0)
+        };
+        let (x, y) = (coordinate("x"), coordinate("y"));
+        if let Some(name) = name {
+            cities.push(RawCity {
+                index: i,
+                name: name.to_string(),
+                x,
+                y,
+            });
+        }
+    }
+
+    let mut routes = Vec::new();
+    let list = r
+        .field(map, "", "routes")
+        .and_then(|v| r.list(v, "routes", input::MAX_ROUTES));
+    for (i, v) in list.unwrap_or_default().iter().enumerate() {
+        let at = input::index("routes", i);
+        let Some(e) = r.object(v, &at, &["from", "to", "length", "tracks", "points"]) else {
+            continue;
+        };
+        let from = r
+            .field(e, &at, "from")
+            .and_then(|v| r.string(v, &join(&at, "from")));
+        let to = r
+            .field(e, &at, "to")
+            .and_then(|v| r.string(v, &join(&at, "to")));
+        let length = r
+            .field(e, &at, "length")
+            .and_then(|v| r.integer(v, &join(&at, "length"), input::LENGTH));
+        let mut tracks = Some(Vec::new());
+        let list = r
+            .field(e, &at, "tracks")
+            .and_then(|v| r.list(v, &join(&at, "tracks"), input::MAX_TRACKS));
+        match list {
+            Some([]) => {
+                r.problem(&join(&at, "tracks"), "needs at least one track colour");
+                tracks = None;
+            }
+            Some(list) => {
+                for (j, c) in list.iter().enumerate() {
+                    match read_colour(r, c, &input::index(&join(&at, "tracks"), j)) {
+                        Some(c) => tracks.iter_mut().for_each(|t| t.push(c)),
+                        None => tracks = None,
+                    }
+                }
+            }
+            None => tracks = None,
+        }
+        let points = match e.get("points") {
+            Some(v) => r
+                .integer(v, &join(&at, "points"), input::ROUTE_POINTS)
+                .map(Some),
+            None => Some(None),
+        };
+        if let (Some(from), Some(to), Some(length), Some(tracks), Some(points)) =
+            (from, to, length, tracks, points)
+        {
+            routes.push(RawRoute {
+                index: i,
+                from: from.to_string(),
+                to: to.to_string(),
+                length,
+                tracks,
+                points,
+            });
+        }
+    }
+
+    let mut tickets = Vec::new();
+    let list = r
+        .field(map, "", "tickets")
+        .and_then(|v| r.list(v, "tickets", input::MAX_TICKETS));
+    let mut trips_total = 0;
+    for (i, v) in list.unwrap_or_default().iter().enumerate() {
+        let at = input::index("tickets", i);
+        let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips"]) else {
+            continue;
+        };
+        // One trip, or a named list of trips: never a mix.
+        let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
+        if single == e.contains_key("trips") || (single && e.contains_key("name")) {
+            r.problem(
+                &at,
+                "needs either \"from\", \"to\" and \"points\", or a non-empty \"trips\" list (with an optional \"name\")",
+            );
+            continue;
+        }
+        let trip = |r: &mut Reader, e: &Map<String, Value>, at: &str| {
+            let from = r
+                .field(e, at, "from")
+                .and_then(|v| r.string(v, &join(at, "from")));
+            let to = r
+                .field(e, at, "to")
+                .and_then(|v| r.string(v, &join(at, "to")));
+            let points = r
+                .field(e, at, "points")
+                .and_then(|v| r.integer(v, &join(at, "points"), input::TICKET_POINTS));
+            Some((at.to_string(), from?.to_string(), to?.to_string(), points?))
+        };
+        let ticket = if single {
+            trip(r, e, &at).map(|t| RawTicket {
+                name: None,
+                trips: vec![t],
+            })
+        } else {
+            let name = match e.get("name") {
+                Some(v) => r.name(v, &join(&at, "name")).map(|s| Some(s.to_string())),
+                None => Some(None),
+            };
+            let list = e
+                .get("trips")
+                .and_then(|v| r.list(v, &join(&at, "trips"), input::MAX_TRIPS));
+            let mut trips = Some(Vec::new());
+            match list {
+                Some([]) => {
+                    r.problem(&join(&at, "trips"), "must not be empty");
+                    trips = None;
+                }
+                Some(list) => {
+                    for (j, v) in list.iter().enumerate() {
+                        let at = input::index(&join(&at, "trips"), j);
+                        let t = r
+                            .object(v, &at, &["from", "to", "points"])
+                            .and_then(|e| trip(r, e, &at));
+                        // A bad trip is reported; the others are still
+                        // checked against the cities.
+                        if let (Some(t), Some(ts)) = (t, trips.as_mut()) {
+                            ts.push(t);
+                        }
+                    }
+                }
+                None => trips = None,
+            }
+            match (name, trips) {
+                (Some(name), Some(trips)) => Some(RawTicket { name, trips }),
+                _ => None,
+            }
+        };
+        if let Some(t) = ticket {
+            trips_total += t.trips.len();
+            tickets.push(t);
+        }
+    }
+    if trips_total > input::MAX_TICKETS {
+        r.problem(
+            "tickets",
+            format!(
+                "{trips_total} trips in all; at most {} are allowed",
+                input::MAX_TICKETS
+            ),
+        );
+    }
+
+    // Bad scalars were reported above; defaults let the checks across
+    // entries run all the same.
+    Some(RawBoard {
+        name: name.unwrap_or_default().to_string(),
+        title: title.unwrap_or_default(),
+        cars: cars.unwrap_or(1),
+        route_points,
+        cities,
+        routes,
+        tickets,
+    })
 }
 
 impl Board {
     /// Reads and validates a board file.
     pub fn load(path: &Path) -> Result<Board, BoardError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| BoardError::Io {
+        let text = input::read_text(path).map_err(|source| BoardError::Io {
             file: file.clone(),
             source,
         })?;
@@ -210,14 +470,24 @@ impl Board {
 
     /// Parses and validates a board; `file` names the source in messages.
     pub fn from_json(text: &str, file: &str) -> Result<Board, BoardError> {
-        let raw: RawBoard = serde_json::from_str(text).map_err(|e| BoardError::Json {
+        let value = input::parse(text).map_err(|e| BoardError::Json {
             file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
         })?;
-        let _ = &raw.source; // documentation only
-        validate(raw).map_err(|problems| BoardError::Invalid {
+        let mut reader = Reader::default();
+        let raw = read_board(&value, &mut reader);
+        let mut problems = reader.problems;
+        if let Some(raw) = raw {
+            match validate(raw) {
+                Ok(board) if problems.is_empty() => return Ok(board),
+                Ok(_) => {}
+                Err(more) => problems.extend(more),
+            }
+        }
+        input::in_file_order(&mut problems, BOARD_FIELDS);
+        Err(BoardError::Invalid {
             file: file.to_string(),
             problems,
         })
@@ -297,32 +567,16 @@ impl Board {
 fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
     let mut problems = Vec::new();
 
-    if raw.name.trim().is_empty() {
-        problems.push("name: must not be empty".to_string());
-    }
-    if raw.cars < 0 {
-        problems.push(format!("cars: {} is negative", raw.cars));
-    }
-
-    let mut route_points = HashMap::new();
-    for (key, &points) in &raw.route_points {
-        match key.parse::<u32>() {
-            Ok(length) if length > 0 && points >= 0 => {
-                route_points.insert(length, points as u32);
-            }
-            _ => problems.push(format!(
-                "route_points[\"{key}\"]: needs a positive length as key and a non-negative score, got {points}"
-            )),
-        }
-    }
+    let route_points = &raw.route_points;
 
     let mut cities = Vec::with_capacity(raw.cities.len());
     let mut by_name: HashMap<&str, CityId> = HashMap::new();
     for (i, c) in raw.cities.iter().enumerate() {
-        if c.name.trim().is_empty() {
-            problems.push(format!("cities[{i}]: empty name"));
-        } else if by_name.insert(&c.name, CityId(i)).is_some() {
-            problems.push(format!("cities[{i}]: duplicate city name \"{}\"", c.name));
+        if by_name.insert(&c.name, CityId(i)).is_some() {
+            problems.push(format!(
+                "cities[{}]: duplicate city name \"{}\"",
+                c.index, c.name
+            ));
         }
         cities.push(City {
             name: c.name.clone(),
@@ -354,54 +608,24 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
 
     let mut routes = Vec::with_capacity(raw.routes.len());
     let mut pairs: HashMap<(CityId, CityId), usize> = HashMap::new();
-    for (i, r) in raw.routes.iter().enumerate() {
-        let what = format!("routes[{i}]");
+    for r in &raw.routes {
+        let what = format!("routes[{}]", r.index);
         let ends = resolve(&what, &r.from, &r.to, &mut problems);
         let mut ok = ends.is_some();
-        if r.length <= 0 {
-            problems.push(format!(
-                "{what} ({} – {}): length must be positive, got {}",
-                r.from, r.to, r.length
-            ));
-            ok = false;
-        }
-        if r.tracks.is_empty() {
-            problems.push(format!(
-                "{what} ({} – {}): needs at least one track colour",
-                r.from, r.to
-            ));
-            ok = false;
-        }
-        let points = match r.points {
-            Some(p) if p < 0 => {
+        let points = match r.points.or_else(|| route_points.get(&r.length).copied()) {
+            Some(p) => p,
+            None => {
                 problems.push(format!(
-                    "{what} ({} – {}): points must not be negative, got {p}",
-                    r.from, r.to
+                    "{what} ({} – {}): no score for length {} in route_points and no \"points\" given",
+                    r.from, r.to, r.length
                 ));
                 ok = false;
                 0
             }
-            Some(p) => p as u32,
-            None => match u32::try_from(r.length)
-                .ok()
-                .and_then(|l| route_points.get(&l))
-            {
-                Some(&p) => p,
-                None => {
-                    if r.length > 0 {
-                        problems.push(format!(
-                            "{what} ({} – {}): no score for length {} in route_points and no \"points\" given",
-                            r.from, r.to, r.length
-                        ));
-                    }
-                    ok = false;
-                    0
-                }
-            },
         };
         if let Some((a, b)) = ends {
             let key = (a.min(b), a.max(b));
-            if let Some(first) = pairs.insert(key, i) {
+            if let Some(first) = pairs.insert(key, r.index) {
                 problems.push(format!(
                     "{what} ({} – {}): same city pair as routes[{first}]; list parallel tracks in one entry's \"tracks\"",
                     r.from, r.to
@@ -412,7 +636,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
                 routes.push(Route {
                     a,
                     b,
-                    length: r.length as u32,
+                    length: r.length,
                     tracks: r.tracks.clone(),
                     points,
                 });
@@ -423,46 +647,18 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
     // Trips with the index of their card; card names alongside.
     let mut tickets = Vec::with_capacity(raw.tickets.len());
     let mut names = Vec::with_capacity(raw.tickets.len());
-    for (i, t) in raw.tickets.iter().enumerate() {
-        let what = format!("tickets[{i}]");
-        let trips: Vec<(String, &str, &str, i64)> = match (&t.trips, &t.from, &t.to, t.points) {
-            (None, Some(from), Some(to), Some(points)) if t.name.is_none() => {
-                vec![(what.clone(), from.as_str(), to.as_str(), points)]
-            }
-            (Some(trips), None, None, None) if !trips.is_empty() => trips
-                .iter()
-                .enumerate()
-                .map(|(j, r)| {
-                    (
-                        format!("{what}.trips[{j}]"),
-                        r.from.as_str(),
-                        r.to.as_str(),
-                        r.points,
-                    )
-                })
-                .collect(),
-            _ => {
-                problems.push(format!(
-                    "{what}: needs either `from`, `to` and `points`, or a non-empty `trips` list (with an optional `name`)"
-                ));
-                continue;
-            }
-        };
+    for t in &raw.tickets {
+        let trips = &t.trips;
         let name = t.name.clone().unwrap_or_else(|| {
-            let (_, from, to, _) = trips[0];
+            let (_, from, to, _) = &trips[0];
             format!("{from} – {to}")
         });
         for (what, from, to, points) in trips {
-            let ends = resolve(&what, from, to, &mut problems);
-            if points <= 0 {
-                problems.push(format!(
-                    "{what} ({from} – {to}): points must be positive, got {points}"
-                ));
-            } else if let Some((a, b)) = ends {
+            if let Some((a, b)) = resolve(what, from, to, &mut problems) {
                 tickets.push(Ticket {
                     a,
                     b,
-                    points: points as u32,
+                    points: *points,
                     card: names.len(),
                 });
             }
@@ -506,7 +702,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
     Ok(Board {
         name: raw.name,
         title: raw.title,
-        cars: raw.cars as u32,
+        cars: raw.cars,
         cities,
         routes,
         tickets,

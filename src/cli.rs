@@ -24,7 +24,29 @@ use crate::state::GameState;
 use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
 use std::time::Instant;
 
+/// `println!` that passes a failed write up as a [`StdoutError`] instead
+/// of panicking (a closed pipe, `> /dev/full`).
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout(), $($arg)*).map_err($crate::cli::StdoutError)?
+    }};
+}
+
+/// `print!`, likewise.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout(), $($arg)*).map_err($crate::cli::StdoutError)?
+    }};
+}
+
 mod designer;
+
+/// Standard output could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write to standard output: {0}")]
+pub struct StdoutError(pub std::io::Error);
 
 /// The original North-American board, built into the binary so that
 /// `ttr-opt solve` works from any directory.
@@ -51,8 +73,8 @@ pub struct Cli {
     /// Memory the frontier programme may use, in MB (default: half of the
     /// memory available at start). A run that would need more hands over to
     /// the branch and cut, or, for `optima`, stops with an error.
-    #[arg(long, global = true, value_name = "MB")]
-    memory_limit: Option<usize>,
+    #[arg(long, global = true, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
+    memory_limit: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -99,14 +121,15 @@ struct FilesArgs {
     /// Board file (default: the built-in USA board).
     #[arg(long, short = 'b', value_name = "FILE")]
     board: Option<PathBuf>,
-    /// Directory for the result files (default: output/<board name>).
+    /// Directory for the result files (default: output/<board name>, the
+    /// name reduced to letters, digits and dashes).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Print the JSON (as written) instead of the table.
     #[arg(long)]
     json: bool,
-    /// Worker threads (each solve itself is single-threaded).
-    #[arg(long, default_value_t = 2)]
+    /// Worker threads, 1 to 64 (each solve itself is single-threaded).
+    #[arg(long, default_value_t = 2, value_parser = threads)]
     threads: usize,
     /// Also draw the figures, as PNG and SVG, into the result directory.
     #[arg(long)]
@@ -119,7 +142,7 @@ impl FilesArgs {
         let out = self
             .out
             .clone()
-            .unwrap_or_else(|| PathBuf::from("output").join(board.name.to_lowercase()));
+            .unwrap_or_else(|| crate::output::board_folder(&board.name));
         std::fs::create_dir_all(&out)
             .with_context(|| format!("cannot create {}", out.display()))?;
         Ok(out)
@@ -129,7 +152,7 @@ impl FilesArgs {
 #[derive(clap::Args)]
 struct SensitivityArgs {
     /// Train cars (default: the board's own, 45 on the USA board).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = budget)]
     cars: Option<u32>,
     #[command(flatten)]
     files: FilesArgs,
@@ -168,11 +191,9 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
     };
     let json_path = out.join(format!("sensitivity-{cars}.json"));
     let json = serde_json::to_string_pretty(&report)?;
-    std::fs::write(&json_path, json.clone() + "\n")
-        .with_context(|| format!("cannot write {}", json_path.display()))?;
+    write_text(&json_path, &(json.clone() + "\n"))?;
     let csv_path = out.join(format!("sensitivity-{cars}.csv"));
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for (kind, impacts) in [("ticket", &result.tickets), ("route", &result.routes)] {
         for i in impacts.iter() {
             csv.serialize(ImpactRow {
@@ -184,7 +205,7 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
             })?;
         }
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     let mut written = vec![csv_path, json_path];
     if args.files.plot {
         let title = format!(
@@ -205,26 +226,32 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         )?);
     }
     if args.files.json {
-        println!("{json}");
+        outln!("{json}");
     } else {
-        println!("Optimum with {cars} cars: {} points", report.optimum);
+        outln!("Optimum with {cars} cars: {} points", report.optimum);
         for (title, what, impacts) in [
             ("Ticket removed from the game", "Ticket", &result.tickets),
             ("Route taken by an opponent", "Route", &result.routes),
         ] {
-            println!("\n{title}");
-            println!(
+            outln!("\n{title}");
+            outln!(
                 "  {:<34} {:>6} {:>8} {:>7}",
-                what, "Points", "Optimum", "Change"
+                what,
+                "Points",
+                "Optimum",
+                "Change"
             );
             for i in impacts.iter() {
-                println!(
+                outln!(
                     "  {:<34} {:>6} {:>8} {:>7}",
-                    i.name, i.points, i.optimum, i.change
+                    i.name,
+                    i.points,
+                    i.optimum,
+                    i.change
                 );
             }
         }
-        println!("\nwrote {}", list(&written));
+        outln!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -232,10 +259,10 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
 #[derive(clap::Args)]
 struct BenchArgs {
     /// Smallest budget.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = budget)]
     from: u32,
     /// Largest budget.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = budget)]
     to: u32,
     /// Time limit in seconds for the paper's model at each budget.
     #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
@@ -243,8 +270,8 @@ struct BenchArgs {
     /// Directory for bench.md and bench.csv.
     #[arg(long, value_name = "DIR", default_value = "output/bench")]
     out: PathBuf,
-    /// Worker threads for the sweep (the paper's model runs on as many).
-    #[arg(long, default_value_t = 2)]
+    /// Worker threads for the sweep, 1 to 64 (the paper's model runs on as many).
+    #[arg(long, default_value_t = 2, value_parser = threads)]
     threads: usize,
 }
 
@@ -263,9 +290,8 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
     // Validated like any board file before anyone sees it.
     Board::from_json(&text, &format!("generated board {}", args.seed))?;
     match &args.out {
-        Some(path) => std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => println!("{text}"),
+        Some(path) => write_text(path, &(text + "\n"))?,
+        None => outln!("{text}"),
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -273,10 +299,10 @@ fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
 #[derive(clap::Args)]
 struct SweepArgs {
     /// Smallest budget.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = budget)]
     from: u32,
     /// Largest budget.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 50, value_parser = budget)]
     to: u32,
     #[command(flatten)]
     files: FilesArgs,
@@ -308,9 +334,9 @@ fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
     let result = replan(&board, &state, &options).context("replanning failed")?;
     let report = ReplanReport::new(&board, &state, &result);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report.table());
+        out!("{}", report.table());
     }
     Ok(match report.status {
         Status::Optimal => ExitCode::SUCCESS,
@@ -322,17 +348,17 @@ fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
 struct SimulateArgs {
     /// Strategies in seat order, comma-separated: random, greedy, planner
     /// (2 to 5 of them; seats rotate from game to game).
-    #[arg(long, value_delimiter = ',', default_value = "greedy,planner")]
+    #[arg(long, value_delimiter = ',', default_value = "greedy,planner", value_parser = strategy)]
     players: Vec<String>,
-    /// Games to play.
-    #[arg(long, default_value_t = 1000)]
+    /// Games to play, 1 to 1,000,000.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     games: u64,
     /// Seed of game 0; game g uses seed + g.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The single-player optimum to measure against (default: solved for
     /// the board's own cars).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20_000_000))]
     optimum: Option<u32>,
     #[command(flatten)]
     files: FilesArgs,
@@ -365,21 +391,12 @@ struct RouteShare {
 
 fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
-    let names: Vec<&str> = args.players.iter().map(|s| s.trim()).collect();
+    let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     if !(2..=5).contains(&names.len()) {
-        anyhow::bail!(
+        return Err(usage(format!(
             "--players names {} strategies; a game has 2 to 5 players",
             names.len()
-        );
-    }
-    if let Some(bad) = names.iter().find(|n| by_name(n).is_none()) {
-        anyhow::bail!(
-            "unknown strategy \"{bad}\" in --players (known: {})",
-            STRATEGIES.join(", ")
-        );
-    }
-    if args.games == 0 {
-        anyhow::bail!("--games must be at least 1");
+        )));
     }
     let out = args.files.out_dir(&board)?;
     let optimum = match args.optimum {
@@ -442,12 +459,11 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
 
     let stem = format!("simulate-{}", names.join("-"));
     let csv_path = out.join(format!("{stem}.csv"));
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for seat in played.iter().flat_map(|p| &p.seats) {
         csv.serialize(seat)?;
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     let report = SimulateReport {
         board: &board.name,
         players: &args.players,
@@ -491,21 +507,21 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
     }
 
     if args.files.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!(
+        outln!(
             "{} games of {} on {} in {seconds:.1} s ({:.0} games/s), {stalled} stalled; single-player optimum {optimum}",
             args.games,
             names.join(" vs "),
             board.name,
             report.games_per_second
         );
-        println!(
+        outln!(
             "\n{:<8} {:>6} {:>5} {:>6} {:>5} {:>5} {:>6} {:>5} {:>5} {:>5}  {:>7} {:>6} {:>5} {:>5}",
             "strategy", "seats", "wins", "mean", "p10", "p25", "median", "p75", "p90", "max", "tickets", "cars", "turns", "gap"
         );
         for s in &summaries {
-            println!(
+            outln!(
                 "{:<8} {:>6} {:>5} {:>6.1} {:>5.0} {:>5.0} {:>6.0} {:>5.0} {:>5.0} {:>5}  {:>3.1}/{:<3.1} {:>6.1} {:>5.1} {:>5.0}",
                 s.strategy,
                 s.seats,
@@ -524,8 +540,8 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
                 s.mean_gap_to_optimum
             );
         }
-        println!("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)");
-        println!("\nwrote {}", list(&written));
+        outln!("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)");
+        outln!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -533,7 +549,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
 #[derive(clap::Args)]
 struct OptimaArgs {
     /// Train cars (default: the board's own, 45 on the USA board).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = budget)]
     cars: Option<u32>,
     /// List at most this many optimal plans (all are counted).
     #[arg(long, default_value_t = 20)]
@@ -599,8 +615,7 @@ fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
     let json_path = out.join(format!("optima-{cars}.json"));
     write_json(&json_path, &report)?;
     let csv_path = out.join(format!("optima-{cars}.csv"));
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for (kind, rows) in [("ticket", &tickets), ("route", &routes)] {
         for s in rows.iter() {
             csv.serialize(ShareRow {
@@ -612,39 +627,41 @@ fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
             })?;
         }
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     if args.files.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!(
+    outln!(
         "{} optimal plan(s) of {} points with {cars} cars (the fewest cars any uses: {})",
-        o.count, o.score, o.fewest_cars
+        o.count,
+        o.score,
+        o.fewest_cars
     );
     for (title, rows) in [("Tickets", &tickets), ("Routes", &routes)] {
-        println!("\n{title} in the optimal plans");
-        println!("  {:<34} {:>6} {:>7}", "", "Points", "Share");
+        outln!("\n{title} in the optimal plans");
+        outln!("  {:<34} {:>6} {:>7}", "", "Points", "Share");
         for s in rows.iter() {
-            println!("  {:<34} {:>6} {:>6.1}%", s.name, s.points, s.share * 100.0);
+            outln!("  {:<34} {:>6} {:>6.1}%", s.name, s.points, s.share * 100.0);
         }
     }
     for (k, p) in report.plans.iter().enumerate() {
-        println!(
+        outln!(
             "\nPlan {} ({} cars): {}",
             k + 1,
             p.cars_used,
             p.routes.join(", ")
         );
-        println!("  tickets: {}", p.tickets.join(", "));
+        outln!("  tickets: {}", p.tickets.join(", "));
     }
     if o.capped {
-        println!(
+        outln!(
             "\n(listed {} of {}; --max lists more)",
             o.plans.len(),
             o.count
         );
     }
-    println!("\nwrote {}", list(&[csv_path, json_path]));
+    outln!("\nwrote {}", list(&[csv_path, json_path]));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -660,7 +677,7 @@ struct ShareRow<'a> {
 #[derive(clap::Args)]
 struct BreakEvenArgs {
     /// Train cars (default: the board's own, 45 on the USA board).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = budget)]
     cars: Option<u32>,
     #[command(flatten)]
     files: FilesArgs,
@@ -712,21 +729,26 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
     let json_path = out.join(format!("breakeven-{cars}.json"));
     write_json(&json_path, &report)?;
     let csv_path = out.join(format!("breakeven-{cars}.csv"));
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for t in &r.tickets {
         csv.serialize(t)?;
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     if args.files.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(ExitCode::SUCCESS);
     }
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |x| x.to_string());
-    println!("Optimum with {cars} cars: {} points\n", r.optimum);
-    println!(
+    outln!("Optimum with {cars} cars: {} points\n", r.optimum);
+    outln!(
         "  {:<34} {:>6}  {:<10} {:>9} {:>9} {:>8} {:>8}",
-        "Ticket", "Points", "In optima", "Best with", "Without", "Raise by", "Lower by"
+        "Ticket",
+        "Points",
+        "In optima",
+        "Best with",
+        "Without",
+        "Raise by",
+        "Lower by"
     );
     for t in &r.tickets {
         let membership = match t.membership {
@@ -739,7 +761,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
             (Membership::Every, None) => "never".to_string(),
             (_, v) => opt(v),
         };
-        println!(
+        outln!(
             "  {:<34} {:>6}  {:<10} {:>9} {:>9} {:>8} {:>8}",
             t.name,
             t.points,
@@ -750,14 +772,17 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
             lower
         );
     }
-    println!("\n  Raise by: points to add before an optimum completes the ticket (a tie; one more and every optimum does).");
-    println!("  Lower by: points to remove before an optimum leaves it out; never: completed even at 0 points.");
-    println!(
+    outln!("\n  Raise by: points to add before an optimum completes the ticket (a tie; one more and every optimum does).");
+    outln!("  Lower by: points to remove before an optimum leaves it out; never: completed even at 0 points.");
+    outln!(
         "\n  {:<34} {:>6} {:>10} {:>7}  avoidable",
-        "Route of the optimum", "Points", "If blocked", "Change"
+        "Route of the optimum",
+        "Points",
+        "If blocked",
+        "Change"
     );
     for b in &report.routes {
-        println!(
+        outln!(
             "  {:<34} {:>6} {:>10} {:>7}  {}",
             b.name,
             b.points,
@@ -766,14 +791,14 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
             if b.avoidable { "yes" } else { "no" }
         );
     }
-    println!("\nwrote {}", list(&[csv_path, json_path]));
+    outln!("\nwrote {}", list(&[csv_path, json_path]));
     Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
 struct SolveArgs {
     /// Train cars available (default: the board's own, 45 on the USA board).
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = budget)]
     cars: Option<u32>,
     /// Board file in the format of data/README.md (default: the built-in USA board).
     #[arg(long, short = 'b', value_name = "FILE")]
@@ -792,13 +817,60 @@ struct SolveArgs {
     method: Method,
 }
 
+/// Longest time limit: about 115 days, far beyond any run, and small enough
+/// for every clock to add.
+const MAX_SECONDS: f64 = 1e7;
+
 fn positive_seconds(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(t) if t.is_finite() && t > 0.0 => Ok(t),
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= MAX_SECONDS => Ok(t),
         _ => Err(format!(
-            "expected a positive number of seconds, got \"{text}\""
+            "expected a number of seconds above 0 and at most {MAX_SECONDS}"
         )),
     }
+}
+
+/// A train-car budget, in the range of a board's `cars`.
+fn budget(text: &str) -> Result<u32, String> {
+    let range = crate::input::CARS;
+    match text.trim().parse::<u32>() {
+        Ok(c) if range.contains(&c) => Ok(c),
+        _ => Err(format!(
+            "expected a whole number of train cars from {} to {}",
+            range.start(),
+            range.end()
+        )),
+    }
+}
+
+/// Worker threads: 1 to 64.
+fn threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=64).contains(&n) => Ok(n),
+        _ => Err("expected a whole number of threads from 1 to 64".into()),
+    }
+}
+
+/// A strategy name of `--players`.
+fn strategy(text: &str) -> Result<String, String> {
+    let name = text.trim();
+    match by_name(name) {
+        Some(_) => Ok(name.to_string()),
+        None => Err(format!(
+            "unknown strategy (known: {})",
+            STRATEGIES.join(", ")
+        )),
+    }
+}
+
+/// A command line that parses but asks for the impossible (`--from 10 --to
+/// 5`): reported like clap's own errors, with exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Usage(pub String);
+
+fn usage(message: impl Into<String>) -> anyhow::Error {
+    Usage(message.into()).into()
 }
 
 /// Loads `--board FILE`, or the built-in USA board.
@@ -825,14 +897,14 @@ fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     let outcome = solve(&instance, &options).context("solving failed")?;
     let report = SolveReport::new(&board, cars, &outcome);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         let title = if board.title.is_empty() {
             &board.name
         } else {
             &board.title
         };
-        print!("{}", report.table(title));
+        out!("{}", report.table(title));
     }
     Ok(match report.status {
         Status::Optimal => ExitCode::SUCCESS,
@@ -842,7 +914,10 @@ fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
 
 fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     if args.from > args.to {
-        anyhow::bail!("--from {} is above --to {}", args.from, args.to);
+        return Err(usage(format!(
+            "--from {} is above --to {}",
+            args.from, args.to
+        )));
     }
     let board = load_board(args.files.board.as_ref())?;
     let out = args.files.out_dir(&board)?;
@@ -889,12 +964,11 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         })
         .collect();
     let csv_path = out.join("sweep.csv");
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for r in &reports {
         csv.serialize(SweepRow::new(r))?;
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     let json_path = out.join("sweep.json");
     write_json(&json_path, &reports)?;
 
@@ -911,8 +985,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         },
     )?;
     let freq_csv = out.join("frequency.csv");
-    let mut csv = csv::Writer::from_path(&freq_csv)
-        .with_context(|| format!("cannot write {}", freq_csv.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for (kind, rows) in [("ticket", &freq.tickets), ("route", &freq.routes)] {
         for c in rows.iter() {
             csv.serialize(FrequencyRow {
@@ -925,7 +998,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
             })?;
         }
     }
-    csv.flush()?;
+    write_csv(csv, &freq_csv)?;
     let mut written = vec![csv_path, json_path, freq_csv, freq_json];
     if args.files.plot {
         let points: Vec<(u32, u32, u32)> = reports
@@ -957,14 +1030,20 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     }
 
     if args.files.json {
-        println!("{}", serde_json::to_string_pretty(&reports)?);
+        outln!("{}", serde_json::to_string_pretty(&reports)?);
     } else {
-        println!(
+        outln!(
             "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
-            "cars", "score", "tickets", "routes", "used", "method", "status"
+            "cars",
+            "score",
+            "tickets",
+            "routes",
+            "used",
+            "method",
+            "status"
         );
         for r in reports.iter().map(|r| &r.report) {
-            println!(
+            outln!(
                 "{:>5} {:>6} {:>8} {:>7} {:>5}  {:<9} {:>8}",
                 r.cars,
                 r.score,
@@ -983,30 +1062,33 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
             .iter()
             .filter(|r| r.report.status == Status::Optimal)
             .count();
-        println!(
+        outln!(
             "\n{} budgets, {proven} proven optimal, in {seconds:.1} s on {} threads",
             reports.len(),
             args.files.threads,
         );
-        println!("\nTie-break: {TIE_BREAK}");
+        outln!("\nTie-break: {TIE_BREAK}");
         for (title, rows) in [
             ("Tickets most often completed", &freq.tickets),
             ("Routes most often claimed", &freq.routes),
         ] {
-            println!("\n{title} (over {} optima)", freq.plans);
-            println!("  {:<34} {:>6} {:>6}", "", "Points", "Count");
+            outln!("\n{title} (over {} optima)", freq.plans);
+            outln!("  {:<34} {:>6} {:>6}", "", "Points", "Count");
             for c in rows.iter().take(10) {
-                println!("  {:<34} {:>6} {:>6}", c.name, c.points, c.count);
+                outln!("  {:<34} {:>6} {:>6}", c.name, c.points, c.count);
             }
         }
-        println!("\nwrote {}", list(&written));
+        outln!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     if args.from > args.to {
-        anyhow::bail!("--from {} is above --to {}", args.from, args.to);
+        return Err(usage(format!(
+            "--from {} is above --to {}",
+            args.from, args.to
+        )));
     }
     let board = load_board(None)?;
     let budgets: Vec<u32> = (args.from..=args.to).collect();
@@ -1099,15 +1181,15 @@ fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         });
     }
     md.push_str("\nFrontier budgets share one run of the programme: each is given an equal share of its time.\n");
-    print!("{md}");
+    out!("{md}");
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
-    std::fs::write(args.out.join("bench.md"), &md)?;
-    let mut csv = csv::Writer::from_path(args.out.join("bench.csv"))?;
+    write_text(&args.out.join("bench.md"), &md)?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for row in rows {
         csv.serialize(row)?;
     }
-    csv.flush()?;
+    write_csv(csv, &args.out.join("bench.csv"))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -1162,9 +1244,23 @@ fn list(paths: &[PathBuf]) -> String {
     }
 }
 
-/// Writes pretty JSON with a final newline.
+/// Writes pretty JSON with a final newline, atomically.
 fn write_json(path: &std::path::Path, value: &impl serde::Serialize) -> Result<()> {
-    std::fs::write(path, serde_json::to_string_pretty(value)? + "\n")
+    write_text(path, &(serde_json::to_string_pretty(value)? + "\n"))
+}
+
+/// Writes a text file atomically (see [`crate::output::write_atomic`]).
+fn write_text(path: &std::path::Path, text: &str) -> Result<()> {
+    crate::output::write_atomic(path, text.as_bytes())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes the rows a CSV writer collected in memory, atomically.
+fn write_csv(csv: csv::Writer<Vec<u8>>, path: &std::path::Path) -> Result<()> {
+    let bytes = csv
+        .into_inner()
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {}", path.display(), e.error()))?;
+    crate::output::write_atomic(path, &bytes)
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
@@ -1223,11 +1319,29 @@ fn method_name(method: Method) -> String {
         .unwrap_or_default()
 }
 
+/// An error and its causes, each said once: the file errors already quote
+/// their cause (`cannot read F: No such file`), and a cause that repeats
+/// what was said adds nothing.
+fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(mb) = cli.memory_limit {
-        crate::frontier::set_memory_budget(mb.saturating_mul(1 << 20));
+        crate::frontier::set_memory_budget((mb as usize).saturating_mul(1 << 20));
     }
     let result = match &cli.command {
         Command::Solve(args) => run_solve(args),
@@ -1242,10 +1356,27 @@ pub fn main() -> ExitCode {
         Command::Compare(args) => designer::run_compare(args),
         Command::Balance(args) => designer::run_balance(args),
     };
+    // What is still buffered must reach the reader too.
+    let result = result.and_then(|code| {
+        use std::io::Write as _;
+        std::io::stdout().flush().map_err(StdoutError)?;
+        Ok(code)
+    });
     match result {
+        // The reader has gone (`| head`): nothing more to say to anyone.
+        Err(e)
+            if e.downcast_ref::<StdoutError>()
+                .is_some_and(|s| s.0.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            ExitCode::SUCCESS
+        }
         Ok(code) => code,
+        Err(e) if e.is::<Usage>() => {
+            eprintln!("error: {e}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::FAILURE
         }
     }

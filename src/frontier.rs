@@ -797,6 +797,11 @@ impl Frontier {
     }
 
     /// The best score with at most `cars` cars (`cars` ≤ the programme's limit).
+    /// The largest budget the tables answer.
+    pub fn max_cars(&self) -> u32 {
+        self.max_cars as u32
+    }
+
     pub fn best(&self, cars: u32) -> u32 {
         let last = self.layers.last().expect("at least the initial layer");
         // After the last step every component is closed: one empty state.

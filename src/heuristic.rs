@@ -35,7 +35,9 @@ pub fn beam(
 /// The better of the greedy plan and `beam`'s plan for the instance's budget.
 pub fn start_from(inst: &Instance, beam: Option<&Frontier>) -> Vec<RouteId> {
     let greedy = greedy(inst);
-    match beam.map(|b| b.plan(inst.cars).0) {
+    // Above the beam's largest budget its plan for that budget is the best
+    // it knows (the sweep caps it at the cars of every route).
+    match beam.map(|b| b.plan(inst.cars.min(b.max_cars())).0) {
         Some(beamed) if score(inst, &beamed).0 > score(inst, &greedy).0 => beamed,
         _ => greedy,
     }

@@ -21,6 +21,8 @@
 //! - [`optima`]: every optimal plan of a budget, counted and listed;
 //! - [`analysis`]: sensitivity of the optimum to tickets and routes;
 //! - [`verify`]: the independent union-find check of every reported plan;
+//! - [`input`]: reading input files, the ranges of every number;
+//! - [`output`]: result files, written atomically into safe folders;
 //! - [`plot`]: the figures (PNG and SVG, embedded font);
 //! - [`report`]: the human table and the JSON schema;
 //! - [`cli`]: the `ttr-opt` command line, thin over the above.
@@ -34,9 +36,11 @@ pub mod frontier;
 pub mod generate;
 pub mod graph;
 pub mod heuristic;
+pub mod input;
 pub mod mip;
 pub mod model;
 pub mod optima;
+pub mod output;
 pub mod players;
 pub mod plot;
 pub mod replan;

@@ -61,6 +61,9 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         )
         .into());
     }
+    // Above the cars of every route the plans are those of that budget: the
+    // programme's tables need be no longer.
+    let cars = cars.min(inst.total_length());
     let mut lower = vec![0; cars as usize + 1];
     lower[cars as usize] = score;
     let goal = Goal {

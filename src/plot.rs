@@ -181,9 +181,24 @@ macro_rules! render {
             message: e.to_string(),
         };
         {
-            let $root = BitMapBackend::new(&png, $size).into_drawing_area();
-            $draw.map_err(|e| fail(&png, &e))?;
-            $root.present().map_err(|e| fail(&png, &e))?;
+            // Drawn under a temporary name and renamed into place. Creating
+            // the file first turns an unwritable folder into a plain I/O
+            // message (the backend's own error is a debug dump).
+            let tmp = crate::output::temporary(&png);
+            std::fs::File::create(&tmp).map_err(|e| fail(&png, &e))?;
+            let drawn = (|| -> Result<(), PlotError> {
+                let $root = BitMapBackend::new(&tmp, $size).into_drawing_area();
+                $draw.map_err(|e| fail(&png, &e))?;
+                $root.present().map_err(|e| fail(&png, &e))?;
+                Ok(())
+            })();
+            match drawn {
+                Ok(()) => crate::output::commit(&tmp, &png).map_err(|e| fail(&png, &e))?,
+                Err(e) => {
+                    let _ = std::fs::remove_file(&tmp);
+                    return Err(e);
+                }
+            }
         }
         let mut svg = String::new();
         {
@@ -192,7 +207,7 @@ macro_rules! render {
             $root.present().map_err(|e| fail(&svg_path, &e))?;
         }
         let svg = outline_text(&svg).map_err(|e| fail(&svg_path, &e))?;
-        std::fs::write(&svg_path, svg).map_err(|e| fail(&svg_path, &e))?;
+        crate::output::write_atomic(&svg_path, svg.as_bytes()).map_err(|e| fail(&svg_path, &e))?;
         Ok(vec![png, svg_path])
     }};
 }

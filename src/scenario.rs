@@ -10,55 +10,49 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::board::{Board, BoardError};
+use crate::input::{self, join, Reader};
 use crate::solve::SolveError;
 use crate::sweep::{sweep, SweepEntry};
 
-/// A scenario as written in its file.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// A scenario as written in its file, its numbers checked against the
+/// ranges of a board file.
+#[derive(Clone, Debug)]
 pub struct Scenario {
     /// Short name of the variant, shown in the comparison.
     pub name: String,
-    #[serde(default)]
     pub description: String,
     /// Train cars per player in the variant (default: the base board's).
-    #[serde(default)]
     pub cars: Option<u32>,
-    #[serde(default)]
     pub changes: Vec<Change>,
 }
 
 /// City pair naming a route or ticket, in either order.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub struct Pair {
     pub from: String,
     pub to: String,
 }
 
 /// One edit of the board.
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "snake_case", deny_unknown_fields)]
+#[derive(Clone, Debug)]
 pub enum Change {
     /// New points for a ticket (or for one trip of a ticket with several).
     SetTicket {
         from: String,
         to: String,
-        points: i64,
+        points: u32,
     },
     /// New length and/or points for a route. A new length without points
     /// scores by the rule card.
     SetRoute {
         from: String,
         to: String,
-        #[serde(default)]
-        length: Option<i64>,
-        #[serde(default)]
-        points: Option<i64>,
+        length: Option<u32>,
+        points: Option<u32>,
     },
     /// Take a route off the board.
     RemoveRoute(Pair),
@@ -86,15 +80,17 @@ pub enum ScenarioError {
     },
     #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
     Invalid { file: String, problems: Vec<String> },
-    #[error("{file}: the changed board is not valid: {problem}")]
-    Board { file: String, problem: BoardError },
+    /// The variant fails a board's checks; the board error names the
+    /// scenario file.
+    #[error("the changed board is not valid: {problem}")]
+    Board { problem: BoardError },
 }
 
 impl Scenario {
     /// Reads a scenario file.
     pub fn load(path: &Path) -> Result<Scenario, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioError::Io {
+        let text = input::read_text(path).map_err(|source| ScenarioError::Io {
             file: file.clone(),
             source,
         })?;
@@ -102,23 +98,31 @@ impl Scenario {
     }
 
     pub fn from_json(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
-        serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+        let value = input::parse(text).map_err(|e| ScenarioError::Json {
             file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: e.to_string(),
-        })
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        })?;
+        let mut reader = Reader::default();
+        match read_scenario(&value, &mut reader) {
+            Some(scenario) if reader.problems.is_empty() => Ok(scenario),
+            _ => Err(ScenarioError::Invalid {
+                file: file.to_string(),
+                problems: reader.problems,
+            }),
+        }
     }
 
     /// The variant: `board_json` (the base board's file text) with the
     /// changes applied, validated as a board. `file` names the scenario in
     /// messages. Every change that names nothing on the board is reported.
     pub fn apply(&self, board_json: &str, file: &str) -> Result<Board, ScenarioError> {
-        let mut raw: Value = serde_json::from_str(board_json).map_err(|e| ScenarioError::Json {
+        let mut raw: Value = input::parse(board_json).map_err(|e| ScenarioError::Json {
             file: file.to_string(),
-            line: e.line(),
-            column: e.column(),
-            message: format!("the base board: {e}"),
+            line: e.line,
+            column: e.column,
+            message: format!("the base board: {}", e.message),
         })?;
         let mut problems = Vec::new();
         let Some(board) = raw.as_object_mut() else {
@@ -144,11 +148,111 @@ impl Scenario {
                 problems,
             });
         }
-        Board::from_json(&raw.to_string(), file).map_err(|problem| ScenarioError::Board {
-            file: file.to_string(),
-            problem,
-        })
+        Board::from_json(&raw.to_string(), file).map_err(|problem| ScenarioError::Board { problem })
     }
+}
+
+const CHANGES: &[&str] = &[
+    "set_ticket",
+    "set_route",
+    "remove_route",
+    "remove_ticket",
+    "add_route",
+    "add_ticket",
+];
+
+fn read_scenario(root: &Value, r: &mut Reader) -> Option<Scenario> {
+    let map = r.object(root, "", &["name", "description", "cars", "changes"])?;
+    let name = r.field(map, "", "name").and_then(|v| r.name(v, "name"));
+    let description = match map.get("description") {
+        Some(v) => r.string(v, "description").map(str::to_string),
+        None => Some(String::new()),
+    };
+    let cars = match map.get("cars") {
+        Some(v) => r.integer(v, "cars", input::CARS).map(Some),
+        None => Some(None),
+    };
+    let mut changes = Some(Vec::new());
+    let list = map
+        .get("changes")
+        .map(|v| r.list(v, "changes", input::MAX_ROUTES + input::MAX_TICKETS));
+    for (i, v) in list.flatten().unwrap_or_default().iter().enumerate() {
+        match read_change(r, v, &input::index("changes", i)) {
+            Some(c) => {
+                if let Some(cs) = changes.as_mut() {
+                    cs.push(c);
+                }
+            }
+            None => changes = None,
+        }
+    }
+    Some(Scenario {
+        name: name?.to_string(),
+        description: description?,
+        cars: cars?,
+        changes: changes?,
+    })
+}
+
+/// One change: an object with one key, the kind of change.
+fn read_change(r: &mut Reader, v: &Value, at: &str) -> Option<Change> {
+    let map = r.object(v, at, CHANGES)?;
+    if map.len() != 1 {
+        r.problem(at, format!("needs exactly one of {}", CHANGES.join(", ")));
+        return None;
+    }
+    let (kind, body) = map.iter().next()?;
+    let at = join(at, kind);
+    let fields: &[&str] = match kind.as_str() {
+        "set_ticket" => &["from", "to", "points"],
+        "set_route" => &["from", "to", "length", "points"],
+        "remove_route" | "remove_ticket" => &["from", "to"],
+        // Written as in a board file, and checked as such in the variant.
+        _ => {
+            r.object(
+                body,
+                &at,
+                &["from", "to", "length", "tracks", "points", "name", "trips"],
+            )?;
+            return Some(if kind == "add_route" {
+                Change::AddRoute(body.clone())
+            } else {
+                Change::AddTicket(body.clone())
+            });
+        }
+    };
+    let e = r.object(body, &at, fields)?;
+    let from = r
+        .field(e, &at, "from")
+        .and_then(|v| r.string(v, &join(&at, "from")));
+    let to = r
+        .field(e, &at, "to")
+        .and_then(|v| r.string(v, &join(&at, "to")));
+    let (from, to) = (from?.to_string(), to?.to_string());
+    Some(match kind.as_str() {
+        "set_ticket" => {
+            let points = r
+                .field(e, &at, "points")
+                .and_then(|v| r.integer(v, &join(&at, "points"), input::TICKET_POINTS))?;
+            Change::SetTicket { from, to, points }
+        }
+        "set_route" => {
+            let mut optional = |key: &str, range| match e.get(key) {
+                Some(v) => r.integer(v, &join(&at, key), range).map(Some),
+                None => Some(None),
+            };
+            let length = optional("length", input::LENGTH)?;
+            let points = optional("points", input::ROUTE_POINTS)?;
+            Change::SetRoute {
+                from,
+                to,
+                length,
+                points,
+            }
+        }
+        "remove_route" => Change::RemoveRoute(Pair { from, to }),
+        _ => Change::RemoveTicket(Pair { from, to }),
+    })
 }
 
 /// Whether a board entry joins `a` and `b` (either order).

@@ -109,23 +109,32 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
     };
     let start = match &options.start {
         Some(start) => start.clone(),
+        None if inst.takes_everything() => Vec::new(),
         None => heuristic::start(inst),
     };
     let mut method = options.method;
     let run = match options.method {
-        // Nothing fits in the budget: HiGHS would reject the empty model.
-        _ if inst.routes.is_empty() => Run {
-            routes: Vec::new(),
-            claim: Claim {
-                completed: Vec::new(),
-                objective: 0.0,
-                proven: true,
-            },
-            bound: 0,
-            solves: 0,
-            cuts: 0,
-            nodes: 0,
-        },
+        // Nothing fits in the budget (HiGHS would reject the empty model),
+        // or everything does: the answer needs no search.
+        _ if inst.takes_everything() => {
+            if method == Method::Auto {
+                method = Method::Forest;
+            }
+            let routes = inst.routes.clone();
+            let (score, completed) = heuristic::score(inst, &routes);
+            Run {
+                routes,
+                claim: Claim {
+                    completed,
+                    objective: score as f64,
+                    proven: true,
+                },
+                bound: score,
+                solves: 0,
+                cuts: 0,
+                nodes: 0,
+            }
+        }
         Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             method = Method::Forest;
             forest_to_the_end(inst, &start, &clock)?
@@ -190,7 +199,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
 /// forest model's branch and cut or the frontier programme. Costs one root
 /// node of the branch and cut.
 pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> {
-    if inst.routes.is_empty() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
+    if inst.takes_everything() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return Ok(Method::Forest);
     }
     let answer = branch::solve(inst, start, None, Reach::Root(AUTO_GAP))?;

@@ -8,9 +8,10 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde_json::Value;
 
-use crate::board::{Board, BoardError, Colour, RouteId, TicketId};
+use crate::board::{read_colour, Board, BoardError, Colour, RouteId, TicketId};
+use crate::input::{self, join, Reader};
 
 /// One track of a route: the route and the index of the track in its
 /// `tracks` (0 for a single route).
@@ -67,71 +68,141 @@ pub enum StateError {
     Invalid { file: String, problems: Vec<String> },
 }
 
-// The file format, as written. Unknown fields are errors, so that a typo is
-// never silently ignored.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+// The file format, as read: fields checked against their ranges by
+// `input`. An entry with a problem is `None`, so that the others keep their
+// index in messages.
 struct RawState {
     /// Board file, relative to the state file.
     board: String,
-    players: i64,
-    cars_left: i64,
-    #[serde(default)]
-    owned: Vec<RawRoute>,
-    #[serde(default)]
-    taken: Vec<RawRoute>,
-    #[serde(default)]
-    tickets: Vec<RawTicket>,
-    #[serde(default)]
+    players: u32,
+    cars_left: u32,
+    owned: Vec<Option<RawRoute>>,
+    taken: Vec<Option<RawRoute>>,
+    tickets: Vec<Option<RawTicket>>,
     may_draw: bool,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawRoute {
     from: String,
     to: String,
-    #[serde(default)]
     track: Option<Colour>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct RawTicket {
     from: String,
     to: String,
+}
+
+const STATE_FIELDS: &[&str] = &[
+    "board",
+    "players",
+    "cars_left",
+    "owned",
+    "taken",
+    "tickets",
+    "may_draw",
+];
+
+/// Reads the fields of a state; `None` (with the problems recorded) when a
+/// field the checks need is missing or bad.
+fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
+    let map = r.object(root, "", STATE_FIELDS)?;
+    let board = r.field(map, "", "board").and_then(|v| r.name(v, "board"));
+    let players = r
+        .field(map, "", "players")
+        .and_then(|v| r.integer(v, "players", 2..=5));
+    let cars_left = r
+        .field(map, "", "cars_left")
+        .and_then(|v| r.integer(v, "cars_left", 0..=*input::CARS.end()));
+    fn pair<'v>(
+        r: &mut Reader,
+        v: &'v Value,
+        at: &str,
+        known: &[&str],
+    ) -> Option<(&'v serde_json::Map<String, Value>, String, String)> {
+        let e = r.object(v, at, known)?;
+        let from = r
+            .field(e, at, "from")
+            .and_then(|v| r.string(v, &join(at, "from")));
+        let to = r
+            .field(e, at, "to")
+            .and_then(|v| r.string(v, &join(at, "to")));
+        Some((e, from?.to_string(), to?.to_string()))
+    }
+    let routes = |r: &mut Reader, key: &str| -> Vec<Option<RawRoute>> {
+        let Some(list) = map.get(key).and_then(|v| r.list(v, key, input::MAX_ROUTES)) else {
+            return Vec::new();
+        };
+        list.iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let at = input::index(key, i);
+                let (e, from, to) = pair(r, v, &at, &["from", "to", "track"])?;
+                let track = match e.get("track") {
+                    Some(c) => Some(read_colour(r, c, &join(&at, "track"))?),
+                    None => None,
+                };
+                Some(RawRoute { from, to, track })
+            })
+            .collect()
+    };
+    let owned = routes(r, "owned");
+    let taken = routes(r, "taken");
+    let tickets = match map
+        .get("tickets")
+        .and_then(|v| r.list(v, "tickets", input::MAX_TICKETS))
+    {
+        Some(list) => list
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let (_, from, to) = pair(r, v, &input::index("tickets", i), &["from", "to"])?;
+                Some(RawTicket { from, to })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let may_draw = match map.get("may_draw") {
+        Some(v) => r.boolean(v, "may_draw"),
+        None => Some(false),
+    };
+    // A bad count was reported; the most permissive value lets the checks
+    // against the board run all the same without adding spurious problems.
+    Some(RawState {
+        board: board?.to_string(),
+        players: players.unwrap_or(5),
+        cars_left: cars_left.unwrap_or(0),
+        owned,
+        taken,
+        tickets,
+        may_draw: may_draw.unwrap_or(false),
+    })
 }
 
 impl GameState {
     /// Reads a state file and the board it names.
     pub fn load(path: &Path) -> Result<(Board, GameState), StateError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| StateError::Io {
+        let text = input::read_text(path).map_err(|source| StateError::Io {
             file: file.clone(),
             source,
         })?;
-        let raw = parse(&text, &file)?;
+        let (raw, problems) = parse(&text, &file)?;
         let board_path: PathBuf = path.parent().unwrap_or(Path::new(".")).join(&raw.board);
         let board = Board::load(&board_path).map_err(|source| StateError::Board {
             file: file.clone(),
             board: raw.board.clone(),
             source,
         })?;
-        let state = validate(raw, &board).map_err(|problems| StateError::Invalid {
-            file: file.clone(),
-            problems,
-        })?;
+        let state = checked(raw, problems, &board, &file)?;
         Ok((board, state))
     }
 
     /// Parses and validates a state against `board` (its `board` field is
     /// not read); `file` names the source in messages.
     pub fn from_json(text: &str, file: &str, board: &Board) -> Result<GameState, StateError> {
-        let raw = parse(text, file)?;
-        validate(raw, board).map_err(|problems| StateError::Invalid {
-            file: file.to_string(),
-            problems,
-        })
+        let (raw, problems) = parse(text, file)?;
+        checked(raw, problems, board, file)
     }
 
     /// Whether an opponent's claims close `route` to the player: a single
@@ -148,23 +219,51 @@ impl GameState {
     }
 }
 
-fn parse(text: &str, file: &str) -> Result<RawState, StateError> {
-    serde_json::from_str(text).map_err(|e| StateError::Json {
+/// The state's fields and the problems found in them; an error if the
+/// checks against the board cannot run.
+fn parse(text: &str, file: &str) -> Result<(RawState, Vec<String>), StateError> {
+    let value = input::parse(text).map_err(|e| StateError::Json {
         file: file.to_string(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })
+        line: e.line,
+        column: e.column,
+        message: e.message,
+    })?;
+    let mut reader = Reader::default();
+    match read_state(&value, &mut reader) {
+        Some(raw) => Ok((raw, reader.problems)),
+        None => Err(StateError::Invalid {
+            file: file.to_string(),
+            problems: reader.problems,
+        }),
+    }
+}
+
+/// Checks `raw` against the board, after the problems of its fields.
+fn checked(
+    raw: RawState,
+    mut problems: Vec<String>,
+    board: &Board,
+    file: &str,
+) -> Result<GameState, StateError> {
+    let result = validate(raw, board);
+    if let Err(more) = &result {
+        problems.extend(more.iter().cloned());
+    }
+    match result {
+        Ok(state) if problems.is_empty() => Ok(state),
+        _ => {
+            input::in_file_order(&mut problems, STATE_FIELDS);
+            Err(StateError::Invalid {
+                file: file.to_string(),
+                problems,
+            })
+        }
+    }
 }
 
 fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
     let mut problems = Vec::new();
-    if !(2..=5).contains(&raw.players) {
-        problems.push(format!("players: {} is not between 2 and 5", raw.players));
-    }
-    if raw.cars_left < 0 {
-        problems.push(format!("cars_left: {} is negative", raw.cars_left));
-    } else if raw.cars_left > board.cars as i64 {
+    if raw.cars_left > board.cars {
         problems.push(format!(
             "cars_left: {} is more than the {} cars a player starts with",
             raw.cars_left, board.cars
@@ -177,6 +276,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
     for (list, entries) in [("owned", &raw.owned), ("taken", &raw.taken)] {
         let mut tracks = Vec::new();
         for (i, r) in entries.iter().enumerate() {
+            let Some(r) = r else { continue };
             let entry = format!("{list}[{i}]");
             match resolve_route(board, r, &seen) {
                 Ok(track) => {
@@ -227,7 +327,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
         .iter()
         .map(|t| board.route(t.route).length as i64)
         .sum();
-    if raw.cars_left >= 0 && owned_cars + raw.cars_left > board.cars as i64 {
+    if owned_cars + raw.cars_left as i64 > board.cars as i64 {
         problems.push(format!(
             "owned routes use {owned_cars} cars and cars_left is {}: together more than the {} cars a player starts with",
             raw.cars_left, board.cars
@@ -236,6 +336,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
 
     let mut tickets: Vec<TicketId> = Vec::new();
     for (i, t) in raw.tickets.iter().enumerate() {
+        let Some(t) = t else { continue };
         let entry = format!("tickets[{i}]");
         match resolve_ticket(board, t) {
             Ok(matching) => match matching.iter().find(|id| !tickets.contains(id)) {
@@ -244,7 +345,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
                     let first = raw
                         .tickets
                         .iter()
-                        .position(|u| same_pair(u, t))
+                        .position(|u| u.as_ref().is_some_and(|u| same_pair(u, t)))
                         .unwrap_or(0);
                     problems.push(format!(
                         "tickets[{first}] and {entry}: {} is listed twice",
@@ -260,8 +361,8 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
         return Err(problems);
     }
     Ok(GameState {
-        players: raw.players as u32,
-        cars_left: raw.cars_left as u32,
+        players: raw.players,
+        cars_left: raw.cars_left,
         owned,
         taken,
         tickets,

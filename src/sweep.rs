@@ -74,7 +74,8 @@ fn run(
     // 1. Starting plans.
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
-    let beam = heuristic::beam(board, &all_routes, &all_tickets, to);
+    let every_route: u32 = board.routes.iter().map(|r| r.length).sum();
+    let beam = heuristic::beam(board, &all_routes, &all_tickets, to.min(every_route));
     let starts: Vec<Vec<RouteId>> = instances
         .par_iter()
         .map(|inst| heuristic::start_from(inst, beam.as_ref()))

@@ -188,7 +188,8 @@ fn sweep_writes_csv_and_json() {
 #[test]
 fn sweep_rejects_an_empty_range() {
     let out = ttr_opt(&["sweep", "--from", "9", "--to", "3"]);
-    assert_eq!(out.status.code(), Some(1));
+    // A bad command line: exit status 2, as for clap's own errors.
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("--from 9 is above --to 3"));

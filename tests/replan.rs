@@ -232,7 +232,7 @@ fn bad_states_are_clear_errors_naming_the_entry() {
         ),
         (
             base(serde_json::json!({ "cars_left": -3 })),
-            "cars_left: -3 is negative",
+            "cars_left: expected a whole number from 0 to 10000, got -3",
         ),
         (
             base(serde_json::json!({ "cars_left": 46 })),
@@ -255,7 +255,7 @@ fn bad_states_are_clear_errors_naming_the_entry() {
         ),
         (
             base(serde_json::json!({ "players": 6 })),
-            "players: 6 is not between 2 and 5",
+            "players: expected a whole number from 2 to 5, got 6",
         ),
         (
             base(serde_json::json!({ "players": 3,
@@ -272,7 +272,7 @@ fn bad_states_are_clear_errors_naming_the_entry() {
             base(serde_json::json!({ "taken": [{ "from": "Denver", "to": "Omaha" }, { "from": "Omaha", "to": "Denver" }] })),
             "taken[0] and taken[1]: Denver – Omaha is listed twice",
         ),
-        (base(serde_json::json!({ "cars": 3 })), "unknown field `cars`"),
+        (base(serde_json::json!({ "cars": 3 })), "unknown field \"cars\" (known: board, players"),
     ];
     for (json, expected) in cases {
         let message = problems(&b, json.clone());

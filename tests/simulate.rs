@@ -155,12 +155,16 @@ fn simulate_command_writes_its_files() {
 
 #[test]
 fn simulate_rejects_bad_players() {
+    // Bad command lines: exit status 2.
     let out = ttr_opt(&["simulate", "--players", "greedy,genius", "--games", "3"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("unknown strategy \"genius\""), "{err}");
+    assert!(
+        err.contains("'genius'") && err.contains("unknown strategy"),
+        "{err}"
+    );
     let out = ttr_opt(&["simulate", "--players", "greedy", "--games", "3"]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr)
         .unwrap()
         .contains("2 to 5 players"));

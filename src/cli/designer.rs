@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{list, load_board, write_json, FilesArgs, USA_BOARD};
+use super::{list, load_board, write_csv, write_json, write_text, FilesArgs, USA_BOARD};
 use crate::board::Board;
 use crate::plot;
 use crate::scenario::{compare, Scenario};
@@ -25,7 +25,7 @@ pub(super) struct CompareArgs {
 fn board_text(path: Option<&PathBuf>) -> Result<(String, String)> {
     match path {
         Some(p) => Ok((
-            std::fs::read_to_string(p).with_context(|| format!("cannot read {}", p.display()))?,
+            crate::input::read_text(p).with_context(|| format!("cannot read {}", p.display()))?,
             p.display().to_string(),
         )),
         None => Ok((
@@ -67,8 +67,7 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
         .context("comparison failed")?;
 
     let csv_path = out.join(format!("compare-{stem}.csv"));
-    let mut csv = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("cannot write {}", csv_path.display()))?;
+    let mut csv = csv::Writer::from_writer(Vec::new());
     for r in &result.rows {
         csv.serialize(CompareRow {
             cars: r.cars,
@@ -77,7 +76,7 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
             change: r.change,
         })?;
     }
-    csv.flush()?;
+    write_csv(csv, &csv_path)?;
     let json_path = out.join(format!("compare-{stem}.json"));
     write_json(&json_path, &result)?;
     let mut written = vec![csv_path, json_path];
@@ -94,16 +93,19 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
     }
 
     if args.files.json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
+        outln!("{}", serde_json::to_string_pretty(&result)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("Base: {}\nVariant: {}", result.base, result.variant);
+    outln!("Base: {}\nVariant: {}", result.base, result.variant);
     if !scenario.description.is_empty() {
-        println!("  {}", scenario.description);
+        outln!("  {}", scenario.description);
     }
-    println!(
+    outln!(
         "\n{:>5} {:>6} {:>8} {:>7}",
-        "cars", "base", "variant", "change"
+        "cars",
+        "base",
+        "variant",
+        "change"
     );
     for r in &result.rows {
         let mark = if r.change != 0 {
@@ -111,11 +113,14 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
         } else {
             "".into()
         };
-        println!("{:>5} {:>6} {:>8} {:>7}", r.cars, r.base, r.variant, mark);
+        outln!("{:>5} {:>6} {:>8} {:>7}", r.cars, r.base, r.variant, mark);
     }
-    println!(
+    outln!(
         "\nAt {} cars (base) and {} cars (variant): {} against {} points",
-        result.base_cars, result.variant_cars, result.base_score, result.variant_score
+        result.base_cars,
+        result.variant_cars,
+        result.base_score,
+        result.variant_score
     );
     for (title, rows) in [
         (
@@ -133,7 +138,7 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
             &result.routes_variant_only,
         ),
     ] {
-        println!(
+        outln!(
             "\n{title}: {}",
             if rows.is_empty() {
                 "none".to_string()
@@ -142,14 +147,14 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
             }
         );
     }
-    println!("\nwrote {}", list(&written));
+    outln!("\nwrote {}", list(&written));
     Ok(ExitCode::SUCCESS)
 }
 
 #[derive(clap::Args)]
 pub(super) struct BalanceArgs {
     /// Train cars (default: the board's own); the sweep covers 1 to this.
-    #[arg(long, short = 'c')]
+    #[arg(long, short = 'c', value_parser = super::budget)]
     cars: Option<u32>,
     /// Board file (default: the built-in USA board).
     #[arg(long, short = 'b', value_name = "FILE")]
@@ -167,11 +172,10 @@ pub(super) struct BalanceArgs {
 
 pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
-    let out = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("output")
-            .join(board.name.to_lowercase())
-            .join("balance")
-    });
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| crate::output::board_folder(&board.name).join("balance"));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let cars = args.cars.unwrap_or(board.cars);
     eprintln!(
@@ -221,15 +225,15 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
         ("The optimal plan at the board's car count", &map),
     ]);
     let md_path = out.join("balance.md");
-    std::fs::write(&md_path, &md).with_context(|| format!("cannot write {}", md_path.display()))?;
+    write_text(&md_path, &md)?;
     let json_path = out.join("balance.json");
     write_json(&json_path, &report)?;
     written.splice(0..0, [md_path, json_path]);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{md}");
-        println!("\nwrote {}", list(&written));
+        out!("{md}");
+        outln!("\nwrote {}", list(&written));
     }
     Ok(ExitCode::SUCCESS)
 }

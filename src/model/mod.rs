@@ -48,6 +48,21 @@ impl<'a> Instance<'a> {
         }
     }
 
+    /// Cars to claim every route the instance may choose: a budget at or
+    /// above it is answered at once (take them all), and no method needs
+    /// tables larger than it.
+    pub fn total_length(&self) -> u32 {
+        self.routes
+            .iter()
+            .map(|&r| self.board.route(r).length)
+            .sum()
+    }
+
+    /// Whether the budget covers every route: the optimum claims them all.
+    pub fn takes_everything(&self) -> bool {
+        self.cars >= self.total_length()
+    }
+
     /// Exact preprocessing: a route longer than the budget can never be
     /// claimed, and a ticket whose shortest connection (over the remaining
     /// routes) needs more cars than the budget can never be completed.
