@@ -14,7 +14,7 @@ use crate::board::{Board, RouteId, TicketId};
 use crate::frontier::Frontier;
 use crate::model::Instance;
 use crate::model::Plan;
-use crate::solve::{self, solve, Method, Outcome, SolveError, SolveOptions};
+use crate::solve::{self, solve_proven, Method, Outcome, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
 #[derive(Clone, Debug, Serialize)]
@@ -44,7 +44,11 @@ pub struct Sensitivity {
 /// the optimal plan without it, on `threads` threads.
 pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
     solve::worker_pool(threads)?.install(|| {
-        let base = solve(&Instance::new(board, cars), &SolveOptions::default())?;
+        let base = solve_proven(
+            &Instance::new(board, cars),
+            &SolveOptions::default(),
+            || format!("the optimum of {cars} cars was proven"),
+        )?;
         let optimum = base.plan.score() as i64;
         let impact = |name: String, points: u32, outcome: Outcome| Impact {
             name,
@@ -58,7 +62,11 @@ pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivi
             .par_iter()
             .with_max_len(1)
             .map(|&t| {
-                let outcome = solve(&without_ticket(board, cars, t), &SolveOptions::default())?;
+                let outcome = solve_proven(
+                    &without_ticket(board, cars, t),
+                    &SolveOptions::default(),
+                    || format!("the optimum without {} was proven", board.ticket_label(t)),
+                )?;
                 Ok(impact(
                     board.ticket_label(t),
                     board.ticket(t).points,
@@ -72,7 +80,10 @@ pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivi
             .par_iter()
             .with_max_len(1)
             .map(|&r| {
-                let outcome = solve(&blocked(board, cars, r), &SolveOptions::default())?;
+                let outcome =
+                    solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
+                        format!("the optimum without {} was proven", board.route_label(r))
+                    })?;
                 Ok(impact(board.route_label(r), board.route(r).points, outcome))
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
@@ -282,7 +293,9 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                         method,
                         ..SolveOptions::default()
                     };
-                    let best = solve(&inst, &options)?;
+                    let best = solve_proven(&inst, &options, || {
+                        format!("the break-even of {} was proven", card.name)
+                    })?;
                     let with = best
                         .plan
                         .tickets

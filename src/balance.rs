@@ -15,7 +15,7 @@ use crate::analysis::{break_even, frequency, Balance, Frequency, Membership};
 use crate::board::Board;
 use crate::graph::BoardGraph;
 use crate::solve::SolveError;
-use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
+use crate::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
 
 /// One budget of the score curve.
 #[derive(Clone, Debug, Serialize)]
@@ -78,7 +78,7 @@ pub fn balance(
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
     let started = std::time::Instant::now();
     let cars = cars.max(1);
-    let entries = sweep(board, 1, cars, threads, progress)?;
+    let entries = sweep_proven(board, 1, cars, threads, progress)?;
     let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
     let Balance {
         optimum,

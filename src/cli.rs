@@ -19,7 +19,7 @@ use crate::plot;
 use crate::replan::{replan, ReplanReport};
 use crate::report::{SolveReport, Status};
 use crate::simulate::{route_shares, simulate, summarise, Summary};
-use crate::solve::{self, solve, Method, Outcome, SolveOptions};
+use crate::solve::{self, solve, Method, Outcome, SolveError, SolveOptions};
 use crate::state::GameState;
 use crate::sweep::{sweep, SweepEntry, TIE_BREAK};
 use std::time::Instant;
@@ -75,6 +75,13 @@ pub struct Cli {
     /// the branch and cut, or, for `optima`, stops with an error.
     #[arg(long, global = true, value_name = "MB", value_parser = clap::value_parser!(u64).range(1..=1 << 30))]
     memory_limit: Option<u64>,
+    /// Stop after SECS seconds, whatever the command (exit status 3 if that
+    /// cut it short): `solve`, `replan` and `sweep` report the best plans
+    /// found with their bounds and gaps, `simulate` the games finished; the
+    /// analyses built on proven optima (sensitivity, optima, breakeven,
+    /// compare, balance) stop and say what was not proven.
+    #[arg(long, global = true, value_name = "SECS", value_parser = positive_seconds)]
+    time_limit: Option<f64>,
 }
 
 #[derive(Subcommand)]
@@ -316,9 +323,6 @@ struct ReplanArgs {
     /// Print the answer as JSON (schema in the README) instead of a table.
     #[arg(long)]
     json: bool,
-    /// Stop after SECS seconds with the best plan found (exit status 3).
-    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
-    time_limit: Option<f64>,
     /// Exact method, as for `solve`.
     #[arg(long, value_enum, default_value_t = Method::Auto)]
     method: Method,
@@ -328,7 +332,7 @@ fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
     let (board, state) = GameState::load(&args.state)?;
     let options = SolveOptions {
         method: args.method,
-        time_limit: args.time_limit,
+        time_limit: None,
         start: None,
     };
     let result = replan(&board, &state, &options).context("replanning failed")?;
@@ -406,10 +410,14 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
                 "solving the single-player optimum for {} cars ...",
                 board.cars
             );
-            solve(&Instance::new(&board, board.cars), &SolveOptions::default())
-                .context("solving the optimum failed")?
-                .plan
-                .score()
+            solve::solve_proven(
+                &Instance::new(&board, board.cars),
+                &SolveOptions::default(),
+                || format!("the optimum of {} cars was proven", board.cars),
+            )
+            .context("solving the optimum failed")?
+            .plan
+            .score()
         }
     };
     let bar = indicatif::ProgressBar::new(args.games);
@@ -424,6 +432,11 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         .install(|| simulate(&board, &names, args.games, args.seed, &|| bar.inc(1)))?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
+    // The time limit may have stopped the run: report the games finished.
+    let games = played.len() as u64;
+    if games == 0 {
+        return Err(SolveError::TimeLimit("a single game was finished".into()).into());
+    }
     let summaries = summarise(&played, &names, optimum);
     let stalled = played.iter().filter(|p| p.stalled).count();
 
@@ -467,11 +480,11 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
     let report = SimulateReport {
         board: &board.name,
         players: &args.players,
-        games: args.games,
+        games,
         seed: args.seed,
         optimum,
         seconds,
-        games_per_second: args.games as f64 / seconds.max(1e-9),
+        games_per_second: games as f64 / seconds.max(1e-9),
         stalled,
         strategies: &summaries,
         routes,
@@ -495,7 +508,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         let title = format!(
             "{}: final scores of {} games ({})",
             board.name,
-            args.games,
+            games,
             names.join(" vs ")
         );
         written.extend(plot::distribution(
@@ -511,7 +524,7 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
     } else {
         outln!(
             "{} games of {} on {} in {seconds:.1} s ({:.0} games/s), {stalled} stalled; single-player optimum {optimum}",
-            args.games,
+            games,
             names.join(" vs "),
             board.name,
             report.games_per_second
@@ -542,6 +555,13 @@ fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         }
         outln!("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)");
         outln!("\nwrote {}", list(&written));
+    }
+    if games < args.games {
+        eprintln!(
+            "time limit: {games} of {} games played; the statistics are over those",
+            args.games
+        );
+        return Ok(ExitCode::from(EXIT_TIME_LIMIT));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -806,10 +826,6 @@ struct SolveArgs {
     /// Print the answer as JSON (schema in the README) instead of a table.
     #[arg(long)]
     json: bool,
-    /// Stop after SECS seconds and report the best plan found, its bound and
-    /// its gap (exit status 3 if not proven optimal).
-    #[arg(long, value_name = "SECS", value_parser = positive_seconds)]
-    time_limit: Option<f64>,
     /// Exact method: auto (default: forest or frontier, whichever suits the
     /// budget), frontier (dynamic programme), forest (rooted-forest MIP),
     /// paper (the published flow MIP), paper-integer (the same, binary flows).
@@ -891,7 +907,7 @@ fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     let instance = Instance::new(&board, cars);
     let options = SolveOptions {
         method: args.method,
-        time_limit: args.time_limit,
+        time_limit: None,
         start: None,
     };
     let outcome = solve(&instance, &options).context("solving failed")?;
@@ -1080,7 +1096,13 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
         }
         outln!("\nwrote {}", list(&written));
     }
-    Ok(ExitCode::SUCCESS)
+    // A time limit left some budgets unproven: they are in the files,
+    // marked, and the exit status says so.
+    Ok(if entries.iter().all(|e| e.outcome.proven) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_TIME_LIMIT)
+    })
 }
 
 fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
@@ -1343,6 +1365,7 @@ pub fn main() -> ExitCode {
     if let Some(mb) = cli.memory_limit {
         crate::frontier::set_memory_budget((mb as usize).saturating_mul(1 << 20));
     }
+    crate::limits::set_time_limit(cli.time_limit);
     let result = match &cli.command {
         Command::Solve(args) => run_solve(args),
         Command::Sweep(args) => run_sweep(args),
@@ -1371,6 +1394,13 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Ok(code) => code,
+        Err(e)
+            if e.chain()
+                .any(|c| matches!(c.downcast_ref(), Some(SolveError::TimeLimit(_)))) =>
+        {
+            eprintln!("time limit: {}", message(&e));
+            ExitCode::from(EXIT_TIME_LIMIT)
+        }
         Err(e) if e.is::<Usage>() => {
             eprintln!("error: {e}\n\nFor more information, try '--help'.");
             ExitCode::from(2)

@@ -22,6 +22,7 @@
 //! - [`analysis`]: sensitivity of the optimum to tickets and routes;
 //! - [`verify`]: the independent union-find check of every reported plan;
 //! - [`input`]: reading input files, the ranges of every number;
+//! - [`limits`]: the run's time limit, shared by all its solves;
 //! - [`output`]: result files, written atomically into safe folders;
 //! - [`plot`]: the figures (PNG and SVG, embedded font);
 //! - [`report`]: the human table and the JSON schema;
@@ -37,6 +38,7 @@ pub mod generate;
 pub mod graph;
 pub mod heuristic;
 pub mod input;
+pub mod limits;
 pub mod mip;
 pub mod model;
 pub mod optima;

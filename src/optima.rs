@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::board::{Board, RouteId, TicketId};
 use crate::frontier::{Frontier, Goal};
 use crate::model::Instance;
-use crate::solve::{solve, SolveError, SolveOptions};
+use crate::solve::{solve_proven, SolveError, SolveOptions};
 use crate::verify::{evaluate, VerifyError};
 
 /// All the optimal plans of one budget.
@@ -54,7 +54,11 @@ struct Node {
 /// Every optimal plan of `board` with `cars` cars; lists at most `max`.
 pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveError> {
     let inst = Instance::new(board, cars);
-    let score = solve(&inst, &SolveOptions::default())?.plan.score();
+    let score = solve_proven(&inst, &SolveOptions::default(), || {
+        format!("the optimum of {cars} cars was proven")
+    })?
+    .plan
+    .score();
     if !Frontier::fits(board, &inst.routes, &inst.tickets) {
         return Err(VerifyError(
             "listing all optima needs the frontier programme: scores below 4000 points and fewer than 255 cities".into(),
@@ -70,10 +74,16 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         max_cars: cars,
         min_cars: cars,
         lower,
-        deadline: None,
+        deadline: crate::limits::deadline(),
         memory: None,
     };
-    let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal).ok_or_else(|| {
+    let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal);
+    if dp.is_none() && crate::limits::expired() {
+        return Err(SolveError::TimeLimit(format!(
+            "every optimal plan of {cars} cars was found"
+        )));
+    }
+    let dp = dp.ok_or_else(|| {
         VerifyError(format!(
             "listing all optima at {cars} cars needs more memory than the budget of {} MB \
              (raise it with --memory-limit)",

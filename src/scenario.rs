@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::board::{Board, BoardError};
 use crate::input::{self, join, Reader};
 use crate::solve::SolveError;
-use crate::sweep::{sweep, SweepEntry};
+use crate::sweep::{sweep_proven, SweepEntry};
 
 /// A scenario as written in its file, its numbers checked against the
 /// ranges of a board file.
@@ -386,8 +386,8 @@ pub fn compare(
     progress: &(dyn Fn(&str, &SweepEntry) + Sync),
 ) -> Result<Comparison, SolveError> {
     let to = base.cars.max(variant.cars).max(1);
-    let a = sweep(base, 1, to, threads, &|e| progress("base", e))?;
-    let b = sweep(variant, 1, to, threads, &|e| progress("variant", e))?;
+    let a = sweep_proven(base, 1, to, threads, &|e| progress("base", e))?;
+    let b = sweep_proven(variant, 1, to, threads, &|e| progress("variant", e))?;
     let at = |entries: &[SweepEntry], cars: u32| -> Option<crate::model::Plan> {
         entries
             .iter()

@@ -125,7 +125,8 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
 }
 
 /// Plays `games` games between `names` (seats rotating), on the current
-/// rayon pool, calling `progress` after each.
+/// rayon pool, calling `progress` after each. When the run's time limit
+/// ([`crate::limits`]) stops it, the games finished before it, in order.
 pub fn simulate(
     board: &Board,
     names: &[&str],
@@ -133,17 +134,25 @@ pub fn simulate(
     seed: u64,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Played>, RuleError> {
-    (0..games)
+    let played: Vec<Option<Played>> = (0..games)
         .into_par_iter()
         .map(|g| {
+            // A game the run's time limit overtook played on with unproven
+            // plans: it is left out, not counted.
+            if crate::limits::expired() {
+                return Ok(None);
+            }
             let n = names.len();
             let shift = (g % n as u64) as usize;
             let order: Vec<&str> = (0..n).map(|i| names[(i + shift) % n]).collect();
-            let played = play(board, &order, g, seed.wrapping_add(g));
+            let played = play(board, &order, g, seed.wrapping_add(g))?;
             progress();
-            played
+            Ok((!crate::limits::expired()).then_some(played))
         })
-        .collect()
+        .collect::<Result<_, RuleError>>()?;
+    // The games before the first one left out: the same first games as a
+    // run with more time, whatever the threads did.
+    Ok(played.into_iter().map_while(|p| p).collect())
 }
 
 /// Distribution of one strategy's results.

@@ -88,6 +88,24 @@ pub enum SolveError {
     Mip(#[from] MipError),
     #[error(transparent)]
     Verify(#[from] VerifyError),
+    /// The run's time limit stopped an analysis that needs proven optima.
+    #[error("the time limit was reached before {0}")]
+    TimeLimit(String),
+}
+
+/// Like [`solve`], for analyses built on proven optima: an answer the run's
+/// time limit left unproven is [`SolveError::TimeLimit`], naming `what`.
+pub fn solve_proven(
+    inst: &Instance,
+    options: &SolveOptions,
+    what: impl FnOnce() -> String,
+) -> Result<Outcome, SolveError> {
+    let outcome = solve(inst, options)?;
+    if outcome.proven {
+        Ok(outcome)
+    } else {
+        Err(SolveError::TimeLimit(what()))
+    }
 }
 
 /// A pool of `threads` workers for running independent solves side by side
@@ -103,10 +121,7 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
 /// Solves `inst` and returns a plan checked by the union-find verifier.
 pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
     let started = Instant::now();
-    let clock = Clock {
-        started,
-        limit: options.time_limit,
-    };
+    let clock = Clock::new(started, options.time_limit);
     let start = match &options.start {
         Some(start) => start.clone(),
         None if inst.takes_everything() => Vec::new(),
@@ -134,6 +149,14 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                 cuts: 0,
                 nodes: 0,
             }
+        }
+        // Out of time before starting (a later solve of an analysis): the
+        // starting plan and the bound that needs no search.
+        _ if clock.expired() => {
+            if method == Method::Auto {
+                method = Method::Forest;
+            }
+            start_only(inst, &start)
         }
         Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             method = Method::Forest;
@@ -172,27 +195,33 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                 }
             }
         }
-        Method::Frontier => solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| {
-            // Out of time or memory: the starting plan, with only the trivial bound.
-            let (score, completed) = heuristic::score(inst, &start);
-            Run {
-                claim: Claim {
-                    completed,
-                    objective: score as f64,
-                    proven: false,
-                },
-                routes: start.clone(),
-                bound: int_bound(objective(inst, &inst.routes, &inst.tickets)),
-                solves: 0,
-                cuts: 0,
-                nodes: 0,
-            }
-        }),
+        // Out of time or memory: the starting plan, with only the trivial bound.
+        Method::Frontier => {
+            solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| start_only(inst, &start))
+        }
         Method::Forest => forest_to_the_end(inst, &start, &clock)?,
         Method::Paper => solve_paper(inst, &start, &clock, false)?,
         Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
     };
     finish(inst, run, method, started.elapsed().as_secs_f64())
+}
+
+/// The starting plan with the bound of claiming every route and completing
+/// every ticket (unproven unless they meet).
+fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
+    let (score, completed) = heuristic::score(inst, start);
+    Run {
+        claim: Claim {
+            completed,
+            objective: score as f64,
+            proven: false,
+        },
+        routes: start.to_vec(),
+        bound: int_bound(objective(inst, &inst.routes, &inst.tickets)).max(score),
+        solves: 0,
+        cuts: 0,
+        nodes: 0,
+    }
 }
 
 /// What [`Method::Auto`] picks for this instance and starting plan: the
@@ -202,7 +231,12 @@ pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> 
     if inst.takes_everything() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return Ok(Method::Forest);
     }
-    let answer = branch::solve(inst, start, None, Reach::Root(AUTO_GAP))?;
+    let answer = branch::solve(
+        inst,
+        start,
+        crate::limits::deadline(),
+        Reach::Root(AUTO_GAP),
+    )?;
     Ok(if answer.loose_root {
         Method::Frontier
     } else {
@@ -288,21 +322,31 @@ fn sorted(mut v: Vec<RouteId>) -> Vec<RouteId> {
     v
 }
 
+/// When a solve must stop: the earlier of its own limit and the run's.
 struct Clock {
-    started: Instant,
-    limit: Option<f64>,
+    deadline: Option<Instant>,
 }
 
 impl Clock {
+    fn new(started: Instant, limit: Option<f64>) -> Clock {
+        let own = limit.map(|l| started + std::time::Duration::from_secs_f64(l));
+        Clock {
+            deadline: crate::limits::earliest(own, crate::limits::deadline()),
+        }
+    }
+
     fn deadline(&self) -> Option<Instant> {
-        self.limit
-            .map(|l| self.started + std::time::Duration::from_secs_f64(l))
+        self.deadline
+    }
+
+    fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Seconds left, or `None` without a limit.
     fn left(&self) -> Option<f64> {
-        self.limit
-            .map(|l| (l - self.started.elapsed().as_secs_f64()).max(0.0))
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
     }
 
     fn apply(&self, mip: &mut Mip) -> Result<(), MipError> {

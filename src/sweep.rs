@@ -62,6 +62,25 @@ pub fn sweep(
     solve::worker_pool(threads)?.install(|| run(board, from, to, progress))
 }
 
+/// [`sweep`] for analyses built on proven optima: a budget the run's time
+/// limit left unproven is [`SolveError::TimeLimit`].
+pub fn sweep_proven(
+    board: &Board,
+    from: u32,
+    to: u32,
+    threads: usize,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
+    let entries = sweep(board, from, to, threads, progress)?;
+    match entries.iter().find(|e| !e.outcome.proven) {
+        Some(e) => Err(SolveError::TimeLimit(format!(
+            "the optimum of {} cars on {} was proven",
+            e.cars, board.name
+        ))),
+        None => Ok(entries),
+    }
+}
+
 fn run(
     board: &Board,
     from: u32,
@@ -130,7 +149,7 @@ fn run(
             max_cars: budgets[hi],
             min_cars: budgets[lo],
             lower: lower.clone(),
-            deadline: None,
+            deadline: crate::limits::deadline(),
             memory: Some(crate::frontier::HANDOVER_MEMORY),
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
@@ -170,8 +189,11 @@ fn run(
             plan_from: cars,
         })
         .collect();
+    // Only proven optima must rise with the budget: a time limit may have
+    // left some budgets with a starting plan.
     for pair in entries.windows(2) {
-        if pair[1].outcome.plan.score() < pair[0].outcome.plan.score() {
+        let proven = pair[0].outcome.proven && pair[1].outcome.proven;
+        if proven && pair[1].outcome.plan.score() < pair[0].outcome.plan.score() {
             return Err(VerifyError(format!(
                 "the optimum drops from {} points at {} cars to {} at {} cars",
                 pair[0].outcome.plan.score(),
@@ -184,7 +206,8 @@ fn run(
     }
     // The tie-break: carry a plan up while the optimum stays the same.
     for i in 1..entries.len() {
-        if entries[i].outcome.plan.score() == entries[i - 1].outcome.plan.score() {
+        let proven = entries[i].outcome.proven && entries[i - 1].outcome.proven;
+        if proven && entries[i].outcome.plan.score() == entries[i - 1].outcome.plan.score() {
             entries[i].outcome.plan = entries[i - 1].outcome.plan.clone();
             entries[i].plan_from = entries[i - 1].plan_from;
         }
