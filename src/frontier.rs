@@ -308,16 +308,18 @@ impl Frontier {
     /// A heuristic run: the same programme, keeping after each step only the
     /// `width` best states for each car count. Its values are achievable
     /// scores (lower bounds), usually optimal or close, found quickly.
+    /// `None` if the run's time limit or the memory budget stopped it.
     pub fn beam(
         board: &Board,
         routes: &[RouteId],
         tickets: &[TicketId],
         max_cars: u32,
         width: usize,
-    ) -> Frontier {
+    ) -> Option<Frontier> {
         let mut dp = Frontier::new(board, routes, tickets, &Goal::all(max_cars));
-        dp.forward(Some(width), None, memory_budget());
-        dp
+        // Stopped by the run's time limit or the memory budget: no tables.
+        dp.forward(Some(width), crate::limits::deadline(), memory_budget())
+            .then_some(dp)
     }
 
     /// The tables of the programme, before any step is decided.

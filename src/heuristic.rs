@@ -28,8 +28,10 @@ pub fn beam(
     tickets: &[TicketId],
     max_cars: u32,
 ) -> Option<Frontier> {
-    Frontier::fits(board, routes, tickets)
-        .then(|| Frontier::beam(board, routes, tickets, max_cars, BEAM_WIDTH))
+    if !Frontier::fits(board, routes, tickets) {
+        return None;
+    }
+    Frontier::beam(board, routes, tickets, max_cars, BEAM_WIDTH)
 }
 
 /// The better of the greedy plan and `beam`'s plan for the instance's budget.
@@ -70,8 +72,11 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
     let board = inst.board;
     let graph = BoardGraph::new(board, inst.routes.iter().copied());
     let mut chosen: Vec<RouteId> = Vec::new();
+    let mut taken = vec![false; board.routes.len()];
     let mut used = 0;
-    loop {
+    // The run's time limit ends the ticket phase early: a worse start, but
+    // the solve that wanted it can still answer in time.
+    while !crate::limits::expired() {
         let current = score(inst, &chosen).0;
         let mut best: Option<(f64, Vec<RouteId>, u32)> = None;
         for &t in &inst.tickets {
@@ -82,7 +87,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
                 NodeIndex::new(ticket.a.0),
                 |n| n == goal,
                 |e| {
-                    if chosen.contains(e.weight()) {
+                    if taken[e.weight().0] {
                         0
                     } else {
                         board.route(*e.weight()).length
@@ -99,7 +104,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
                 .windows(2)
                 .filter_map(|w| graph.graph.find_edge(w[0], w[1]))
                 .map(|e| graph.graph[e])
-                .filter(|r| !chosen.contains(r))
+                .filter(|r| !taken[r.0])
                 .collect();
             let mut candidate = chosen.clone();
             candidate.extend(&new);
@@ -110,6 +115,9 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
             }
         }
         let Some((_, new, cost)) = best else { break };
+        for r in &new {
+            taken[r.0] = true;
+        }
         chosen.extend(new);
         used += cost;
     }
@@ -117,7 +125,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
         .routes
         .iter()
         .copied()
-        .filter(|r| !chosen.contains(r))
+        .filter(|r| !taken[r.0])
         .collect();
     chosen.extend(knapsack(inst, &rest, inst.cars - used));
     chosen.sort();

@@ -54,17 +54,16 @@ struct Node {
 /// Every optimal plan of `board` with `cars` cars; lists at most `max`.
 pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveError> {
     let inst = Instance::new(board, cars);
+    if !Frontier::fits(board, &inst.routes, &inst.tickets) {
+        return Err(SolveError::Limit(
+            "listing all optima needs the frontier programme: scores below 4000 points in all and fewer than 255 cities".into(),
+        ));
+    }
     let score = solve_proven(&inst, &SolveOptions::default(), || {
         format!("the optimum of {cars} cars was proven")
     })?
     .plan
     .score();
-    if !Frontier::fits(board, &inst.routes, &inst.tickets) {
-        return Err(VerifyError(
-            "listing all optima needs the frontier programme: scores below 4000 points and fewer than 255 cities".into(),
-        )
-        .into());
-    }
     // Above the cars of every route the plans are those of that budget: the
     // programme's tables need be no longer.
     let cars = cars.min(inst.total_length());
@@ -84,7 +83,7 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         )));
     }
     let dp = dp.ok_or_else(|| {
-        VerifyError(format!(
+        SolveError::Limit(format!(
             "listing all optima at {cars} cars needs more memory than the budget of {} MB \
              (raise it with --memory-limit)",
             crate::frontier::memory_budget() >> 20

@@ -88,6 +88,10 @@ pub enum SolveError {
     Mip(#[from] MipError),
     #[error(transparent)]
     Verify(#[from] VerifyError),
+    /// The instance is beyond a documented limit of the method asked for
+    /// (the frontier programme's sizes, the memory budget).
+    #[error("{0}")]
+    Limit(String),
     /// The run's time limit stopped an analysis that needs proven optima.
     #[error("the time limit was reached before {0}")]
     TimeLimit(String),
@@ -163,10 +167,9 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             forest_to_the_end(inst, &start, &clock)?
         }
         Method::Frontier if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
-            return Err(MipError(
+            return Err(SolveError::Limit(
                 "the frontier method needs scores below 4000 points in all and fewer than 255 cities; use --method forest".into(),
-            )
-            .into());
+            ));
         }
         Method::Auto => {
             let answer = branch::solve(
@@ -206,6 +209,33 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
+/// A budget the run's time limit left without a search: no plan, and the
+/// bound of every route and every ticket's best trip (cheap: no instance).
+pub fn unsolved(board: &crate::board::Board) -> Outcome {
+    let routes: u32 = board.routes.iter().map(|r| r.points).sum();
+    let tickets: u32 = board
+        .cards
+        .iter()
+        .map(|c| {
+            c.trips
+                .iter()
+                .map(|&t| board.ticket(t).points)
+                .max()
+                .unwrap_or(0)
+        })
+        .sum();
+    Outcome {
+        plan: Plan::default(),
+        proven: routes + tickets == 0,
+        bound: routes + tickets,
+        seconds: 0.0,
+        method: Method::Forest,
+        solves: 0,
+        cuts: 0,
+        nodes: 0,
+    }
+}
+
 /// The starting plan with the bound of claiming every route and completing
 /// every ticket (unproven unless they meet).
 fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
@@ -228,7 +258,10 @@ fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
 /// forest model's branch and cut or the frontier programme. Costs one root
 /// node of the branch and cut.
 pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> {
-    if inst.takes_everything() || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
+    if crate::limits::expired()
+        || inst.takes_everything()
+        || !Frontier::fits(inst.board, &inst.routes, &inst.tickets)
+    {
         return Ok(Method::Forest);
     }
     let answer = branch::solve(

@@ -88,35 +88,48 @@ fn run(
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
     let budgets: Vec<u32> = (from..=to).collect();
-    let instances: Vec<Instance> = budgets.iter().map(|&c| Instance::new(board, c)).collect();
+    // Instances are built where they are needed and dropped after: a long
+    // range on a large board would not fit in memory all at once.
+    let instance = |i: usize| Instance::new(board, budgets[i]);
 
     // 1. Starting plans.
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
     let every_route: u32 = board.routes.iter().map(|r| r.length).sum();
     let beam = heuristic::beam(board, &all_routes, &all_tickets, to.min(every_route));
-    let starts: Vec<Vec<RouteId>> = instances
-        .par_iter()
-        .map(|inst| heuristic::start_from(inst, beam.as_ref()))
-        .collect();
 
-    // 2. Method per budget.
-    let methods: Vec<Method> = instances
-        .par_iter()
-        .zip(&starts)
-        .map(|(inst, start)| solve::choose(inst, start))
-        .collect::<Result<_, _>>()?;
+    // 2. Per budget: its starting plan and score, and the method it chose.
+    // Past the run's time limit a budget gets no start and no choice.
+    let prepared: Vec<(Vec<RouteId>, u32, Method)> = (0..budgets.len())
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| {
+            if crate::limits::expired() {
+                return Ok((Vec::new(), 0, Method::Forest));
+            }
+            let inst = instance(i);
+            if inst.takes_everything() {
+                return Ok((Vec::new(), 0, Method::Forest));
+            }
+            let start = heuristic::start_from(&inst, beam.as_ref());
+            let score = heuristic::score(&inst, &start).0;
+            let method = solve::choose(&inst, &start)?;
+            Ok((start, score, method))
+        })
+        .collect::<Result<_, SolveError>>()?;
+    drop(beam);
 
     // 3. One frontier run for its budgets, forest solves for the others. The
     // run answers every budget up to its largest at no extra cost, so it
     // takes all of those.
-    let frontier_budgets: Vec<usize> = match methods.iter().rposition(|&m| m == Method::Frontier) {
+    let frontier_budgets: Vec<usize> = match prepared.iter().rposition(|p| p.2 == Method::Frontier)
+    {
         Some(last) => (0..=last).collect(),
         None => Vec::new(),
     };
     let mut lower = vec![0u32; to as usize + 1];
-    for (i, inst) in instances.iter().enumerate() {
-        lower[budgets[i] as usize] = heuristic::score(inst, &starts[i]).0;
+    for (i, p) in prepared.iter().enumerate() {
+        lower[budgets[i] as usize] = p.1;
     }
     for c in 1..lower.len() {
         lower[c] = lower[c].max(lower[c - 1]);
@@ -132,12 +145,17 @@ fn run(
     };
     let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
     let forest_task = |i: usize| -> Result<(), SolveError> {
+        // Past the time limit: no search, not even the instance.
+        if crate::limits::expired() {
+            record(i, solve::unsolved(board));
+            return Ok(());
+        }
         let options = SolveOptions {
             method: Method::Forest,
             time_limit: None,
-            start: Some(starts[i].clone()),
+            start: Some(prepared[i].0.clone()),
         };
-        record(i, solve::solve(&instances[i], &options)?);
+        record(i, solve::solve(&instance(i), &options)?);
         Ok(())
     };
     let frontier_task = || -> Result<(), SolveError> {
@@ -153,7 +171,8 @@ fn run(
             memory: Some(crate::frontier::HANDOVER_MEMORY),
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
-            // Over the memory budget: the branch and cut proves them instead.
+            // Over the memory budget (or out of time): the branch and cut
+            // proves them instead.
             for &i in &frontier_budgets {
                 forest_task(i)?;
             }
@@ -165,7 +184,7 @@ fn run(
             let run = solve::frontier_run(&dp, budgets[i]);
             record(
                 i,
-                solve::finish(&instances[i], run, Method::Frontier, seconds)?,
+                solve::finish(&instance(i), run, Method::Frontier, seconds)?,
             );
         }
         Ok(())
@@ -203,6 +222,20 @@ fn run(
             ))
             .into());
         }
+    }
+    // Budgets a time limit left unproven: a plan for fewer cars fits, and a
+    // bound for more cars holds. (Proven budgets already satisfy both.)
+    for i in 1..entries.len() {
+        if entries[i].outcome.plan.score() < entries[i - 1].outcome.plan.score() {
+            entries[i].outcome.plan = entries[i - 1].outcome.plan.clone();
+            entries[i].plan_from = entries[i - 1].plan_from;
+        }
+    }
+    for i in (0..entries.len().saturating_sub(1)).rev() {
+        let above = entries[i + 1].outcome.bound;
+        let e = &mut entries[i].outcome;
+        e.bound = e.bound.min(above).max(e.plan.score());
+        e.proven = e.bound == e.plan.score();
     }
     // The tie-break: carry a plan up while the optimum stays the same.
     for i in 1..entries.len() {
