@@ -246,7 +246,7 @@ impl Search<'_, '_> {
                 self.mip.set_basis(&basis)?;
             }
             loop {
-                if self.lps > 0 && self.deadline.is_some_and(|d| Instant::now() >= d) {
+                if self.lps > 0 && crate::limits::passed(self.deadline) {
                     heap.push(node);
                     stopped = true;
                     break 'search;
@@ -369,6 +369,11 @@ impl Search<'_, '_> {
         // The node's bound so far: each LP with the cuts found is one.
         let mut last = node.bound;
         loop {
+            // Interrupted (Ctrl-C): the node stops where it is, as at a
+            // deadline, once it has a bound.
+            if self.lps > 0 && crate::limits::interrupted() {
+                return Ok(NodeEnd::Stopped(last));
+            }
             if let Some(deadline) = self.deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
                 // The first LP runs even past the deadline (for a second at

@@ -55,6 +55,10 @@ const USA_BOARD: &str = include_str!("../data/usa.json");
 /// Exit code when a time limit stopped the solver before it proved optimality.
 pub const EXIT_TIME_LIMIT: u8 = 3;
 
+/// Exit code after Ctrl-C (what was finished is still reported), as shells
+/// report a process ended by SIGINT.
+pub const EXIT_INTERRUPTED: u8 = 130;
+
 #[derive(Parser)]
 #[command(
     name = "ttr-opt",
@@ -65,7 +69,8 @@ pub const EXIT_TIME_LIMIT: u8 = 3;
         completed destination tickets (Schaefer & Schaefer, \"Maximizing the Score in Ticket to \
         Ride\"). Every answer is re-checked by an independent union-find over the cities.",
     after_help = "Exit status: 0 success (proven optimal), 1 error (bad input, solver failure), \
-        2 bad command line, 3 time limit reached before optimality was proven."
+        2 bad command line, 3 time limit reached before optimality was proven, 130 interrupted \
+        (Ctrl-C: what was finished is reported; a second Ctrl-C quits at once)."
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -1366,6 +1371,18 @@ pub fn main() -> ExitCode {
         crate::frontier::set_memory_budget((mb as usize).saturating_mul(1 << 20));
     }
     crate::limits::set_time_limit(cli.time_limit);
+    // Ctrl-C stops the run as a time limit would, keeping what is finished;
+    // a second one quits at once. (Files are written atomically, so even
+    // that leaves no half-written result.)
+    let _ = ctrlc::set_handler(|| {
+        if crate::limits::interrupted() {
+            std::process::exit(EXIT_INTERRUPTED.into());
+        }
+        crate::limits::interrupt();
+        eprintln!(
+            "\ninterrupted: stopping and reporting what is finished (Ctrl-C again to quit at once)"
+        );
+    });
     let result = match &cli.command {
         Command::Solve(args) => run_solve(args),
         Command::Sweep(args) => run_sweep(args),
@@ -1393,13 +1410,19 @@ pub fn main() -> ExitCode {
         {
             ExitCode::SUCCESS
         }
+        Ok(_) if crate::limits::interrupted() => ExitCode::from(EXIT_INTERRUPTED),
         Ok(code) => code,
         Err(e)
             if e.chain()
                 .any(|c| matches!(c.downcast_ref(), Some(SolveError::TimeLimit(_)))) =>
         {
-            eprintln!("time limit: {}", message(&e));
-            ExitCode::from(EXIT_TIME_LIMIT)
+            if crate::limits::interrupted() {
+                eprintln!("interrupted: {}", message(&e));
+                ExitCode::from(EXIT_INTERRUPTED)
+            } else {
+                eprintln!("time limit: {}", message(&e));
+                ExitCode::from(EXIT_TIME_LIMIT)
+            }
         }
         Err(e) if e.is::<Usage>() => {
             eprintln!("error: {e}\n\nFor more information, try '--help'.");

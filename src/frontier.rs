@@ -402,7 +402,7 @@ impl Frontier {
         let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Vec::new(), vec![0; self.max_cars + 1])];
         for i in 0..self.steps.len() {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::limits::passed(deadline) {
                 return false;
             }
             // Every layer is kept (plans are recovered from them), and the

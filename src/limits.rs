@@ -1,4 +1,4 @@
-//! The run's time limit: one deadline shared by every solve of a command,
+//! The run's limits: one deadline shared by every solve of a command,
 //! so that `--time-limit` bounds a whole analysis (a sweep, a sensitivity
 //! table, a simulation), not each of its hundred solves.
 //!
@@ -8,10 +8,29 @@
 //! starts from with an honest bound; analyses that need proven optima stop
 //! with [`crate::solve::SolveError::TimeLimit`].
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Stops the run as its deadline would (Ctrl-C): every solve ends at its
+/// next check, and what was finished is reported.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::SeqCst);
+}
+
+/// Whether [`interrupt`] was called.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::SeqCst)
+}
+
+/// Whether a search with this deadline must stop: it passed, or the run
+/// was interrupted.
+pub fn passed(deadline: Option<Instant>) -> bool {
+    interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+}
 
 /// Sets (or, with `None`, clears) the deadline `seconds` from now.
 pub fn set_time_limit(seconds: Option<f64>) {
@@ -24,9 +43,9 @@ pub fn deadline() -> Option<Instant> {
     *DEADLINE.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Whether the run's deadline has passed.
+/// Whether the run's deadline has passed (or the run was interrupted).
 pub fn expired() -> bool {
-    deadline().is_some_and(|d| Instant::now() >= d)
+    passed(deadline())
 }
 
 /// The earlier of two optional deadlines.

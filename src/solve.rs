@@ -373,7 +373,7 @@ impl Clock {
     }
 
     fn expired(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        crate::limits::passed(self.deadline)
     }
 
     /// Seconds left, or `None` without a limit.
