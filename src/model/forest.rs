@@ -65,6 +65,8 @@ use crate::mip::{Mip, MipError};
 struct Arc {
     from: CityId,
     to: CityId,
+    /// Index of its route in `ends`.
+    route: usize,
     col: Col,
 }
 
@@ -291,28 +293,23 @@ impl ForestModel {
                 .map(|c| allowed(CityId(c)).then(|| cols.add(unit())))
                 .collect();
             let mut arcs = Vec::new();
-            for (&(a, b), &length) in ends.iter().zip(&lengths) {
+            let mut pairs: Vec<(Vec<usize>, usize, usize)> = Vec::new();
+            for (e, (&(a, b), &length)) in ends.iter().zip(&lengths).enumerate() {
                 if allowed(a) && allowed(b) {
+                    let mut on = Vec::new();
                     for (from, to) in [(a, b), (b, a)] {
                         if to != r && reach[ri][from.0].saturating_add(length) <= inst.cars {
+                            let col = cols.add(unit());
+                            on.push(col.index);
                             arcs.push(Arc {
                                 from,
                                 to,
-                                col: cols.add(unit()),
+                                route: e,
+                                col,
                             });
                         }
                     }
-                }
-            }
-            let mut pairs: Vec<(Vec<usize>, usize, usize)> = Vec::new();
-            for &(a, b) in &ends {
-                if let (Some(ya), Some(yb)) = (y[a.0], y[b.0]) {
-                    let on: Vec<usize> = arcs
-                        .iter()
-                        .filter(|arc| (arc.from, arc.to) == (a, b) || (arc.from, arc.to) == (b, a))
-                        .map(|arc| arc.col.index)
-                        .collect();
-                    if !on.is_empty() {
+                    if let (Some(ya), Some(yb), false) = (y[a.0], y[b.0], on.is_empty()) {
                         pairs.push((on, ya.index, yb.index));
                     }
                 }
@@ -357,18 +354,12 @@ impl ForestModel {
 
         // Arcs of all trees on a route together need the route.
         let mut on_route: Vec<Expression> = vec![Expression::default(); ends.len()];
-        let route_of = |from: CityId, to: CityId| {
-            ends.iter()
-                .position(|&(a, b)| (a, b) == (from, to) || (b, a) == (from, to))
-                .expect("arcs come from routes")
-        };
         let mut in_tree_of: Vec<Expression> = vec![Expression::default(); n];
         for root in &roots {
             let mut indeg: Vec<Expression> = vec![Expression::default(); n];
             let mut outdeg: Vec<Expression> = vec![Expression::default(); n];
             for arc in &root.arcs {
-                let e = route_of(arc.from, arc.to);
-                on_route[e] += arc.col.var;
+                on_route[arc.route] += arc.col.var;
                 indeg[arc.to.0] += arc.col.var;
                 outdeg[arc.from.0] += arc.col.var;
             }
