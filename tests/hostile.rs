@@ -213,6 +213,15 @@ fn huge_ticket_values_are_refused_not_cut() {
     );
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("2 problem(s)"), "{}", stderr(&out));
+    let mut board: Value = serde_json::from_str(&line(json!([]))).unwrap();
+    board["cars"] = json!(1e12);
+    let (out, _) = on_board("cars-1e12", &board.to_string(), &["optima"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("cars: expected a whole number from 1 to 10000, got 1000000000000"),
+        "{}",
+        stderr(&out)
+    );
     // At the top of the range the sums stay exact: 1000 + 1000 + 2 routes.
     let (out, _) = on_board(
         "ticket-max",
@@ -234,6 +243,7 @@ fn numbers_beyond_their_range_name_the_entry() {
     board["route_points"]["4"] = json!(4294967296_u64);
     board["route_points"]["01"] = json!(1);
     board["cities"][3]["x"] = json!("1");
+    board["tickets"][0]["points"] = json!(1099511627776_u64);
     let (out, _) = on_board("ranges", &board.to_string(), &["solve"]);
     assert_eq!(out.status.code(), Some(1));
     let err = stderr(&out);
@@ -244,7 +254,8 @@ fn numbers_beyond_their_range_name_the_entry() {
         "cities[3].x: expected a number",
         "routes[1].length: expected a whole number from 1 to 100, got 4294967296",
         "routes[2].points: expected a whole number from 0 to 1000, got 1000000000000",
-        "6 problem(s)",
+        "tickets[0].points: expected a whole number from 1 to 1000, got 1099511627776",
+        "7 problem(s)",
     ] {
         assert!(err.contains(expected), "{expected}\n{err}");
     }
@@ -430,6 +441,114 @@ fn messages_say_each_thing_once() {
     assert_eq!(out.status.code(), Some(1));
     assert!(err.starts_with("error: cannot create /dev/null/x"), "{err}");
     assert!(!err.contains("Os {"), "{err}");
+}
+
+/// The hostile boards of the report: a line of 300 cities with 295
+/// tickets, and a complete graph of 40 cities.
+fn line_and_complete() -> (String, String) {
+    let cities = |n: usize, p: &str| -> Vec<Value> {
+        (0..n)
+            .map(|i| json!({ "name": format!("{p}{i}"), "x": i, "y": (i * i) % 17 }))
+            .collect()
+    };
+    let card = json!({ "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15 });
+    let line = json!({
+        "name": "Line", "cars": 45, "route_points": card,
+        "cities": cities(300, "L"),
+        "routes": (0..299).map(|i| json!({ "from": format!("L{i}"), "to": format!("L{}", i + 1),
+                                           "length": 1, "tracks": ["red"] })).collect::<Vec<_>>(),
+        "tickets": (0..295).map(|i| json!({ "from": format!("L{i}"), "to": format!("L{}", i + 5),
+                                            "points": 5 })).collect::<Vec<_>>()
+    });
+    let mut routes = Vec::new();
+    for i in 0..40 {
+        for j in i + 1..40 {
+            routes.push(json!({ "from": format!("K{i}"), "to": format!("K{j}"),
+                                "length": 1 + (i * j) % 6, "tracks": ["red"] }));
+        }
+    }
+    let complete = json!({
+        "name": "Complete", "cars": 45, "route_points": card,
+        "cities": cities(40, "K"), "routes": routes,
+        "tickets": (0..60).map(|i| json!({ "from": format!("K{}", i % 40), "to": format!("K{}", (i * 7 + 3) % 40),
+                                           "points": 4 + i % 19 })).collect::<Vec<_>>()
+    });
+    (line.to_string(), complete.to_string())
+}
+
+#[test]
+fn the_report_boards_stop_in_time_or_name_the_limit() {
+    let (line, complete) = line_and_complete();
+    let mut ones: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/usa.json")).unwrap(),
+    )
+    .unwrap();
+    for r in ones["routes"].as_array_mut().unwrap() {
+        r["length"] = json!(1);
+    }
+    let ones = ones.to_string();
+    for (board, command) in [
+        (&line, vec!["sweep", "--from", "1", "--to", "45"]),
+        (&line, vec!["breakeven"]),
+        (&line, vec!["balance"]),
+        (&complete, vec!["optima"]),
+        (&complete, vec!["simulate", "--games", "1000"]),
+        (&ones, vec!["simulate", "--games", "1000"]),
+    ] {
+        let dir = workdir("report-boards");
+        write(&dir, "board.json", board);
+        let mut a = args(&command);
+        a.extend(args(&["--board", "board.json", "--time-limit", "1"]));
+        let (out, seconds) = run_in(&dir, &a, 1 + MARGIN);
+        let out = out.unwrap_or_else(|| panic!("{command:?} ran past {seconds:.1} s"));
+        // Stopped by the limit (3), or finished (0), or a named limit (1).
+        let err = stderr(&out);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1 | 3)),
+            "{command:?}: {err}"
+        );
+        if out.status.code() == Some(1) {
+            assert!(
+                err.contains("needs") || err.contains("memory"),
+                "{command:?}: {err}"
+            );
+        }
+        assert!(!err.contains("panicked"), "{command:?}: {err}");
+    }
+    // The frontier programme's sizes are a limit, named as such.
+    let dir = workdir("report-boards");
+    write(&dir, "board.json", &line);
+    let (out, _) = run_in(
+        &dir,
+        &args(&["solve", "--board", "board.json", "--method", "frontier"]),
+        60,
+    );
+    let out = out.unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("fewer than 255 cities"), "{err}");
+    assert!(!err.contains("verification failed"), "{err}");
+}
+
+#[test]
+fn no_route_fits_is_answered_by_a_named_method() {
+    // Every route longer than the budget: nothing to search, and the JSON
+    // names a method of the schema, not "auto".
+    let mut board = small_board();
+    for r in board["routes"].as_array_mut().unwrap() {
+        r["length"] = json!(3);
+        r["points"] = json!(4);
+    }
+    let (out, _) = on_board(
+        "nothing-fits",
+        &board.to_string(),
+        &["solve", "--cars", "2", "--json"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["score"], 0);
+    assert_eq!(v["status"], "optimal");
+    assert_eq!(v["method"], "forest");
 }
 
 #[test]
