@@ -2,9 +2,10 @@
 //!
 //! 1. Starting plans for all budgets at once: one beam search of the frontier
 //!    programme, and the greedy plan per budget; the better one per budget.
-//! 2. For each budget, [`solve::choose`] decides (one root LP) between the
-//!    forest model's branch and cut and the frontier programme, as
-//!    `ttr-opt solve` would.
+//! 2. [`solve::choose`] decides (one root LP) between the forest model's
+//!    branch and cut and the frontier programme, as `ttr-opt solve` would,
+//!    for the budgets from the top down to the largest that chooses the
+//!    frontier (the frontier run takes all the budgets below it anyway).
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
 //!    pass), while the other worker solves the larger budgets with the
@@ -98,32 +99,55 @@ fn run(
     let every_route: u32 = board.routes.iter().map(|r| r.length).sum();
     let beam = heuristic::beam(board, &all_routes, &all_tickets, to.min(every_route));
 
-    // 2. Per budget: its starting plan and score, and the method it chose.
-    // Past the run's time limit a budget gets no start and no choice.
-    let prepared: Vec<(Vec<RouteId>, u32, Method)> = (0..budgets.len())
+    // 2. Per budget: its starting plan and score. Past the run's time limit
+    // a budget gets none.
+    let prepared: Vec<(Vec<RouteId>, u32)> = (0..budgets.len())
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
             if crate::limits::expired() {
-                return Ok((Vec::new(), 0, Method::Forest));
+                return (Vec::new(), 0);
             }
             let inst = instance(i);
             if inst.takes_everything() {
-                return Ok((Vec::new(), 0, Method::Forest));
+                return (Vec::new(), 0);
             }
             let start = heuristic::start_from(&inst, beam.as_ref());
             let score = heuristic::score(&inst, &start).0;
-            let method = solve::choose(&inst, &start)?;
-            Ok((start, score, method))
+            (start, score)
         })
-        .collect::<Result<_, SolveError>>()?;
+        .collect();
     drop(beam);
 
-    // 3. One frontier run for its budgets, forest solves for the others. The
-    // run answers every budget up to its largest at no extra cost, so it
-    // takes all of those.
-    let frontier_budgets: Vec<usize> = match prepared.iter().rposition(|p| p.2 == Method::Frontier)
-    {
+    // 3. The method of each budget, as `solve` would choose it. The frontier
+    // run takes every budget up to the largest that chose it, so only that
+    // one matters: budgets are asked from the top, a worker's worth at a
+    // time, until one chooses the frontier (the root LPs of the budgets
+    // below it would be thrown away; on Europe they take seconds each).
+    let workers = rayon::current_num_threads().max(1);
+    let mut frontier_top: Option<usize> = None;
+    let mut asked = budgets.len();
+    while asked > 0 && frontier_top.is_none() {
+        let lo = asked.saturating_sub(workers);
+        let chosen: Vec<Method> = (lo..asked)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|i| {
+                if crate::limits::expired() {
+                    return Ok(Method::Forest);
+                }
+                solve::choose(&instance(i), &prepared[i].0)
+            })
+            .collect::<Result<_, SolveError>>()?;
+        frontier_top = chosen
+            .iter()
+            .rposition(|&m| m == Method::Frontier)
+            .map(|k| lo + k);
+        asked = lo;
+    }
+
+    // 4. One frontier run for its budgets, forest solves for the others.
+    let frontier_budgets: Vec<usize> = match frontier_top {
         Some(last) => (0..=last).collect(),
         None => Vec::new(),
     };
