@@ -313,19 +313,14 @@ fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
 /// What [`Method::Auto`] picks for this instance and starting plan: the
 /// forest model's branch and cut or the frontier programme. Costs one root
 /// node of the branch and cut.
-pub fn choose(inst: &Instance, start: &[RouteId]) -> Result<Method, SolveError> {
+pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, SolveError> {
     if crate::limits::expired()
         || inst.takes_everything()
         || !Frontier::fits(inst.board, &inst.routes, &inst.tickets)
     {
         return Ok(Method::Forest);
     }
-    let answer = branch::solve(
-        inst,
-        start,
-        crate::limits::deadline(),
-        Reach::Root(AUTO_GAP),
-    )?;
+    let answer = branch::solve(inst, start, crate::limits::deadline(), Reach::Root(gap))?;
     Ok(if answer.loose_root {
         Method::Frontier
     } else {
@@ -508,6 +503,17 @@ fn solve_paper(
 /// Europe at 45 cars (gap 0.22) stays with the branch and cut (9.4 s; the
 /// programme passed 5 GB there).
 pub const AUTO_GAP: f64 = 0.3;
+
+/// The same threshold for a sweep, where the economics differ: one frontier
+/// run answers every budget up to its largest while the other worker proves
+/// the budgets above with the branch and cut, so the run should stop where
+/// the two sides take about as long. On the USA board the roots of 32–34
+/// cars have gaps 0.23–0.38; at 0.4 the run stops at 31 cars and the sweep
+/// 1..50 takes 9.7 s (median of 3) against 11.9 s at 0.3, with the same
+/// plans; 1..45 8.2 s against 11.8 s; USA Mega 112 s against 123 s;
+/// USA 1910 and Big Cities unchanged (18.5 and 3.6 s). At 0.5 the forest
+/// gets too little: 10.8 s, and 22.4 s on USA 1910.
+pub const SWEEP_GAP: f64 = 0.4;
 
 /// Runs the programme for the instance's budget alone, with the starting
 /// plan's score as the bound to beat; `None` if it ran out of time or of

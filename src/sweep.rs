@@ -3,9 +3,10 @@
 //! 1. Starting plans for all budgets at once: one beam search of the frontier
 //!    programme, and the greedy plan per budget; the better one per budget.
 //! 2. [`solve::choose`] decides (one root LP) between the forest model's
-//!    branch and cut and the frontier programme, as `ttr-opt solve` would,
-//!    for the budgets from the top down to the largest that chooses the
-//!    frontier (the frontier run takes all the budgets below it anyway).
+//!    branch and cut and the frontier programme, by the root's gap (with
+//!    the sweep's own threshold, [`solve::SWEEP_GAP`]), for the budgets from
+//!    the top down to the largest that chooses the frontier (the frontier
+//!    run takes all the budgets below it anyway).
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
 //!    pass), while the other worker solves the larger budgets with the
@@ -136,7 +137,7 @@ fn run(
                 if crate::limits::expired() {
                     return Ok(Method::Forest);
                 }
-                solve::choose(&instance(i), &prepared[i].0)
+                solve::choose(&instance(i), &prepared[i].0, solve::SWEEP_GAP)
             })
             .collect::<Result<_, SolveError>>()?;
         frontier_top = chosen
