@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::input::{self, describe, join, Reader};
+use crate::input::{self, describe, Reader};
 
 /// Index of a city in [`Board::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -186,26 +186,11 @@ const BOARD_FIELDS: &[&str] = &[
     "tickets",
 ];
 
-/// The colour a track name means (`grey` and `purple` are accepted).
-pub fn colour(name: &str) -> Option<Colour> {
-    Some(match name {
-        "gray" | "grey" => Colour::Gray,
-        "red" => Colour::Red,
-        "orange" => Colour::Orange,
-        "yellow" => Colour::Yellow,
-        "green" => Colour::Green,
-        "blue" => Colour::Blue,
-        "pink" | "purple" => Colour::Pink,
-        "white" => Colour::White,
-        "black" => Colour::Black,
-        _ => return None,
-    })
-}
-
-/// A track colour at `at`, with the known names if it is none.
+/// A track colour at `at` (by the names `Colour` deserialises, `grey` and
+/// `purple` included), with the known names if it is none.
 pub(crate) fn read_colour(r: &mut Reader, v: &Value, at: &str) -> Option<Colour> {
-    let name = r.string(v, at)?;
-    let c = colour(name);
+    r.string(v, at)?;
+    let c = serde_json::from_value::<Colour>(v.clone()).ok();
     if c.is_none() {
         r.problem(
             at,
@@ -220,76 +205,65 @@ pub(crate) fn read_colour(r: &mut Reader, v: &Value, at: &str) -> Option<Colour>
 
 fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     let map = r.object(root, "", BOARD_FIELDS)?;
-    let name = r.field(map, "", "name").and_then(|v| r.name(v, "name"));
-    let title = match map.get("title") {
-        Some(v) => r.string(v, "title").map(str::to_string),
-        None => Some(String::new()),
-    };
-    if let Some(v) = map.get("source") {
-        r.string(v, "source");
-    }
-    let cars = r
-        .field(map, "", "cars")
-        .and_then(|v| r.integer(v, "cars", input::CARS));
+    let name = r.required(map, "", "name", Reader::name);
+    let title = r.optional(map, "", "title", Reader::string);
+    r.optional(map, "", "source", Reader::string);
+    let cars = r.required(map, "", "cars", |r, v, at| r.integer(v, at, input::CARS));
 
     let mut route_points = HashMap::new();
     // The rule card's keys are lengths, read here rather than by `object`.
-    let card = r.field(map, "", "route_points").and_then(|v| {
-        if v.is_object() {
-            v.as_object()
-        } else {
+    let card = r.required(map, "", "route_points", |r, v, at| {
+        let card = v.as_object();
+        if card.is_none() {
             r.problem(
-                "route_points",
+                at,
                 format!(
                     "expected an object {{ \"length\": points, … }}, got {}",
                     describe(v)
                 ),
             );
-            None
         }
+        card
     });
-    if let Some(card) = card {
-        for (key, v) in card {
-            let at = format!("route_points[\"{key}\"]");
-            // Only the plain spelling of a length: "01" and "1" would both
-            // mean 1, and one would silently win.
-            let length = key
-                .parse::<u32>()
-                .ok()
-                .filter(|l| l.to_string() == *key && input::LENGTH.contains(l));
-            if length.is_none() {
-                r.problem(
-                    &at,
-                    format!(
-                        "the key must be a length written as a whole number from {} to {}",
-                        input::LENGTH.start(),
-                        input::LENGTH.end()
-                    ),
-                );
-            }
-            let points = r.integer(v, &at, input::ROUTE_POINTS);
-            if let (Some(l), Some(p)) = (length, points) {
-                route_points.insert(l, p);
-            }
+    for (key, v) in card.into_iter().flatten() {
+        let at = format!("route_points[\"{key}\"]");
+        // Only the plain spelling of a length: "01" and "1" would both
+        // mean 1, and one would silently win.
+        let length = key
+            .parse::<u32>()
+            .ok()
+            .filter(|l| l.to_string() == *key && input::LENGTH.contains(l));
+        if length.is_none() {
+            r.problem(
+                &at,
+                format!(
+                    "the key must be a length written as a whole number from {} to {}",
+                    input::LENGTH.start(),
+                    input::LENGTH.end()
+                ),
+            );
+        }
+        let points = r.integer(v, &at, input::ROUTE_POINTS);
+        if let (Some(l), Some(p)) = (length, points) {
+            route_points.insert(l, p);
         }
     }
 
     let mut cities = Vec::new();
-    let list = r
-        .field(map, "", "cities")
-        .and_then(|v| r.list(v, "cities", input::MAX_CITIES));
+    let list = r.required(map, "", "cities", |r, v, at| {
+        r.list(v, at, input::MAX_CITIES)
+    });
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
         let at = input::index("cities", i);
         let Some(c) = r.object(v, &at, &["name", "x", "y"]) else {
             continue;
         };
-        let name = r
-            .field(c, &at, "name")
-            .and_then(|v| r.name(v, &join(&at, "name")));
+        let name = r.required(c, &at, "name", Reader::name);
         let mut coordinate = |key: &str| {
-            r.field(c, &at, key)
-                .and_then(|v| r.number(v, &join(&at, key), input::MAX_COORDINATE))
-                .unwrap_or(0.0)
+            r.required(c, &at, key, |r, v, at| {
+                r.number(v, at, input::MAX_COORDINATE)
+            })
+            .unwrap_or(0.0)
         };
         let (x, y) = (coordinate("x"), coordinate("y"));
         if let Some(name) = name {
@@ -303,55 +277,37 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     }
 
     let mut routes = Vec::new();
-    let list = r
-        .field(map, "", "routes")
-        .and_then(|v| r.list(v, "routes", input::MAX_ROUTES));
+    let list = r.required(map, "", "routes", |r, v, at| {
+        r.list(v, at, input::MAX_ROUTES)
+    });
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
         let at = input::index("routes", i);
         let Some(e) = r.object(v, &at, &["from", "to", "length", "tracks", "points"]) else {
             continue;
         };
-        let from = r
-            .field(e, &at, "from")
-            .and_then(|v| r.string(v, &join(&at, "from")));
-        let to = r
-            .field(e, &at, "to")
-            .and_then(|v| r.string(v, &join(&at, "to")));
-        let length = r
-            .field(e, &at, "length")
-            .and_then(|v| r.integer(v, &join(&at, "length"), input::LENGTH));
-        let mut tracks = Some(Vec::new());
-        let list = r
-            .field(e, &at, "tracks")
-            .and_then(|v| r.list(v, &join(&at, "tracks"), input::MAX_TRACKS));
-        match list {
-            Some([]) => {
-                r.problem(&join(&at, "tracks"), "needs at least one track colour");
-                tracks = None;
-            }
-            Some(list) => {
-                for (j, c) in list.iter().enumerate() {
-                    match read_colour(r, c, &input::index(&join(&at, "tracks"), j)) {
-                        Some(c) => tracks.iter_mut().for_each(|t| t.push(c)),
-                        None => tracks = None,
-                    }
-                }
-            }
-            None => tracks = None,
-        }
-        let points = match e.get("points") {
-            Some(v) => r
-                .integer(v, &join(&at, "points"), input::ROUTE_POINTS)
-                .map(Some),
-            None => Some(None),
-        };
-        if let (Some(from), Some(to), Some(length), Some(tracks), Some(points)) =
-            (from, to, length, tracks, points)
+        let ends = r.ends(e, &at);
+        let length = r.required(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH));
+        let tracks = r.required(e, &at, "tracks", |r, v, at| {
+            let list =
+                r.nonempty_list(v, at, input::MAX_TRACKS, "needs at least one track colour")?;
+            // Every colour is read, so that each bad one is reported.
+            let colours: Vec<Option<Colour>> = list
+                .iter()
+                .enumerate()
+                .map(|(j, c)| read_colour(r, c, &input::index(at, j)))
+                .collect();
+            colours.into_iter().collect::<Option<Vec<Colour>>>()
+        });
+        let points = r.optional(e, &at, "points", |r, v, at| {
+            r.integer(v, at, input::ROUTE_POINTS)
+        });
+        if let (Some((from, to)), Some(length), Some(tracks), Some(points)) =
+            (ends, length, tracks, points)
         {
             routes.push(RawRoute {
                 index: i,
-                from: from.to_string(),
-                to: to.to_string(),
+                from,
+                to,
                 length,
                 tracks,
                 points,
@@ -360,10 +316,19 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     }
 
     let mut tickets = Vec::new();
-    let list = r
-        .field(map, "", "tickets")
-        .and_then(|v| r.list(v, "tickets", input::MAX_TICKETS));
+    let list = r.required(map, "", "tickets", |r, v, at| {
+        r.list(v, at, input::MAX_TICKETS)
+    });
     let mut trips_total = 0;
+    // One trip: its entry, its cities and points.
+    let trip = |r: &mut Reader, e: &Map<String, Value>, at: &str| {
+        let ends = r.ends(e, at);
+        let points = r.required(e, at, "points", |r, v, at| {
+            r.integer(v, at, input::TICKET_POINTS)
+        });
+        let (from, to) = ends?;
+        Some((at.to_string(), from, to, points?))
+    };
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
         let at = input::index("tickets", i);
         let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips"]) else {
@@ -378,54 +343,33 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             );
             continue;
         }
-        let trip = |r: &mut Reader, e: &Map<String, Value>, at: &str| {
-            let from = r
-                .field(e, at, "from")
-                .and_then(|v| r.string(v, &join(at, "from")));
-            let to = r
-                .field(e, at, "to")
-                .and_then(|v| r.string(v, &join(at, "to")));
-            let points = r
-                .field(e, at, "points")
-                .and_then(|v| r.integer(v, &join(at, "points"), input::TICKET_POINTS));
-            Some((at.to_string(), from?.to_string(), to?.to_string(), points?))
-        };
         let ticket = if single {
             trip(r, e, &at).map(|t| RawTicket {
                 name: None,
                 trips: vec![t],
             })
         } else {
-            let name = match e.get("name") {
-                Some(v) => r.name(v, &join(&at, "name")).map(|s| Some(s.to_string())),
-                None => Some(None),
-            };
-            let list = e
-                .get("trips")
-                .and_then(|v| r.list(v, &join(&at, "trips"), input::MAX_TRIPS));
-            let mut trips = Some(Vec::new());
-            match list {
-                Some([]) => {
-                    r.problem(&join(&at, "trips"), "must not be empty");
-                    trips = None;
-                }
-                Some(list) => {
-                    for (j, v) in list.iter().enumerate() {
-                        let at = input::index(&join(&at, "trips"), j);
-                        let t = r
-                            .object(v, &at, &["from", "to", "points"])
-                            .and_then(|e| trip(r, e, &at));
-                        // A bad trip is reported; the others are still
-                        // checked against the cities.
-                        if let (Some(t), Some(ts)) = (t, trips.as_mut()) {
-                            ts.push(t);
-                        }
-                    }
-                }
-                None => trips = None,
-            }
+            let name = r.optional(e, &at, "name", Reader::name);
+            let trips = r.required(e, &at, "trips", |r, v, at| {
+                let list = r.nonempty_list(v, at, input::MAX_TRIPS, "must not be empty")?;
+                // A bad trip is reported; the others are still checked
+                // against the cities.
+                let trips: Vec<_> = list
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(j, v)| {
+                        let at = input::index(at, j);
+                        let e = r.object(v, &at, &["from", "to", "points"])?;
+                        trip(r, e, &at)
+                    })
+                    .collect();
+                Some(trips)
+            });
             match (name, trips) {
-                (Some(name), Some(trips)) => Some(RawTicket { name, trips }),
+                (Some(name), Some(trips)) => Some(RawTicket {
+                    name: name.map(str::to_string),
+                    trips,
+                }),
                 _ => None,
             }
         };
@@ -448,7 +392,7 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     // entries run all the same.
     Some(RawBoard {
         name: name.unwrap_or_default().to_string(),
-        title: title.unwrap_or_default(),
+        title: title.flatten().unwrap_or_default().to_string(),
         cars: cars.unwrap_or(1),
         route_points,
         cities,

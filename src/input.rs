@@ -148,13 +148,11 @@ impl Reader {
         known: &[&str],
     ) -> Option<&'v Map<String, Value>> {
         let Some(map) = v.as_object() else {
-            let what = if at.is_empty() { "the file" } else { "" };
-            let message = format!("expected an object {{ … }}, got {}", describe(v));
-            if what.is_empty() {
-                self.problem(at, message);
-            } else {
-                self.problem("", format!("{what}: {message}"));
-            }
+            let at = if at.is_empty() { "the file" } else { at };
+            self.problem(
+                at,
+                format!("expected an object {{ … }}, got {}", describe(v)),
+            );
             return None;
         };
         for key in map.keys() {
@@ -168,18 +166,43 @@ impl Reader {
         Some(map)
     }
 
-    /// A required field: missing is a problem.
-    pub fn field<'v>(
+    /// A required field `key` of `map` (missing is a problem), read by
+    /// `read` as `at.key`.
+    pub fn required<'v, T>(
         &mut self,
         map: &'v Map<String, Value>,
         at: &str,
         key: &str,
-    ) -> Option<&'v Value> {
-        let v = map.get(key);
-        if v.is_none() {
+        read: impl FnOnce(&mut Self, &'v Value, &str) -> Option<T>,
+    ) -> Option<T> {
+        let Some(v) = map.get(key) else {
             self.problem(at, format!("missing field \"{key}\""));
+            return None;
+        };
+        read(self, v, &join(at, key))
+    }
+
+    /// An optional field: `Some(None)` when absent, `None` when present but
+    /// bad (the problem recorded).
+    pub fn optional<'v, T>(
+        &mut self,
+        map: &'v Map<String, Value>,
+        at: &str,
+        key: &str,
+        read: impl FnOnce(&mut Self, &'v Value, &str) -> Option<T>,
+    ) -> Option<Option<T>> {
+        match map.get(key) {
+            Some(v) => read(self, v, &join(at, key)).map(Some),
+            None => Some(None),
         }
-        v
+    }
+
+    /// The `from` and `to` city names of a route or ticket entry (both
+    /// checked, so that both problems are reported).
+    pub fn ends(&mut self, map: &Map<String, Value>, at: &str) -> Option<(String, String)> {
+        let from = self.required(map, at, "from", Self::string);
+        let to = self.required(map, at, "to", Self::string);
+        Some((from?.to_string(), to?.to_string()))
     }
 
     pub fn string<'v>(&mut self, v: &'v Value, at: &str) -> Option<&'v str> {
@@ -259,6 +282,22 @@ impl Reader {
                 None
             }
         }
+    }
+
+    /// A list of 1 to `max` entries; `empty` says what an empty one lacks.
+    pub fn nonempty_list<'v>(
+        &mut self,
+        v: &'v Value,
+        at: &str,
+        max: usize,
+        empty: &str,
+    ) -> Option<&'v [Value]> {
+        let list = self.list(v, at, max)?;
+        if list.is_empty() {
+            self.problem(at, empty);
+            return None;
+        }
+        Some(list)
     }
 
     /// A list of at most `max` entries.

@@ -163,15 +163,9 @@ const CHANGES: &[&str] = &[
 
 fn read_scenario(root: &Value, r: &mut Reader) -> Option<Scenario> {
     let map = r.object(root, "", &["name", "description", "cars", "changes"])?;
-    let name = r.field(map, "", "name").and_then(|v| r.name(v, "name"));
-    let description = match map.get("description") {
-        Some(v) => r.string(v, "description").map(str::to_string),
-        None => Some(String::new()),
-    };
-    let cars = match map.get("cars") {
-        Some(v) => r.integer(v, "cars", input::CARS).map(Some),
-        None => Some(None),
-    };
+    let name = r.required(map, "", "name", Reader::name);
+    let description = r.optional(map, "", "description", Reader::string);
+    let cars = r.optional(map, "", "cars", |r, v, at| r.integer(v, at, input::CARS));
     let mut changes = Some(Vec::new());
     let list = map
         .get("changes")
@@ -188,7 +182,7 @@ fn read_scenario(root: &Value, r: &mut Reader) -> Option<Scenario> {
     }
     Some(Scenario {
         name: name?.to_string(),
-        description: description?,
+        description: description?.unwrap_or_default().to_string(),
         cars: cars?,
         changes: changes?,
     })
@@ -222,27 +216,20 @@ fn read_change(r: &mut Reader, v: &Value, at: &str) -> Option<Change> {
         }
     };
     let e = r.object(body, &at, fields)?;
-    let from = r
-        .field(e, &at, "from")
-        .and_then(|v| r.string(v, &join(&at, "from")));
-    let to = r
-        .field(e, &at, "to")
-        .and_then(|v| r.string(v, &join(&at, "to")));
-    let (from, to) = (from?.to_string(), to?.to_string());
+    let (from, to) = r.ends(e, &at)?;
     Some(match kind.as_str() {
         "set_ticket" => {
-            let points = r
-                .field(e, &at, "points")
-                .and_then(|v| r.integer(v, &join(&at, "points"), input::TICKET_POINTS))?;
+            let points = r.required(e, &at, "points", |r, v, at| {
+                r.integer(v, at, input::TICKET_POINTS)
+            })?;
             Change::SetTicket { from, to, points }
         }
         "set_route" => {
-            let mut optional = |key: &str, range| match e.get(key) {
-                Some(v) => r.integer(v, &join(&at, key), range).map(Some),
-                None => Some(None),
-            };
-            let length = optional("length", input::LENGTH)?;
-            let points = optional("points", input::ROUTE_POINTS)?;
+            let length =
+                r.optional(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH))?;
+            let points = r.optional(e, &at, "points", |r, v, at| {
+                r.integer(v, at, input::ROUTE_POINTS)
+            })?;
             Change::SetRoute {
                 from,
                 to,

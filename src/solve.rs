@@ -272,13 +272,7 @@ pub fn unsolved(board: &crate::board::Board) -> Outcome {
     let tickets: u32 = board
         .cards
         .iter()
-        .map(|c| {
-            c.trips
-                .iter()
-                .map(|&t| board.ticket(t).points)
-                .max()
-                .unwrap_or(0)
-        })
+        .map(|c| crate::analysis::best_trip(board, c))
         .sum();
     Outcome {
         plan: Plan::default(),

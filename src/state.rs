@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::board::{read_colour, Board, BoardError, Colour, RouteId, TicketId};
-use crate::input::{self, join, Reader};
+use crate::input::{self, Reader};
 
 /// One track of a route: the route and the index of the track in its
 /// `tracks` (0 for a single route).
@@ -107,28 +107,11 @@ const STATE_FIELDS: &[&str] = &[
 /// field the checks need is missing or bad.
 fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
     let map = r.object(root, "", STATE_FIELDS)?;
-    let board = r.field(map, "", "board").and_then(|v| r.name(v, "board"));
-    let players = r
-        .field(map, "", "players")
-        .and_then(|v| r.integer(v, "players", 2..=5));
-    let cars_left = r
-        .field(map, "", "cars_left")
-        .and_then(|v| r.integer(v, "cars_left", 0..=*input::CARS.end()));
-    fn pair<'v>(
-        r: &mut Reader,
-        v: &'v Value,
-        at: &str,
-        known: &[&str],
-    ) -> Option<(&'v serde_json::Map<String, Value>, String, String)> {
-        let e = r.object(v, at, known)?;
-        let from = r
-            .field(e, at, "from")
-            .and_then(|v| r.string(v, &join(at, "from")));
-        let to = r
-            .field(e, at, "to")
-            .and_then(|v| r.string(v, &join(at, "to")));
-        Some((e, from?.to_string(), to?.to_string()))
-    }
+    let board = r.required(map, "", "board", Reader::name);
+    let players = r.required(map, "", "players", |r, v, at| r.integer(v, at, 2..=5));
+    let cars_left = r.required(map, "", "cars_left", |r, v, at| {
+        r.integer(v, at, 0..=*input::CARS.end())
+    });
     let routes = |r: &mut Reader, key: &str| -> Vec<Option<RawRoute>> {
         let Some(list) = map.get(key).and_then(|v| r.list(v, key, input::MAX_ROUTES)) else {
             return Vec::new();
@@ -137,11 +120,9 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
             .enumerate()
             .map(|(i, v)| {
                 let at = input::index(key, i);
-                let (e, from, to) = pair(r, v, &at, &["from", "to", "track"])?;
-                let track = match e.get("track") {
-                    Some(c) => Some(read_colour(r, c, &join(&at, "track"))?),
-                    None => None,
-                };
+                let e = r.object(v, &at, &["from", "to", "track"])?;
+                let (from, to) = r.ends(e, &at)?;
+                let track = r.optional(e, &at, "track", read_colour)?;
                 Some(RawRoute { from, to, track })
             })
             .collect()
@@ -156,16 +137,15 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
             .iter()
             .enumerate()
             .map(|(i, v)| {
-                let (_, from, to) = pair(r, v, &input::index("tickets", i), &["from", "to"])?;
+                let at = input::index("tickets", i);
+                let e = r.object(v, &at, &["from", "to"])?;
+                let (from, to) = r.ends(e, &at)?;
                 Some(RawTicket { from, to })
             })
             .collect(),
         None => Vec::new(),
     };
-    let may_draw = match map.get("may_draw") {
-        Some(v) => r.boolean(v, "may_draw"),
-        None => Some(false),
-    };
+    let may_draw = r.optional(map, "", "may_draw", Reader::boolean);
     // A bad count was reported; the most permissive value lets the checks
     // against the board run all the same without adding spurious problems.
     Some(RawState {
@@ -175,7 +155,7 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
         owned,
         taken,
         tickets,
-        may_draw: may_draw.unwrap_or(false),
+        may_draw: may_draw.flatten().unwrap_or(false),
     })
 }
 
