@@ -19,11 +19,18 @@ use crate::input::{self, describe, Reader};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CityId(pub usize);
 
-/// Index of a route in [`Board::routes`]. A route is one city pair as printed
-/// on the board; a double route is one [`Route`] with two tracks, because a
-/// single player may claim only one of them.
+/// Index of a route in [`Board::routes`]. A route is what one claim buys:
+/// a length, its points and the colours of the tracks that offer it. A
+/// double route of two equal tracks is one [`Route`] with two colours; a
+/// city pair whose tracks differ in length or points (a 2-car tunnel beside
+/// a 3-car ferry) is one route per kind of track, grouped in a [`PairId`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct RouteId(pub usize);
+
+/// Index of a city pair in [`Board::pairs`]: the routes printed between two
+/// cities, of which a single player may claim at most one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct PairId(pub usize);
 
 /// Index of a ticket in [`Board::tickets`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -77,10 +84,14 @@ pub struct Route {
     pub b: CityId,
     /// Train cars needed to claim the route.
     pub length: u32,
-    /// One colour per parallel track (two for a double route).
+    /// One colour per parallel track of this length and these points (two
+    /// for a double route).
     pub tracks: Vec<Colour>,
     /// Points scored when the route is claimed.
     pub points: u32,
+    /// Its city pair: other routes of the pair are tracks of another
+    /// length or score, and a player claims at most one route of a pair.
+    pub pair: PairId,
 }
 
 /// One trip of a destination ticket: the two cities to connect and what that
@@ -112,6 +123,9 @@ pub struct Board {
     pub cars: u32,
     pub cities: Vec<City>,
     pub routes: Vec<Route>,
+    /// The routes of each city pair, in id order: one for most pairs,
+    /// several where parallel tracks differ in length or points.
+    pub pairs: Vec<Vec<RouteId>>,
     /// Trips of all tickets; every [`Card`] groups the trips of one printed ticket.
     pub tickets: Vec<Ticket>,
     pub cards: Vec<Card>,
@@ -163,8 +177,14 @@ struct RawRoute {
     index: usize,
     from: String,
     to: String,
+    /// Every track: colour, length and points if given.
+    tracks: Vec<RawTrack>,
+}
+
+#[derive(Clone, Copy)]
+struct RawTrack {
+    colour: Colour,
     length: u32,
-    tracks: Vec<Colour>,
     points: Option<u32>,
 }
 
@@ -201,6 +221,80 @@ pub(crate) fn read_colour(r: &mut Reader, v: &Value, at: &str) -> Option<Colour>
         );
     }
     c
+}
+
+/// The tracks of route entry `e`, in either form: the short one (`length`,
+/// optional `points`, `tracks` as colour names, all tracks alike) or the
+/// long one (`tracks` as objects with their own `colour`, `length` and
+/// optional `points`, for parallel tracks that differ).
+fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<RawTrack>> {
+    let list = r.required(e, at, "tracks", |r, v, at| {
+        r.nonempty_list(v, at, input::MAX_TRACKS, "needs at least one track")
+    })?;
+    let long = list.iter().any(Value::is_object);
+    if long && !list.iter().all(Value::is_object) {
+        r.problem(
+            &input::join(at, "tracks"),
+            "mixes colour names and track objects: write every track as a colour name \
+             (tracks alike, with the route's \"length\") or every track as an object \
+             {\"colour\", \"length\"}",
+        );
+        return None;
+    }
+    if !long {
+        let length = r.required(e, at, "length", |r, v, at| r.integer(v, at, input::LENGTH));
+        let points = r.optional(e, at, "points", |r, v, at| {
+            r.integer(v, at, input::ROUTE_POINTS)
+        });
+        // Every colour is read, so that each bad one is reported.
+        let colours: Vec<Option<Colour>> = list
+            .iter()
+            .enumerate()
+            .map(|(j, c)| read_colour(r, c, &input::index(&input::join(at, "tracks"), j)))
+            .collect();
+        let colours = colours.into_iter().collect::<Option<Vec<Colour>>>()?;
+        let (length, points) = (length?, points?);
+        return Some(
+            colours
+                .into_iter()
+                .map(|colour| RawTrack {
+                    colour,
+                    length,
+                    points,
+                })
+                .collect(),
+        );
+    }
+    for key in ["length", "points"] {
+        if e.contains_key(key) {
+            r.problem(
+                &input::join(at, key),
+                "not allowed when the tracks are objects: give each track its own",
+            );
+        }
+    }
+    let tracks: Vec<Option<RawTrack>> = list
+        .iter()
+        .enumerate()
+        .map(|(j, v)| {
+            let at = input::index(&input::join(at, "tracks"), j);
+            let t = r.object(v, &at, &["colour", "length", "points"])?;
+            let colour = r.required(t, &at, "colour", read_colour);
+            let length = r.required(t, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH));
+            let points = r.optional(t, &at, "points", |r, v, at| {
+                r.integer(v, at, input::ROUTE_POINTS)
+            });
+            Some(RawTrack {
+                colour: colour?,
+                length: length?,
+                points: points?,
+            })
+        })
+        .collect();
+    if e.contains_key("length") || e.contains_key("points") {
+        return None;
+    }
+    tracks.into_iter().collect()
 }
 
 fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
@@ -286,31 +380,13 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             continue;
         };
         let ends = r.ends(e, &at);
-        let length = r.required(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH));
-        let tracks = r.required(e, &at, "tracks", |r, v, at| {
-            let list =
-                r.nonempty_list(v, at, input::MAX_TRACKS, "needs at least one track colour")?;
-            // Every colour is read, so that each bad one is reported.
-            let colours: Vec<Option<Colour>> = list
-                .iter()
-                .enumerate()
-                .map(|(j, c)| read_colour(r, c, &input::index(at, j)))
-                .collect();
-            colours.into_iter().collect::<Option<Vec<Colour>>>()
-        });
-        let points = r.optional(e, &at, "points", |r, v, at| {
-            r.integer(v, at, input::ROUTE_POINTS)
-        });
-        if let (Some((from, to)), Some(length), Some(tracks), Some(points)) =
-            (ends, length, tracks, points)
-        {
+        let tracks = read_tracks(r, e, &at);
+        if let (Some((from, to)), Some(tracks)) = (ends, tracks) {
             routes.push(RawRoute {
                 index: i,
                 from,
                 to,
-                length,
                 tracks,
-                points,
             });
         }
     }
@@ -461,10 +537,41 @@ impl Board {
         (0..self.tickets.len()).map(TicketId)
     }
 
-    /// "Denver – Kansas City"
+    /// "Denver – Kansas City"; where the pair has tracks of several kinds,
+    /// followed by this route's colours and cars: "Bern – Basel (green, 2 cars)".
     pub fn route_label(&self, id: RouteId) -> String {
         let r = self.route(id);
-        format!("{} – {}", self.city(r.a).name, self.city(r.b).name)
+        let cities = format!("{} – {}", self.city(r.a).name, self.city(r.b).name);
+        if self.pair_routes(id).len() == 1 {
+            return cities;
+        }
+        let colours: Vec<String> = r.tracks.iter().map(Colour::to_string).collect();
+        let cars = if r.length == 1 { "car" } else { "cars" };
+        format!("{cities} ({}, {} {cars})", colours.join("/"), r.length)
+    }
+
+    /// The routes of `id`'s city pair, itself included, in id order.
+    pub fn pair_routes(&self, id: RouteId) -> &[RouteId] {
+        &self.pairs[self.route(id).pair.0]
+    }
+
+    /// Two routes of one city pair among `routes`, if there are: a player
+    /// may claim at most one route of a pair.
+    pub fn same_pair(&self, routes: &[RouteId]) -> Option<(RouteId, RouteId)> {
+        let mut seen: HashMap<PairId, RouteId> = HashMap::new();
+        for &r in routes {
+            if let Some(first) = seen.insert(self.route(r).pair, r) {
+                if first != r {
+                    return Some((first, r));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether some city pair has tracks that differ in length or points.
+    pub fn has_unequal_tracks(&self) -> bool {
+        self.pairs.iter().any(|p| p.len() > 1)
     }
 
     /// "Los Angeles – New York"; a trip of a ticket with several trips is
@@ -550,26 +657,53 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         }
     };
 
-    let mut routes = Vec::with_capacity(raw.routes.len());
-    let mut pairs: HashMap<(CityId, CityId), usize> = HashMap::new();
+    let mut routes: Vec<Route> = Vec::with_capacity(raw.routes.len());
+    let mut pairs: Vec<Vec<RouteId>> = Vec::with_capacity(raw.routes.len());
+    let mut pair_of: HashMap<(CityId, CityId), usize> = HashMap::new();
     for r in &raw.routes {
         let what = format!("routes[{}]", r.index);
         let ends = resolve(&what, &r.from, &r.to, &mut problems);
         let mut ok = ends.is_some();
-        let points = match r.points.or_else(|| route_points.get(&r.length).copied()) {
-            Some(p) => p,
-            None => {
+        // Tracks alike in length and points make one route (a double
+        // route); each other kind of track is a route of the same pair.
+        let mut kinds: Vec<(u32, u32, Vec<Colour>)> = Vec::new();
+        for (j, t) in r.tracks.iter().enumerate() {
+            let Some(points) = t.points.or_else(|| route_points.get(&t.length).copied()) else {
+                let track = if r.tracks.iter().all(|u| u.length == t.length) {
+                    String::new()
+                } else {
+                    format!(".tracks[{j}]")
+                };
                 problems.push(format!(
-                    "{what} ({} – {}): no score for length {} in route_points and no \"points\" given",
-                    r.from, r.to, r.length
+                    "{what}{track} ({} – {}): no score for length {} in route_points and no \"points\" given",
+                    r.from, r.to, t.length
                 ));
                 ok = false;
-                0
+                break;
+            };
+            if let Some(k) = r.tracks[..j]
+                .iter()
+                .position(|u| u.colour == t.colour && u.length == t.length)
+            {
+                let theirs = r.tracks[k]
+                    .points
+                    .or_else(|| route_points.get(&t.length).copied());
+                if theirs != Some(points) {
+                    problems.push(format!(
+                        "{what}.tracks[{j}] ({} – {}): same colour and length as tracks[{k}] but other points: a game state could not tell them apart",
+                        r.from, r.to
+                    ));
+                    ok = false;
+                }
             }
-        };
+            match kinds.iter_mut().find(|k| (k.0, k.1) == (t.length, points)) {
+                Some(kind) => kind.2.push(t.colour),
+                None => kinds.push((t.length, points, vec![t.colour])),
+            }
+        }
         if let Some((a, b)) = ends {
             let key = (a.min(b), a.max(b));
-            if let Some(first) = pairs.insert(key, r.index) {
+            if let Some(first) = pair_of.insert(key, r.index) {
                 problems.push(format!(
                     "{what} ({} – {}): same city pair as routes[{first}]; list parallel tracks in one entry's \"tracks\"",
                     r.from, r.to
@@ -577,13 +711,20 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
                 ok = false;
             }
             if ok {
-                routes.push(Route {
-                    a,
-                    b,
-                    length: r.length,
-                    tracks: r.tracks.clone(),
-                    points,
-                });
+                let pair = PairId(pairs.len());
+                let mut ids = Vec::new();
+                for (length, points, tracks) in kinds {
+                    ids.push(RouteId(routes.len()));
+                    routes.push(Route {
+                        a,
+                        b,
+                        length,
+                        tracks,
+                        points,
+                        pair,
+                    });
+                }
+                pairs.push(ids);
             }
         }
     }
@@ -649,6 +790,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         cars: raw.cars,
         cities,
         routes,
+        pairs,
         tickets,
         cards,
         warnings,

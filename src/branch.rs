@@ -128,6 +128,9 @@ struct Search<'a, 'b> {
     adjacent: Vec<Vec<(usize, usize)>>,
     /// Per route of the instance: its length.
     lengths: Vec<u32>,
+    /// City pair of each route (by column order): a plan takes one route
+    /// of a pair, and once it has one the others join the same cities.
+    pair: Vec<usize>,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -206,6 +209,7 @@ pub(crate) fn solve(
             adjacent
         },
         lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
+        pair: inst.routes.iter().map(|&r| board.route(r).pair.0).collect(),
     };
     search.run()
 }
@@ -479,7 +483,7 @@ impl Search<'_, '_> {
             .iter()
             .map(|&r| self.inst.board.route(r).length)
             .sum();
-        if cars > self.inst.cars {
+        if cars > self.inst.cars || self.inst.board.same_pair(&routes).is_some() {
             return;
         }
         let (score, _) = heuristic::score(self.inst, &routes);
@@ -503,12 +507,13 @@ impl Search<'_, '_> {
             .collect();
         order.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
         let mut taken = vec![false; self.lengths.len()];
+        let mut joined = vec![false; inst.board.pairs.len()];
         let mut used = 0;
         for (_, _, g) in order {
             let mut cheapest: Option<(u32, Vec<usize>)> = None;
             for &k in &self.groups[g].2 {
                 let ticket = inst.board.ticket(inst.tickets[k]);
-                let Some(path) = self.path(&taken, values, ticket.a.0, ticket.b.0) else {
+                let Some(path) = self.path(&joined, values, ticket.a.0, ticket.b.0) else {
                     continue;
                 };
                 let cost: u32 = path.iter().map(|&e| self.lengths[e]).sum();
@@ -521,6 +526,7 @@ impl Search<'_, '_> {
                     used += cost;
                     for e in path {
                         taken[e] = true;
+                        joined[self.pair[e]] = true;
                     }
                 }
             }
@@ -530,7 +536,7 @@ impl Search<'_, '_> {
             .map(|e| inst.routes[e])
             .collect();
         let rest: Vec<RouteId> = (0..taken.len())
-            .filter(|&e| !taken[e])
+            .filter(|&e| !joined[self.pair[e]])
             .map(|e| inst.routes[e])
             .collect();
         routes.extend(heuristic::knapsack(inst, &rest, inst.cars - used));
@@ -538,9 +544,9 @@ impl Search<'_, '_> {
         routes
     }
 
-    /// The new routes (not `taken`) of the cheapest a–b path under the
-    /// guided costs; `None` if no path exists.
-    fn path(&self, taken: &[bool], values: &[f64], a: usize, b: usize) -> Option<Vec<usize>> {
+    /// The new routes (of pairs not `joined`) of the cheapest a–b path
+    /// under the guided costs; `None` if no path exists.
+    fn path(&self, joined: &[bool], values: &[f64], a: usize, b: usize) -> Option<Vec<usize>> {
         let n = self.adjacent.len();
         let mut dist = vec![f64::INFINITY; n];
         let mut via: Vec<Option<(usize, usize)>> = vec![None; n];
@@ -556,7 +562,7 @@ impl Search<'_, '_> {
             }
             done[u] = true;
             for &(v, e) in &self.adjacent[u] {
-                let cost = if taken[e] {
+                let cost = if joined[self.pair[e]] {
                     0.0
                 } else {
                     self.lengths[e] as f64 * (1.5 - values[self.x[e]].clamp(0.0, 1.0))
@@ -570,7 +576,7 @@ impl Search<'_, '_> {
         let mut path = Vec::new();
         let mut c = b;
         while let Some((prev, e)) = via[c] {
-            if !taken[e] {
+            if !joined[self.pair[e]] {
                 path.push(e);
             }
             c = prev;

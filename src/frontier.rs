@@ -1,7 +1,8 @@
 //! An exact dynamic programme over the board, no LP involved: the fastest
 //! exact method, and the one that answers every budget in one pass.
 //!
-//! Routes are decided one at a time (claim or skip) in an order that sweeps
+//! City pairs are decided one at a time (claim one of its routes, or skip)
+//! in an order that sweeps
 //! the map, so that at any moment only a few cities — the *frontier* — have
 //! both decided and undecided routes. A state records how the claimed routes
 //! so far partition the frontier cities into components, plus *ghosts*:
@@ -43,13 +44,28 @@ type Entries<'k> = &'k [(u8, u8)];
 type Values = Vec<i16>;
 const NONE: i16 = -1;
 
-/// One decided route.
+/// One decided city pair: skip it, or claim one of its routes (one for most
+/// pairs; several where parallel tracks differ in length or points, which
+/// all join the same two cities and so lead to the same state).
 struct Step {
     a: u8,
     b: u8,
-    length: usize,
-    points: i16,
-    route: RouteId,
+    options: Vec<Choice>,
+}
+
+/// One route a step may claim.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Choice {
+    pub length: usize,
+    pub points: i16,
+    pub route: RouteId,
+}
+
+impl Step {
+    /// Cars of its shortest route: what a connection through it costs.
+    fn shortest(&self) -> usize {
+        self.options.iter().map(|o| o.length).min().unwrap_or(0)
+    }
 }
 
 /// The programme's tables for one board, routes, tickets and car limit.
@@ -329,22 +345,27 @@ impl Frontier {
         // Greedy beat sweeping by map coordinates (x, y, x±y) on the USA
         // board: 1.4M states over all layers at 22 cars against 2.3M–12M.
         let order = sweep_order(board, routes);
-        let mut steps: Vec<Step> = routes
-            .iter()
-            .map(|&r| {
-                let route = board.route(r);
-                Step {
+        let mut steps: Vec<Step> = Vec::new();
+        let mut step_of: FxHashMap<usize, usize> = FxHashMap::default();
+        for &r in routes {
+            let route = board.route(r);
+            let i = *step_of.entry(route.pair.0).or_insert_with(|| {
+                steps.push(Step {
                     a: route.a.0 as u8,
                     b: route.b.0 as u8,
-                    length: route.length as usize,
-                    points: route.points as i16,
-                    route: r,
-                }
-            })
-            .collect();
+                    options: Vec::new(),
+                });
+                steps.len() - 1
+            });
+            steps[i].options.push(Choice {
+                length: route.length as usize,
+                points: route.points as i16,
+                route: r,
+            });
+        }
         steps.sort_by_key(|s| {
             let (pa, pb) = (order[s.a as usize], order[s.b as usize]);
-            (pa.max(pb), pa.min(pb), s.route)
+            (pa.max(pb), pa.min(pb), s.options[0].route)
         });
         let mut first = vec![usize::MAX; n];
         let mut last = vec![usize::MAX; n];
@@ -422,7 +443,7 @@ impl Frontier {
                     next.insert(key, values);
                 }
             };
-            let length = self.steps[i].length;
+            let shortest = self.steps[i].shortest();
             let linking = self.links.is_some();
             // Successor keys of each state, when links are kept.
             let mut successors: Vec<(Key, Option<(Key, i16)>)> = Vec::new();
@@ -432,18 +453,23 @@ impl Frontier {
                 merge(skip, values.clone());
                 let mut take_key = None;
                 // (Pruning leaves holes, so look at every affordable entry.)
-                if length <= self.max_cars
-                    && values[..=self.max_cars - length].iter().any(|&v| v != NONE)
+                if shortest <= self.max_cars
+                    && values[..=self.max_cars - shortest]
+                        .iter()
+                        .any(|&v| v != NONE)
                 {
                     let (take, tickets) = self.transition(i, key, true);
                     if linking {
                         take_key = Some((take.clone(), tickets));
                     }
-                    let gain = tickets + self.steps[i].points;
+                    // Every route of the pair leads to the same state.
                     let mut shifted = vec![NONE; self.max_cars + 1];
-                    for c in length..=self.max_cars {
-                        if values[c - length] != NONE {
-                            shifted[c] = values[c - length] + gain;
+                    for o in &self.steps[i].options {
+                        let gain = tickets + o.points;
+                        for c in o.length..=self.max_cars {
+                            if values[c - o.length] != NONE {
+                                shifted[c] = shifted[c].max(values[c - o.length] + gain);
+                            }
                         }
                     }
                     merge(take, shifted);
@@ -531,12 +557,14 @@ impl Frontier {
         for i in (0..=m).rev() {
             if i < m {
                 let s = &self.steps[i];
-                let (a, b, l) = (s.a as usize, s.b as usize, s.length);
+                let (a, b, l) = (s.a as usize, s.b as usize, s.shortest());
                 let later = &self.knap[i + 1];
                 self.knap[i] = (0..=cap)
-                    .map(|r| match r.checked_sub(l) {
-                        Some(rest) => later[r].max(later[rest] + s.points),
-                        None => later[r],
+                    .map(|r| {
+                        s.options
+                            .iter()
+                            .filter_map(|o| Some(later[r.checked_sub(o.length)?] + o.points))
+                            .fold(later[r], i16::max)
                     })
                     .collect();
                 let l = l.min(FAR as usize) as u16;
@@ -826,23 +854,27 @@ impl Frontier {
             let step = &self.steps[i];
             let found = self.layers[i].iter().find_map(|(k, v)| {
                 if v[cars] == value && self.transition(i, k, false).0 == key {
-                    return Some((k.clone(), false));
+                    return Some((k.clone(), None));
                 }
-                if step.length <= cars && v[cars - step.length] != NONE {
-                    let (next, gain) = self.transition(i, k, true);
-                    if next == key && v[cars - step.length] + gain + step.points == value {
-                        return Some((k.clone(), true));
+                let mut next = None;
+                for o in &step.options {
+                    if o.length > cars || v[cars - o.length] == NONE {
+                        continue;
+                    }
+                    let (next, gain) = next.get_or_insert_with(|| self.transition(i, k, true));
+                    if *next == key && v[cars - o.length] + *gain + o.points == value {
+                        return Some((k.clone(), Some(*o)));
                     }
                 }
                 None
             });
             let (prev, take) = found.expect("every stored state has a predecessor");
-            if take {
+            if let Some(o) = take {
                 let (_, gain) = self.transition(i, &prev, true);
                 tickets.extend(self.completed_by(i, &prev));
-                routes.push(step.route);
-                value -= gain + step.points;
-                cars -= step.length;
+                routes.push(o.route);
+                value -= gain + o.points;
+                cars -= o.length;
             }
             key = prev;
         }
@@ -866,15 +898,14 @@ impl Frontier {
         (routes, best)
     }
 
-    /// Steps (decided routes) in the programme.
+    /// Steps (decided city pairs) in the programme.
     pub(crate) fn steps_len(&self) -> usize {
         self.steps.len()
     }
 
-    /// Step `i`'s route, length and points.
-    pub(crate) fn step(&self, i: usize) -> (RouteId, usize, i16) {
-        let s = &self.steps[i];
-        (s.route, s.length, s.points)
+    /// The routes step `i` may claim, with their length and points.
+    pub(crate) fn options(&self, i: usize) -> &[Choice] {
+        &self.steps[i].options
     }
 
     /// States after `i` steps.

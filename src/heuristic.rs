@@ -72,7 +72,9 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
     let board = inst.board;
     let graph = BoardGraph::new(board, inst.routes.iter().copied());
     let mut chosen: Vec<RouteId> = Vec::new();
-    let mut taken = vec![false; board.routes.len()];
+    // Per city pair: whether a route of it is claimed (then every route of
+    // the pair joins its cities for free, and none other can be claimed).
+    let mut joined = vec![false; board.pairs.len()];
     let mut used = 0;
     // The run's time limit ends the ticket phase early: a worse start, but
     // the solve that wanted it can still answer in time.
@@ -82,41 +84,50 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
         for &t in &inst.tickets {
             let ticket = board.ticket(t);
             let goal = NodeIndex::new(ticket.b.0);
-            let Some((cost, path)) = astar(
+            let cost = |r: RouteId| {
+                let route = board.route(r);
+                if joined[route.pair.0] {
+                    0
+                } else {
+                    route.length
+                }
+            };
+            let Some((total, path)) = astar(
                 &graph.graph,
                 NodeIndex::new(ticket.a.0),
                 |n| n == goal,
-                |e| {
-                    if taken[e.weight().0] {
-                        0
-                    } else {
-                        board.route(*e.weight()).length
-                    }
-                },
+                |e| cost(*e.weight()),
                 |_| 0,
             ) else {
                 continue;
             };
-            if cost == 0 || used + cost > inst.cars {
+            if total == 0 || used + total > inst.cars {
                 continue;
             }
+            // Each step of the path by its cheapest route (parallel tracks
+            // may differ), skipping pairs already joined.
             let new: Vec<RouteId> = path
                 .windows(2)
-                .filter_map(|w| graph.graph.find_edge(w[0], w[1]))
-                .map(|e| graph.graph[e])
-                .filter(|r| !taken[r.0])
+                .filter_map(|w| {
+                    graph
+                        .graph
+                        .edges_connecting(w[0], w[1])
+                        .map(|e| *e.weight())
+                        .min_by_key(|&r| (cost(r), r))
+                })
+                .filter(|r| !joined[board.route(*r).pair.0])
                 .collect();
             let mut candidate = chosen.clone();
             candidate.extend(&new);
             let gain = score(inst, &candidate).0 - current;
-            let ratio = gain as f64 / cost as f64;
+            let ratio = gain as f64 / total as f64;
             if best.as_ref().is_none_or(|(b, _, _)| ratio > *b) {
-                best = Some((ratio, new, cost));
+                best = Some((ratio, new, total));
             }
         }
         let Some((_, new, cost)) = best else { break };
         for r in &new {
-            taken[r.0] = true;
+            joined[board.route(*r).pair.0] = true;
         }
         chosen.extend(new);
         used += cost;
@@ -125,35 +136,60 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
         .routes
         .iter()
         .copied()
-        .filter(|r| !taken[r.0])
+        .filter(|r| !joined[board.route(*r).pair.0])
         .collect();
     chosen.extend(knapsack(inst, &rest, inst.cars - used));
     chosen.sort();
     chosen
 }
 
-/// The routes among `routes` with the most points that fit in `cars`.
+/// The routes among `routes` with the most points that fit in `cars`, at
+/// most one of each city pair (a knapsack with one choice per pair).
 pub(crate) fn knapsack(inst: &Instance, routes: &[RouteId], cars: u32) -> Vec<RouteId> {
+    let board = inst.board;
     let cap = cars as usize;
-    // best[i][c]: most points from the first i routes with c cars.
-    let mut best = vec![vec![0u32; cap + 1]; routes.len() + 1];
-    for (i, &r) in routes.iter().enumerate() {
-        let route = inst.board.route(r);
-        let len = route.length as usize;
+    // The routes grouped by city pair, in order of first route.
+    let mut groups: Vec<Vec<RouteId>> = Vec::new();
+    let mut group_of: std::collections::HashMap<usize, usize> = Default::default();
+    for &r in routes {
+        let g = *group_of.entry(board.route(r).pair.0).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[g].push(r);
+    }
+    // best[i][c]: most points from the first i pairs with c cars.
+    let mut best = vec![vec![0u32; cap + 1]; groups.len() + 1];
+    for (i, group) in groups.iter().enumerate() {
         for c in 0..=cap {
-            best[i + 1][c] = best[i][c];
-            if len <= c {
-                best[i + 1][c] = best[i + 1][c].max(best[i][c - len] + route.points);
+            let mut most = best[i][c];
+            for &r in group {
+                let route = board.route(r);
+                let len = route.length as usize;
+                if len <= c {
+                    most = most.max(best[i][c - len] + route.points);
+                }
             }
+            best[i + 1][c] = most;
         }
     }
     let mut picked = Vec::new();
     let mut c = cap;
-    for i in (0..routes.len()).rev() {
-        if best[i + 1][c] != best[i][c] {
-            picked.push(routes[i]);
-            c -= inst.board.route(routes[i]).length as usize;
+    for i in (0..groups.len()).rev() {
+        if best[i + 1][c] == best[i][c] {
+            continue;
         }
+        let r = groups[i]
+            .iter()
+            .copied()
+            .find(|&r| {
+                let route = board.route(r);
+                let len = route.length as usize;
+                len <= c && best[i][c - len] + route.points == best[i + 1][c]
+            })
+            .expect("a route of the pair gives the value");
+        picked.push(r);
+        c -= board.route(r).length as usize;
     }
     picked
 }

@@ -45,8 +45,8 @@ struct Node {
     state: u32,
     c: u16,
     value: i16,
-    /// (node in the next layer, whether the step's route is claimed)
-    edges: Vec<(usize, bool)>,
+    /// (node in the next layer, the route the step claims, if any)
+    edges: Vec<(usize, Option<RouteId>)>,
     /// Optimal completions from here to the end.
     to_end: u128,
 }
@@ -114,27 +114,30 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
         }
     }
     for i in (0..m).rev() {
-        let (_, length, points) = dp.step(i);
+        let options = dp.options(i);
         let mut by_state: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
         for (j, n) in layers[i + 1].iter().enumerate() {
             by_state.entry(n.state).or_default().push(j);
         }
         let mut index: FxHashMap<(u32, u16), usize> = FxHashMap::default();
         let mut nodes: Vec<Node> = Vec::new();
-        let mut add =
-            |nodes: &mut Vec<Node>, s: usize, c: usize, value: i16, edge: (usize, bool)| {
-                let at = *index.entry((s as u32, c as u16)).or_insert_with(|| {
-                    nodes.push(Node {
-                        state: s as u32,
-                        c: c as u16,
-                        value,
-                        edges: Vec::new(),
-                        to_end: 0,
-                    });
-                    nodes.len() - 1
+        let mut add = |nodes: &mut Vec<Node>,
+                       s: usize,
+                       c: usize,
+                       value: i16,
+                       edge: (usize, Option<RouteId>)| {
+            let at = *index.entry((s as u32, c as u16)).or_insert_with(|| {
+                nodes.push(Node {
+                    state: s as u32,
+                    c: c as u16,
+                    value,
+                    edges: Vec::new(),
+                    to_end: 0,
                 });
-                nodes[at].edges.push(edge);
-            };
+                nodes.len() - 1
+            });
+            nodes[at].edges.push(edge);
+        };
         for s in 0..dp.layer_len(i) {
             let link = dp.link(i, s);
             let values = dp.values(i, s);
@@ -143,7 +146,7 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
                     let n = &layers[i + 1][j];
                     let c = n.c as usize;
                     if values[c] >= 0 && values[c] == n.value {
-                        add(&mut nodes, s, c, values[c], (j, false));
+                        add(&mut nodes, s, c, values[c], (j, None));
                     }
                 }
             }
@@ -154,11 +157,15 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
                 for &j in next {
                     let n = &layers[i + 1][j];
                     let c = n.c as usize;
-                    if c >= length
-                        && values[c - length] >= 0
-                        && values[c - length] + tickets + points == n.value
-                    {
-                        add(&mut nodes, s, c - length, values[c - length], (j, true));
+                    // Each route of the pair that gets there is its own plan.
+                    for o in options {
+                        if c >= o.length
+                            && values[c - o.length] >= 0
+                            && values[c - o.length] + tickets + o.points == n.value
+                        {
+                            let before = values[c - o.length];
+                            add(&mut nodes, s, c - o.length, before, (j, Some(o.route)));
+                        }
                     }
                 }
             }
@@ -180,12 +187,11 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
     let mut route_counts = vec![0u128; board.routes.len()];
     let mut ticket_counts = vec![0u128; board.cards.len()];
     for i in 0..m {
-        let (route, _, _) = dp.step(i);
         let mut next = vec![0u128; layers[i + 1].len()];
         for (k, n) in layers[i].iter().enumerate() {
             for &(j, take) in &n.edges {
                 next[j] = next[j].saturating_add(from_start[k]);
-                if take {
+                if let Some(route) = take {
                     let through = from_start[k].saturating_mul(layers[i + 1][j].to_end);
                     route_counts[route.0] = route_counts[route.0].saturating_add(through);
                     // A ticket counts once per plan: where it first scores
@@ -220,10 +226,9 @@ pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveE
                 plans.push(routes);
                 continue;
             }
-            let (route, _, _) = dp.step(i);
             for &(j, take) in layers[i][node].edges.iter().rev() {
                 let mut r = routes.clone();
-                if take {
+                if let Some(route) = take {
                     r.push(route);
                 }
                 stack.push((i + 1, j, r));

@@ -8,6 +8,7 @@
 //! machine, and an SVG carries its text as the font's glyph outlines, so a
 //! viewer has nothing to substitute.
 
+use std::collections::HashMap;
 use std::error::Error;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -17,7 +18,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::analysis::{Frequency, Impact};
-use crate::board::{Board, CityId, Colour};
+use crate::board::{Board, CityId, Colour, RouteId};
 use crate::model::Plan;
 
 /// A figure that could not be drawn or written.
@@ -462,23 +463,44 @@ where
     };
 
     // Every track in light grey, parallel tracks side by side; then the
-    // plan's routes on top, outlined, in their (first) track's colour.
+    // plan's routes on top, outlined, in their (first) track's colour. Where
+    // a pair's tracks differ in length, each is drawn as its train cars, so
+    // a 2-car track and a 3-car one beside it look different, and a claimed
+    // one is drawn on its own track.
     let grey = RGBColor(200, 200, 200);
-    for id in board.route_ids() {
-        let route = board.route(id);
-        let (a, b) = (at(route.a), at(route.b));
-        let n = route.tracks.len() as f64;
-        for k in 0..route.tracks.len() {
+    let mut lane: HashMap<RouteId, f64> = HashMap::new();
+    for pair in &board.pairs {
+        let tracks: Vec<RouteId> = pair
+            .iter()
+            .flat_map(|&r| std::iter::repeat_n(r, board.route(r).tracks.len()))
+            .collect();
+        let n = tracks.len() as f64;
+        for (k, &id) in tracks.iter().enumerate() {
+            let route = board.route(id);
             let offset = (k as f64 - (n - 1.0) / 2.0) * 5.0;
-            map.draw(&PathElement::new(
-                shifted(a, b, offset),
-                grey.stroke_width(2),
-            ))?;
+            lane.entry(id).or_insert(offset);
+            let line = shifted(at(route.a), at(route.b), offset);
+            let style = grey.stroke_width(2);
+            if pair.len() > 1 {
+                for car in train_cars(&line, route.length) {
+                    map.draw(&PathElement::new(car, style))?;
+                }
+            } else {
+                map.draw(&PathElement::new(line, style))?;
+            }
         }
     }
     for &id in &plan.routes {
         let route = board.route(id);
         let (a, b) = (at(route.a), at(route.b));
+        if board.pair_routes(id).len() > 1 {
+            let line = shifted(a, b, lane[&id]);
+            for car in train_cars(&line, route.length) {
+                map.draw(&PathElement::new(car.clone(), BLACK.stroke_width(7)))?;
+                map.draw(&PathElement::new(car, rgb(route.tracks[0]).stroke_width(4)))?;
+            }
+            continue;
+        }
         map.draw(&PathElement::new(vec![a, b], BLACK.stroke_width(9)))?;
         map.draw(&PathElement::new(
             vec![a, b],
@@ -538,6 +560,24 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// The segment a–b moved sideways by `offset` pixels.
+/// The segment `line` cut into `length` train cars with gaps between them.
+fn train_cars(line: &[(i32, i32)], length: u32) -> Vec<Vec<(i32, i32)>> {
+    let (a, b) = (line[0], line[1]);
+    let point = |t: f64| {
+        (
+            a.0 + ((b.0 - a.0) as f64 * t) as i32,
+            a.1 + ((b.1 - a.1) as f64 * t) as i32,
+        )
+    };
+    let n = length.max(1) as f64;
+    (0..length.max(1))
+        .map(|c| {
+            let c = c as f64;
+            vec![point((c + 0.12) / n), point((c + 0.88) / n)]
+        })
+        .collect()
+}
+
 fn shifted(a: (i32, i32), b: (i32, i32), offset: f64) -> Vec<(i32, i32)> {
     let (dx, dy) = ((b.0 - a.0) as f64, (b.1 - a.1) as f64);
     let len = (dx * dx + dy * dy).sqrt().max(1.0);

@@ -9,7 +9,8 @@
 //!   a held ticket with several trips scores its best completed trip, or
 //!   loses its smallest trip's points m: each trip gets p + m, and −m is
 //!   added afterwards (for one trip, m = p);
-//! - routes closed by opponents are left out, and tickets not held are in
+//! - routes closed by opponents are left out, as are the other tracks of a
+//!   city pair the player owns a track of, and tickets not held are in
 //!   play only if the player may still draw tickets.
 //!
 //! The derived board breaks one invariant of a loaded [`Board`] (routes of
@@ -64,7 +65,16 @@ pub fn replan(
 ) -> Result<Replan, SolveError> {
     let derived = derive(board, state);
     let mut inst = Instance::unreduced(&derived, state.cars_left);
-    inst.routes.retain(|&r| !state.is_blocked(board, r));
+    // Closed routes are out, and so are the other tracks of a pair the
+    // player owns a track of (one track of a pair per player).
+    let owns_pair = |r: RouteId| {
+        state
+            .owned
+            .iter()
+            .any(|t| t.route != r && board.route(t.route).pair == board.route(r).pair)
+    };
+    inst.routes
+        .retain(|&r| !state.is_blocked(board, r) && !owns_pair(r));
     let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
     inst.tickets.retain(|t| state.may_draw || held(t));
     inst.tickets_in_play = inst.tickets.clone();
@@ -124,6 +134,13 @@ pub fn replan(
         return fail(format!(
             "the plan claims {}, which opponents have closed",
             board.route_label(r)
+        ));
+    }
+    if let Some((a, b)) = board.same_pair(&network) {
+        return fail(format!(
+            "the plan holds two tracks of one city pair: {} and {}",
+            board.route_label(a),
+            board.route_label(b)
         ));
     }
     // The derived objective is the final score, less the owned points and

@@ -306,13 +306,21 @@ impl<'b> Game<'b> {
             }
             Some(None) => {}
         }
-        if owners.contains(&Some(player)) {
+        // The double-route rules hold across every track of the city pair,
+        // whatever their lengths.
+        let pair_owners = || {
+            self.board
+                .pair_routes(route)
+                .iter()
+                .flat_map(|r| self.owner[r.0].iter())
+        };
+        if pair_owners().any(|o| *o == Some(player)) {
             return illegal(format!(
                 "{}: a player may claim only one track of a double route",
                 label()
             ));
         }
-        if self.players.len() <= 3 && owners.iter().any(Option::is_some) {
+        if self.players.len() <= 3 && pair_owners().any(Option::is_some) {
             return illegal(format!(
                 "{}: with {} players only one track of a double route can be claimed",
                 label(),

@@ -164,7 +164,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             if method == Method::Auto {
                 method = Method::Forest;
             }
-            let routes = inst.routes.clone();
+            let routes = inst.everything();
             let (score, completed) = heuristic::score(inst, &routes);
             Run {
                 routes,

@@ -86,6 +86,8 @@ struct RawRoute {
     from: String,
     to: String,
     track: Option<Colour>,
+    /// Needed only where parallel tracks of one colour differ in length.
+    length: Option<u32>,
 }
 
 struct RawTicket {
@@ -120,10 +122,17 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
             .enumerate()
             .map(|(i, v)| {
                 let at = input::index(key, i);
-                let e = r.object(v, &at, &["from", "to", "track"])?;
+                let e = r.object(v, &at, &["from", "to", "track", "length"])?;
                 let (from, to) = r.ends(e, &at)?;
                 let track = r.optional(e, &at, "track", read_colour)?;
-                Some(RawRoute { from, to, track })
+                let length =
+                    r.optional(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH))?;
+                Some(RawRoute {
+                    from,
+                    to,
+                    track,
+                    length,
+                })
             })
             .collect()
     };
@@ -186,11 +195,17 @@ impl GameState {
     }
 
     /// Whether an opponent's claims close `route` to the player: a single
-    /// route once taken, a double route once one track is taken with 2–3
-    /// players or both with 4–5.
+    /// track once taken; of a city pair with several tracks, the track once
+    /// taken and every track once one is taken with 2–3 players.
     pub fn is_blocked(&self, board: &Board, route: RouteId) -> bool {
-        let taken = self.taken.iter().filter(|t| t.route == route).count();
-        taken > 0 && (self.players <= 3 || taken >= board.route(route).tracks.len())
+        let pair = board.pair_routes(route);
+        let on_pair = self
+            .taken
+            .iter()
+            .filter(|t| pair.contains(&t.route))
+            .count();
+        let on_route = self.taken.iter().filter(|t| t.route == route).count();
+        (on_pair > 0 && self.players <= 3) || on_route >= board.route(route).tracks.len()
     }
 
     /// Train cars the owned routes took.
@@ -281,22 +296,42 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
     let taken = lists.pop().unwrap_or_default();
     let owned = lists.pop().unwrap_or_default();
 
-    // The double-route rules.
+    // The double-route rules, over every track of a city pair.
+    let one_pair = |a: &Track, b: &Track| board.route(a.route).pair == board.route(b.route).pair;
+    let cities = |t: &Track| {
+        let r = board.route(t.route);
+        format!("{} – {}", board.city(r.a).name, board.city(r.b).name)
+    };
+    // "both tracks" of a double route, "two tracks" of three or more.
+    let two = |t: &Track| {
+        let tracks: usize = board
+            .pair_routes(t.route)
+            .iter()
+            .map(|&r| board.route(r).tracks.len())
+            .sum();
+        if tracks == 2 {
+            "both tracks"
+        } else {
+            "two tracks"
+        }
+    };
     for (i, a) in owned.iter().enumerate() {
-        if owned[..i].iter().any(|b| b.route == a.route) {
+        if owned[..i].iter().any(|b| one_pair(a, b)) {
             problems.push(format!(
-                "owned: both tracks of {}: a player may claim only one track of a double route",
-                board.route_label(a.route)
+                "owned: {} of {}: a player may claim only one track of a double route",
+                two(a),
+                cities(a)
             ));
         }
     }
     if raw.players <= 3 {
         let claims = owned.iter().chain(&taken);
         for (i, a) in claims.clone().enumerate() {
-            if claims.clone().take(i).any(|b| b.route == a.route) {
+            if claims.clone().take(i).any(|b| one_pair(a, b)) {
                 problems.push(format!(
-                    "{}: both tracks are claimed, but with {} players only one track of a double route may be",
-                    board.route_label(a.route),
+                    "{}: {} are claimed, but with {} players only one track of a double route may be",
+                    cities(a),
+                    two(a),
                     raw.players
                 ));
             }
@@ -350,10 +385,21 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
     })
 }
 
-/// "Denver – Kansas City (black)", or without the colour for a single route.
+/// "Denver – Kansas City (black)", or without the colour for a single
+/// route; "Bern – Basel (green, 2 cars)" where the pair's tracks differ.
 pub fn describe(board: &Board, track: Track) -> String {
     let route = board.route(track.route);
-    if route.tracks.len() == 1 {
+    if board.pair_routes(track.route).len() > 1 {
+        let r = board.route(track.route);
+        let cars = if r.length == 1 { "car" } else { "cars" };
+        format!(
+            "{} – {} ({}, {} {cars})",
+            board.city(r.a).name,
+            board.city(r.b).name,
+            route.tracks[track.index],
+            r.length
+        )
+    } else if route.tracks.len() == 1 {
         board.route_label(track.route)
     } else {
         format!(
@@ -370,9 +416,9 @@ fn city(board: &Board, name: &str) -> Result<crate::board::CityId, String> {
         .ok_or_else(|| format!("unknown city \"{name}\""))
 }
 
-/// The track a reference names. On a double route whose tracks share a
-/// colour (or when no colour is given and they do), the first track not
-/// already named by an earlier entry.
+/// The track a reference names. Where several tracks fit (a double route
+/// whose tracks share a colour, or no colour given and they do), the first
+/// not already named by an earlier entry.
 fn resolve_route(board: &Board, r: &RawRoute, seen: &[(Track, String)]) -> Result<Track, String> {
     let (a, b) = (city(board, &r.from), city(board, &r.to));
     let (a, b) = match (a, b) {
@@ -380,49 +426,83 @@ fn resolve_route(board: &Board, r: &RawRoute, seen: &[(Track, String)]) -> Resul
         (Err(e), Ok(_)) | (Ok(_), Err(e)) => return Err(e),
         (Err(e), Err(f)) => return Err(format!("{e}, {f}")),
     };
-    let route = board
+    let first = board
         .route_ids()
         .find(|&id| {
             let x = board.route(id);
             (x.a, x.b) == (a, b) || (x.a, x.b) == (b, a)
         })
         .ok_or_else(|| format!("no route between {} and {}", r.from, r.to))?;
-    let tracks = &board.route(route).tracks;
+    let label = format!("{} – {}", board.city(a).name, board.city(b).name);
+    // Every track of the pair: (track, colour, length).
+    let all: Vec<(Track, Colour, u32)> = board
+        .pair_routes(first)
+        .iter()
+        .flat_map(|&route| {
+            let x = board.route(route);
+            x.tracks
+                .iter()
+                .enumerate()
+                .map(move |(index, &c)| (Track { route, index }, c, x.length))
+        })
+        .collect();
+    let unequal = board.pair_routes(first).len() > 1;
     let names = || {
-        tracks
-            .iter()
-            .map(|c| c.to_string())
+        all.iter()
+            .map(|&(_, c, l)| {
+                if unequal {
+                    format!("{c} of {l}")
+                } else {
+                    c.to_string()
+                }
+            })
             .collect::<Vec<_>>()
             .join(" and ")
     };
-    let candidates: Vec<usize> = match r.track {
-        Some(colour) => (0..tracks.len()).filter(|&i| tracks[i] == colour).collect(),
-        None if tracks.iter().all(|&c| c == tracks[0]) => (0..tracks.len()).collect(),
-        None => {
-            return Err(format!(
-                "{} is a double route: say which track with \"track\" ({})",
-                board.route_label(route),
-                names()
-            ))
-        }
-    };
+    let candidates: Vec<Track> = all
+        .iter()
+        .filter(|&&(_, c, l)| r.track.is_none_or(|t| t == c) && r.length.is_none_or(|n| n == l))
+        .map(|&(t, _, _)| t)
+        .collect();
     if candidates.is_empty() {
+        let wanted = match (r.track, r.length) {
+            (Some(c), Some(l)) => format!("{c} track of length {l}"),
+            (Some(c), None) => format!("{c} track"),
+            (None, Some(l)) => format!("track of length {l}"),
+            (None, None) => "track".into(),
+        };
+        return Err(format!("{label} has no {wanted} (its tracks: {})", names()));
+    }
+    // Tracks that differ (in colour, or in length where the pair's do)
+    // must be told apart.
+    let kinds = |t: &Track| {
+        let x = board.route(t.route);
+        (x.tracks[t.index], x.length)
+    };
+    let alike = candidates.iter().all(|t| kinds(t) == kinds(&candidates[0]));
+    if !alike && !unequal {
         return Err(format!(
-            "{} has no {} track (its tracks: {})",
-            board.route_label(route),
-            r.track.map(|c| c.to_string()).unwrap_or_default(),
+            "{label} is a double route: say which track with \"track\" ({})",
+            names()
+        ));
+    }
+    if !alike {
+        let say = if r.track.is_none() {
+            "\"track\" (its colour)"
+        } else {
+            "\"length\""
+        };
+        return Err(format!(
+            "{label} has tracks of different lengths: say which with {say} (its tracks: {})",
             names()
         ));
     }
     let free = candidates
         .iter()
         .copied()
-        .find(|&index| !seen.iter().any(|(t, _)| *t == Track { route, index }));
-    Ok(Track {
-        route,
-        // All named already: the first, which the caller reports as listed twice.
-        index: free.unwrap_or(candidates[0]),
-    })
+        .find(|t| !seen.iter().any(|(u, _)| u == t));
+    // All named already: the first, which the caller reports as listed twice.
+    Ok(free.unwrap_or(candidates[0]))
 }
 
 /// The board's tickets between the two cities (usually one).

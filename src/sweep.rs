@@ -97,7 +97,7 @@ fn run(
     // 1. Starting plans.
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
-    let every_route: u32 = board.routes.iter().map(|r| r.length).sum();
+    let every_route = Instance::unreduced(board, to).total_length();
     let beam = heuristic::beam(board, &all_routes, &all_tickets, to.min(every_route));
 
     // 2. Per budget: its starting plan and score. Past the run's time limit

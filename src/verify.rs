@@ -89,11 +89,12 @@ pub fn evaluate(board: &Board, routes: &[RouteId], tickets: &[TicketId]) -> Eval
 #[error("verification failed: {0}")]
 pub struct VerifyError(pub String);
 
-/// Checks a solver's claim: the routes are distinct and fit in `cars`; every
-/// ticket the solver counts is really completed, and the solver's objective
-/// is not above what the routes score. A solver may under-count only when its
-/// answer is not proven optimal (the recomputed value is then reported); a
-/// proven optimum must match exactly.
+/// Checks a solver's claim: the routes are distinct, at most one per city
+/// pair, and fit in `cars`; every ticket the solver counts is really
+/// completed, and the solver's objective is not above what the routes
+/// score. A solver may under-count only when its answer is not proven
+/// optimal (the recomputed value is then reported); a proven optimum must
+/// match exactly.
 pub fn check(
     board: &Board,
     cars: u32,
@@ -106,6 +107,13 @@ pub fn check(
     distinct.dedup();
     if distinct.len() != routes.len() {
         return Err(VerifyError("a route is claimed twice".into()));
+    }
+    if let Some((a, b)) = board.same_pair(routes) {
+        return Err(VerifyError(format!(
+            "two tracks of one city pair are claimed: {} and {}",
+            board.route_label(a),
+            board.route_label(b)
+        )));
     }
     let eval = evaluate(board, routes, tickets_in_play);
     if eval.cars_used > cars {

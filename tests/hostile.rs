@@ -28,9 +28,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_ttr-opt");
 const LIMIT: u64 = 5;
 const MARGIN: u64 = 25;
 
-/// A small valid board: a double route, a ticket with two trips, routes
-/// scored by the rule card and by their own `points` (so that a length off
-/// the card is not refused for that reason alone).
+/// A small valid board: a double route, a pair of unequal tracks, a ticket
+/// with two trips, routes scored by the rule card and by their own `points`
+/// (so that a length off the card is not refused for that reason alone).
 fn small_board() -> Value {
     json!({
         "name": "Small",
@@ -46,7 +46,9 @@ fn small_board() -> Value {
             { "from": "B", "to": "C", "length": 2, "tracks": ["gray"], "points": 2 },
             { "from": "B", "to": "D", "length": 1, "tracks": ["green"] },
             { "from": "C", "to": "E", "length": 3, "tracks": ["yellow"], "points": 4 },
-            { "from": "D", "to": "E", "length": 4, "tracks": ["black"], "points": 5 }
+            { "from": "D", "to": "E", "length": 4, "tracks": ["black"], "points": 5 },
+            { "from": "C", "to": "D", "tracks": [ { "colour": "white", "length": 1 },
+                                                  { "colour": "pink", "length": 3, "points": 6 } ] }
         ],
         "tickets": [
             { "from": "A", "to": "C", "points": 4 },
@@ -315,7 +317,8 @@ fn structure_errors_are_all_listed_and_a_bom_is_fine() {
 
 #[test]
 fn budgets_beyond_the_board_are_answered_at_once_or_refused() {
-    // More cars than every route takes: all of them, proven, no search.
+    // More cars than every pair's longest track: a track of every pair
+    // (the one worth most), proven, no search.
     let (out, _) = on_board(
         "all-routes",
         &small_board().to_string(),
@@ -325,9 +328,10 @@ fn budgets_beyond_the_board_are_answered_at_once_or_refused() {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["status"], "optimal");
     assert_eq!(v["method"], "forest");
-    assert_eq!(v["cars_used"], 11);
-    // Routes 1+2+1+4+5 points (route D–E overrides its 7), tickets 4+9+5.
-    assert_eq!(v["score"], 31);
+    // C–D takes its 3-car track (6 points, not the 1-car one's 1).
+    assert_eq!(v["cars_used"], 14);
+    // Routes 1+2+1+4+5+6 points (route D–E overrides its 7), tickets 4+9+5.
+    assert_eq!(v["score"], 37);
     for bad in [
         vec!["solve", "--cars", "4294967295"],
         vec!["sweep", "--from", "4294967294", "--to", "4294967295"],
@@ -536,8 +540,18 @@ fn no_route_fits_is_answered_by_a_named_method() {
     // names a method of the schema, not "auto".
     let mut board = small_board();
     for r in board["routes"].as_array_mut().unwrap() {
-        r["length"] = json!(3);
-        r["points"] = json!(4);
+        match r["tracks"][0].is_object() {
+            true => {
+                for t in r["tracks"].as_array_mut().unwrap() {
+                    t["length"] = json!(3);
+                    t["points"] = json!(4);
+                }
+            }
+            false => {
+                r["length"] = json!(3);
+                r["points"] = json!(4);
+            }
+        }
     }
     let (out, _) = on_board(
         "nothing-fits",

@@ -335,6 +335,10 @@ impl ForestModel {
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
         problem.add_constraint(cars.leq(inst.cars as f64));
+        // A player claims one route of a city pair.
+        for expr in super::one_route_per_pair(inst, &x) {
+            problem.add_constraint(expr.leq(1));
+        }
         // A ticket with several trips scores one of them (with one trip, its
         // two cities can only be in one tree, so this holds anyway).
         let mut by_card: std::collections::BTreeMap<usize, (usize, Expression)> =

@@ -13,7 +13,9 @@ pub mod paper;
 
 use good_lp::{Expression, ProblemVariables, Variable, VariableDefinition};
 
-use crate::board::{Board, RouteId, TicketId};
+use std::collections::BTreeMap;
+
+use crate::board::{Board, PairId, RouteId, TicketId};
 use crate::graph::BoardGraph;
 
 /// One optimisation question on a board.
@@ -48,19 +50,47 @@ impl<'a> Instance<'a> {
         }
     }
 
-    /// Cars to claim every route the instance may choose: a budget at or
-    /// above it is answered at once (take them all), and no method needs
-    /// tables larger than it.
+    /// Cars to claim a route of every city pair the instance may use, the
+    /// longest of each: a budget at or above it is answered at once
+    /// ([`Instance::everything`]), and no method needs tables larger than it.
     pub fn total_length(&self) -> u32 {
-        self.routes
-            .iter()
-            .map(|&r| self.board.route(r).length)
-            .sum()
+        let mut longest: BTreeMap<PairId, u32> = BTreeMap::new();
+        for &r in &self.routes {
+            let route = self.board.route(r);
+            let l = longest.entry(route.pair).or_default();
+            *l = (*l).max(route.length);
+        }
+        longest.values().sum()
     }
 
-    /// Whether the budget covers every route: the optimum claims them all.
+    /// Whether the budget covers a route of every pair, whichever is chosen:
+    /// the optimum is then [`Instance::everything`].
     pub fn takes_everything(&self) -> bool {
         self.cars >= self.total_length()
+    }
+
+    /// One route of every city pair, the one with the most points (then the
+    /// shortest, then the first): the optimum when the budget covers them
+    /// all, since every ticket then scores whichever route joins each pair.
+    pub fn everything(&self) -> Vec<RouteId> {
+        let mut best: BTreeMap<PairId, RouteId> = BTreeMap::new();
+        for &r in &self.routes {
+            let route = self.board.route(r);
+            let rank = |id: RouteId| {
+                let x = self.board.route(id);
+                (x.points, std::cmp::Reverse(x.length), std::cmp::Reverse(id))
+            };
+            best.entry(route.pair)
+                .and_modify(|b| {
+                    if rank(r) > rank(*b) {
+                        *b = r;
+                    }
+                })
+                .or_insert(r);
+        }
+        let mut routes: Vec<RouteId> = best.into_values().collect();
+        routes.sort();
+        routes
     }
 
     /// Exact preprocessing: a route longer than the budget can never be
@@ -139,6 +169,21 @@ pub(crate) fn route_sums(inst: &Instance, x: &[Col]) -> (Expression, Expression)
         cars += board.route(r).length as f64 * c.var;
     }
     (points, cars)
+}
+
+/// The left sides of "at most one route of a city pair is claimed", one per
+/// pair with several routes in the instance (tracks of different lengths or
+/// points), over the x columns in the order of `Instance::routes`.
+pub(crate) fn one_route_per_pair(inst: &Instance, x: &[Col]) -> Vec<Expression> {
+    let mut by_pair: BTreeMap<PairId, Vec<usize>> = BTreeMap::new();
+    for (e, &r) in inst.routes.iter().enumerate() {
+        by_pair.entry(inst.board.route(r).pair).or_default().push(e);
+    }
+    by_pair
+        .into_values()
+        .filter(|routes| routes.len() > 1)
+        .map(|routes| routes.iter().map(|&e| x[e].var).sum())
+        .collect()
 }
 
 /// The left sides of "at most one trip of a ticket scores", one per ticket

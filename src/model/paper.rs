@@ -81,6 +81,11 @@ impl PaperModel {
 
         // (1b) the train-car budget
         problem.add_constraint(cars.leq(inst.cars as f64));
+        // A player claims one route of a city pair (an extension: the
+        // paper's parallel tracks are alike and make one route).
+        for expr in super::one_route_per_pair(inst, &x) {
+            problem.add_constraint(expr.leq(1));
+        }
         // A ticket with several trips scores one of them (an extension; the
         // paper's tickets have one trip each).
         let scores: Vec<Expression> = dummy.iter().map(|c| c.var.into()).collect();

@@ -173,36 +173,66 @@ pub fn optimum(board: &Board, cars: u32, method: Method) -> u32 {
     solve_with(board, cars, method).plan.score()
 }
 
-/// The optimum by enumerating every subset of routes (small boards only).
-pub fn brute_force(board: &Board, cars: u32) -> u32 {
-    let n = board.routes.len();
-    assert!(n <= 16, "brute force is for small boards");
-    (0u32..1 << n)
-        .map(|mask| {
-            (0..n)
-                .filter(|i| mask >> i & 1 == 1)
-                .map(RouteId)
-                .collect::<Vec<_>>()
+/// Every plan a player could hold: per city pair (found here from the
+/// routes' ends, not from the board's own grouping) none or one of its
+/// routes. Small boards only.
+pub fn every_plan(board: &Board) -> Vec<Vec<RouteId>> {
+    let mut pairs: Vec<((usize, usize), Vec<RouteId>)> = Vec::new();
+    for r in board.route_ids() {
+        let route = board.route(r);
+        let key = (route.a.0.min(route.b.0), route.a.0.max(route.b.0));
+        match pairs.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, routes)) => routes.push(r),
+            None => pairs.push((key, vec![r])),
+        }
+    }
+    let count: usize = pairs.iter().map(|(_, r)| r.len() + 1).product();
+    assert!(count <= 1 << 18, "brute force is for small boards");
+    (0..count)
+        .map(|mut code| {
+            let mut plan = Vec::new();
+            for (_, routes) in &pairs {
+                let choice = code % (routes.len() + 1);
+                code /= routes.len() + 1;
+                if choice > 0 {
+                    plan.push(routes[choice - 1]);
+                }
+            }
+            plan.sort();
+            plan
         })
-        .map(|routes| independent_score(board, &routes))
+        .collect()
+}
+
+/// Whether `routes` hold at most one route of each city pair.
+pub fn one_per_pair(board: &Board, routes: &[RouteId]) -> bool {
+    let mut keys: Vec<(usize, usize)> = routes
+        .iter()
+        .map(|&r| {
+            let route = board.route(r);
+            (route.a.0.min(route.b.0), route.a.0.max(route.b.0))
+        })
+        .collect();
+    keys.sort();
+    keys.windows(2).all(|w| w[0] != w[1])
+}
+
+/// The optimum by enumerating every plan (small boards only).
+pub fn brute_force(board: &Board, cars: u32) -> u32 {
+    every_plan(board)
+        .iter()
+        .map(|routes| independent_score(board, routes))
         .filter(|&(used, _)| used <= cars)
         .map(|(_, score)| score)
         .max()
         .unwrap_or(0)
 }
 
-/// Every optimal route set, by enumerating every subset (small boards only).
+/// Every optimal route set, by enumerating every plan (small boards only).
 pub fn brute_force_optima(board: &Board, cars: u32) -> Vec<Vec<RouteId>> {
-    let n = board.routes.len();
-    assert!(n <= 16, "brute force is for small boards");
     let all: Vec<_> = board.ticket_ids().collect();
-    let plans: Vec<(u32, Vec<RouteId>)> = (0u32..1 << n)
-        .map(|mask| {
-            (0..n)
-                .filter(|i| mask >> i & 1 == 1)
-                .map(RouteId)
-                .collect::<Vec<_>>()
-        })
+    let plans: Vec<(u32, Vec<RouteId>)> = every_plan(board)
+        .into_iter()
         .filter_map(|routes| {
             let e = evaluate(board, &routes, &all);
             (e.cars_used <= cars).then(|| (e.score(), routes))
@@ -214,4 +244,48 @@ pub fn brute_force_optima(board: &Board, cars: u32) -> Vec<Vec<RouteId>> {
         .filter(|p| p.0 == best)
         .map(|p| p.1)
         .collect()
+}
+
+/// A route of [`board_with_tracks`]: its cities and its tracks as (length,
+/// points if printed).
+pub type TrackedRoute<'a> = (&'a str, &'a str, Vec<(u32, Option<u32>)>);
+
+/// A board whose city pairs may have parallel tracks of different lengths
+/// and points: each route is (from, to, tracks), a track (length, points
+/// or `None` for the rule card's). One track is written in the short form,
+/// several in the long form with colours of their own.
+pub fn board_with_tracks(
+    cities: &[&str],
+    routes: &[TrackedRoute],
+    tickets: &[(&str, &str, u32)],
+) -> Board {
+    const COLOURS: [&str; 4] = ["red", "green", "blue", "yellow"];
+    let route = |(a, b, tracks): &TrackedRoute| match tracks.as_slice() {
+        [(l, None)] => serde_json::json!({ "from": a, "to": b, "length": l, "tracks": ["gray"] }),
+        [(l, Some(p))] => {
+            serde_json::json!({ "from": a, "to": b, "length": l, "points": p, "tracks": ["gray"] })
+        }
+        _ => serde_json::json!({
+            "from": a, "to": b,
+            "tracks": tracks.iter().enumerate().map(|(i, (l, p))| {
+                let mut t = serde_json::json!({ "colour": COLOURS[i % 4], "length": l });
+                if let Some(p) = p {
+                    t["points"] = (*p).into();
+                }
+                t
+            }).collect::<Vec<_>>(),
+        }),
+    };
+    let json = serde_json::json!({
+        "name": "test",
+        "cars": 45,
+        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "8": 21 },
+        "cities": cities.iter().enumerate()
+            .map(|(i, c)| serde_json::json!({ "name": c, "x": i, "y": i % 2 })).collect::<Vec<_>>(),
+        "routes": routes.iter().map(route).collect::<Vec<_>>(),
+        "tickets": tickets.iter()
+            .map(|(a, b, p)| serde_json::json!({ "from": a, "to": b, "points": p }))
+            .collect::<Vec<_>>(),
+    });
+    Board::from_json(&json.to_string(), "test board").expect("test board is valid")
 }
