@@ -475,18 +475,24 @@ where
             .flat_map(|&r| std::iter::repeat_n(r, board.route(r).tracks.len()))
             .collect();
         let n = tracks.len() as f64;
+        let unequal = pair.len() > 1;
+        // Unequal tracks farther apart, so that a claimed one leaves the
+        // other in view.
+        let spacing = if unequal { 9.0 } else { 5.0 };
         for (k, &id) in tracks.iter().enumerate() {
             let route = board.route(id);
-            let offset = (k as f64 - (n - 1.0) / 2.0) * 5.0;
+            let offset = (k as f64 - (n - 1.0) / 2.0) * spacing;
             lane.entry(id).or_insert(offset);
             let line = shifted(at(route.a), at(route.b), offset);
-            let style = grey.stroke_width(2);
-            if pair.len() > 1 {
+            if unequal {
                 for car in train_cars(&line, route.length) {
-                    map.draw(&PathElement::new(car, style))?;
+                    map.draw(&PathElement::new(
+                        car,
+                        RGBColor(160, 160, 160).stroke_width(3),
+                    ))?;
                 }
             } else {
-                map.draw(&PathElement::new(line, style))?;
+                map.draw(&PathElement::new(line, grey.stroke_width(2)))?;
             }
         }
     }
@@ -496,7 +502,7 @@ where
         if board.pair_routes(id).len() > 1 {
             let line = shifted(a, b, lane[&id]);
             for car in train_cars(&line, route.length) {
-                map.draw(&PathElement::new(car.clone(), BLACK.stroke_width(7)))?;
+                map.draw(&PathElement::new(car.clone(), BLACK.stroke_width(6)))?;
                 map.draw(&PathElement::new(car, rgb(route.tracks[0]).stroke_width(4)))?;
             }
             continue;
