@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::frontier::Frontier;
+use crate::frontier::{Frontier, Goal};
 use crate::model::Instance;
 use crate::model::Plan;
 use crate::solve::{self, solve_proven, Method, Outcome, SolveError, SolveOptions};
@@ -253,10 +253,16 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
     let s = sensitivity(board, cars, threads)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
-    // More than any plan can score: each ticket's best trip, every route.
-    let worth_everything: u32 = board.cards.iter().map(|c| best_trip(board, c)).sum::<u32>()
-        + board.routes.iter().map(|r| r.points).sum::<u32>()
-        + 1;
+    // The forced solves below are many small questions; the frontier
+    // programme answers them in milliseconds where it fits this budget
+    // (the branch and cut takes about a second each on Europe at 15 cars),
+    // and not at all where its tables grow (the USA board at 45 cars,
+    // where the branch and cut takes under a second).
+    let method = if frontier_friendly(board, cars, optimum) {
+        Method::Frontier
+    } else {
+        Method::Auto
+    };
     let rows = solve::worker_pool(threads)?.install(|| {
         board
             .cards
@@ -275,33 +281,46 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                         .map_or(optimum, |i| i.optimum);
                     (Some(optimum), without)
                 } else {
-                    // Every trip worth W more: the best plan completes the
-                    // ticket if any plan can, and scores S_in + W.
+                    // Every trip worth W = S − p + 1 more, p its least
+                    // trip's points: a plan completing the ticket then
+                    // scores at least p + W > S, more than any plan that
+                    // does not, so the best plan completes it if any plan
+                    // can, and scores S_in + W. (W no larger than that keeps
+                    // the objective balanced: with W above every plan's
+                    // score the branch and cut stalled at small budgets, and
+                    // the frontier's tables outgrew memory at large ones.)
+                    let least = card
+                        .trips
+                        .iter()
+                        .map(|&t| board.ticket(t).points)
+                        .min()
+                        .unwrap_or(0);
+                    let worth = optimum.saturating_sub(least) + 1;
                     let mut forced = board.clone();
                     for &t in &card.trips {
-                        forced.tickets[t.0].points += worth_everything;
+                        forced.tickets[t.0].points += worth;
                     }
-                    // The forest MIP can stall on such lopsided values (a
-                    // minute at 15 cars on Europe), the frontier does not.
                     let inst = Instance::new(&forced, cars);
-                    let method = if Frontier::fits(&forced, &inst.routes, &inst.tickets) {
-                        Method::Frontier
-                    } else {
-                        Method::Auto
-                    };
+                    let what = || format!("the break-even of {} was proven", card.name);
                     let options = SolveOptions {
                         method,
                         ..SolveOptions::default()
                     };
-                    let best = solve_proven(&inst, &options, || {
-                        format!("the break-even of {} was proven", card.name)
-                    })?;
+                    let mut best = solve::solve(&inst, &options)?;
+                    // Should the frontier outgrow memory after all, the
+                    // branch and cut takes over.
+                    if !best.proven && method == Method::Frontier && !crate::limits::expired() {
+                        best = solve::solve(&inst, &SolveOptions::default())?;
+                    }
+                    if !best.proven {
+                        return Err(SolveError::TimeLimit(what()));
+                    }
                     let with = best
                         .plan
                         .tickets
                         .iter()
                         .any(ours)
-                        .then(|| best.plan.score() - worth_everything);
+                        .then(|| best.plan.score() - worth);
                     (with, optimum)
                 };
                 let membership = match (best_with == Some(optimum), best_without == optimum) {
@@ -343,6 +362,29 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
         tickets: rows,
         routes: s.routes,
     })
+}
+
+/// Memory the frontier programme may take in [`frontier_friendly`]'s trial.
+const FRIENDLY_MEMORY: usize = 256 << 20;
+
+/// Whether the frontier programme proves `optimum` at `cars` cars within
+/// [`FRIENDLY_MEMORY`]: a cheap trial (it is told the optimum, so it prunes
+/// hard) of whether the budget suits it.
+fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
+    let inst = Instance::new(board, cars);
+    if !Frontier::fits(board, &inst.routes, &inst.tickets) || inst.takes_everything() {
+        return false;
+    }
+    let mut lower = vec![0; cars as usize + 1];
+    lower[cars as usize] = optimum;
+    let goal = Goal {
+        max_cars: cars,
+        min_cars: cars,
+        lower,
+        deadline: crate::limits::deadline(),
+        memory: Some(FRIENDLY_MEMORY),
+    };
+    Frontier::run(board, &inst.routes, &inst.tickets, &goal).is_some()
 }
 
 /// Points of a ticket's best trip (its only trip, for most tickets).

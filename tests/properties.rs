@@ -173,3 +173,40 @@ proptest! {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
+
+    /// Break-even values against exhaustive search: for every ticket, the
+    /// best score of a plan that completes it, and the optimum with the
+    /// ticket out of the game.
+    #[test]
+    fn break_even_matches_brute_force((board, cars) in random_multi_trip_board()) {
+        let balance = ttr_opt::analysis::break_even(&board, cars, 2).unwrap();
+        let all: Vec<_> = board.ticket_ids().collect();
+        let plans: Vec<_> = common::every_plan(&board)
+            .into_iter()
+            .map(|p| evaluate(&board, &p, &all))
+            .filter(|e| e.cars_used <= cars)
+            .collect();
+        prop_assert_eq!(balance.optimum, plans.iter().map(|e| e.score()).max().unwrap());
+        for (c, row) in balance.tickets.iter().enumerate() {
+            let card = |t: &ttr_opt::board::TicketId| board.ticket(*t).card == c;
+            let with = plans
+                .iter()
+                .filter(|e| e.completed.iter().any(card))
+                .map(|e| e.score())
+                .max();
+            let without = plans
+                .iter()
+                .map(|e| {
+                    let own: u32 = e.completed.iter().filter(|t| card(t)).map(|&t| board.ticket(t).points).sum();
+                    e.score() - own
+                })
+                .max()
+                .unwrap();
+            prop_assert_eq!(row.best_with, with, "{}", row.name);
+            prop_assert_eq!(row.best_without, without, "{}", row.name);
+        }
+    }
+}
