@@ -131,6 +131,8 @@ struct Search<'a, 'b> {
     /// City pair of each route (by column order): a plan takes one route
     /// of a pair, and once it has one the others join the same cities.
     pair: Vec<usize>,
+    /// The optimal plans found ([`Reach::Every`]), each cut off by a row.
+    found: Vec<Vec<RouteId>>,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -152,6 +154,9 @@ pub(crate) enum Reach {
     /// Only the root: whether it is loose in the sense above (for choosing
     /// a method without solving).
     Root(f64),
+    /// Every plan scoring the proven optimum `score`, up to `cap` of them
+    /// ([`enumerate`]).
+    Every { score: u32, cap: usize },
 }
 
 /// Proves the optimum of `inst` (or stops at `deadline` with the best plan
@@ -162,6 +167,16 @@ pub(crate) fn solve(
     deadline: Option<Instant>,
     reach: Reach,
 ) -> Result<Answer, MipError> {
+    Ok(run_search(inst, start, deadline, reach)?.0)
+}
+
+/// The search's answer, and the optimal plans it recorded ([`Reach::Every`]).
+fn run_search(
+    inst: &Instance,
+    start: &[RouteId],
+    deadline: Option<Instant>,
+    reach: Reach,
+) -> Result<(Answer, Vec<Vec<RouteId>>), MipError> {
     let (model, mut mip) = ForestModel::build(inst)?;
     let x = model.x_columns();
     // Presolve would discard the basis that makes node re-solves cheap.
@@ -210,8 +225,33 @@ pub(crate) fn solve(
         },
         lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
         pair: inst.routes.iter().map(|&r| board.route(r).pair.0).collect(),
+        found: Vec::new(),
     };
-    search.run()
+    if let Reach::Every { score, .. } = reach {
+        // Nodes live while they can reach the optimum (not beat it), and
+        // no plan found along the way replaces it.
+        search.best = score.saturating_sub(1);
+    }
+    let answer = search.run()?;
+    Ok((answer, search.found))
+}
+
+/// Every plan of `inst` that scores `score`, its proven optimum, found by
+/// the branch and cut: nodes are kept while their bound reaches the
+/// optimum, and each optimal plan found is recorded and cut off by a row
+/// (Σ over its routes of 1 − x + Σ over the others of x ≥ 1), until no node
+/// can reach the optimum. `None` if more than `cap` plans exist or the
+/// deadline came first. Fast where optima are few; the frontier programme
+/// counts many.
+pub(crate) fn enumerate(
+    inst: &Instance,
+    score: u32,
+    cap: usize,
+    deadline: Option<Instant>,
+) -> Result<Option<Vec<Vec<RouteId>>>, MipError> {
+    let (answer, found) = run_search(inst, &[], deadline, Reach::Every { score, cap })?;
+    // Proven: every node was closed, with no more plans than the cap.
+    Ok(answer.proven.then_some(found))
 }
 
 impl Search<'_, '_> {
@@ -313,13 +353,14 @@ impl Search<'_, '_> {
             Reach::Proof => false,
             Reach::ProofUnlessLoose(_) => self.loose(bound),
             Reach::Root(_) => true,
+            Reach::Every { .. } => false,
         }
     }
 
     /// Whether a root bound is loose against the incumbent (as `reach` says).
     fn loose(&self, bound: f64) -> bool {
         match self.reach {
-            Reach::Proof => false,
+            Reach::Proof | Reach::Every { .. } => false,
             Reach::ProofUnlessLoose(gap) | Reach::Root(gap) => {
                 bound > self.best as f64 * (1.0 + gap) + 1e-9
             }
@@ -411,15 +452,18 @@ impl Search<'_, '_> {
             }
             let xv: Vec<f64> = self.x.iter().map(|&c| lp.values[c]).collect();
             let integral = xv.iter().all(|v| (v - v.round()).abs() <= INTEGRAL);
-            let plan = if integral {
-                (0..xv.len())
-                    .filter(|&e| xv[e] > 0.5)
-                    .map(|e| self.inst.routes[e])
-                    .collect()
-            } else {
-                self.guided(&lp.values)
-            };
-            self.offer(plan);
+            let enumerating = matches!(self.reach, Reach::Every { .. });
+            if !enumerating {
+                let plan = if integral {
+                    (0..xv.len())
+                        .filter(|&e| xv[e] > 0.5)
+                        .map(|e| self.inst.routes[e])
+                        .collect()
+                } else {
+                    self.guided(&lp.values)
+                };
+                self.offer(plan);
+            }
             if floor(bound) <= self.best {
                 return Ok(NodeEnd::Done);
             }
@@ -431,6 +475,15 @@ impl Search<'_, '_> {
             let cuts = self.model.separate(&lp.values, tolerance);
             history.push(bound);
             let stalled = history.len() > 3 && history[history.len() - 4] - bound < STALL;
+            if cuts.is_empty() && integral && enumerating {
+                // An optimal plan (the LP's value is its score, and the
+                // bound reaches the optimum): recorded and cut off, and the
+                // node goes on without it.
+                if self.record(&xv)? {
+                    return Ok(NodeEnd::Stopped(last));
+                }
+                continue;
+            }
             if cuts.is_empty() && integral {
                 // Every cut holds: the LP's value is that of its own routes,
                 // which the incumbent already has.
@@ -475,6 +528,27 @@ impl Search<'_, '_> {
             })
             .expect("a fractional route exists when the LP is not integral");
         (Fix::Route(e, true), Fix::Route(e, false))
+    }
+
+    /// Records the plan of the integral route values `xv` (if it scores the
+    /// optimum) and adds the row that cuts it off; true once more plans
+    /// than the cap are recorded.
+    fn record(&mut self, xv: &[f64]) -> Result<bool, MipError> {
+        let Reach::Every { score, cap } = self.reach else {
+            return Ok(false);
+        };
+        let chosen: Vec<usize> = (0..xv.len()).filter(|&e| xv[e] > 0.5).collect();
+        let routes: Vec<RouteId> = chosen.iter().map(|&e| self.inst.routes[e]).collect();
+        if heuristic::score(self.inst, &routes).0 == score && !self.found.contains(&routes) {
+            self.found.push(routes);
+        }
+        // Σ_{e ∉ P} x_e − Σ_{e ∈ P} x_e ≥ 1 − |P|: any other route set.
+        let entries: Vec<(usize, f64)> = (0..xv.len())
+            .map(|e| (self.x[e], if xv[e] > 0.5 { -1.0 } else { 1.0 }))
+            .collect();
+        self.mip
+            .add_row(1.0 - chosen.len() as f64, f64::INFINITY, &entries)?;
+        Ok(self.found.len() > cap)
     }
 
     /// Takes `routes` as the incumbent if it scores more.

@@ -3,19 +3,25 @@
 mod common;
 
 use ttr_opt::board::RouteId;
-use ttr_opt::optima::all_optima;
+use ttr_opt::optima::{all_optima, all_optima_by};
+use ttr_opt::solve::Method;
 
 #[test]
 fn every_optimum_of_small_boards_matches_exhaustive_search() {
-    for b in [common::ring(), common::line_of_pairs()] {
+    for (b, method) in [
+        (common::ring(), Method::Frontier),
+        (common::ring(), Method::Forest),
+        (common::line_of_pairs(), Method::Frontier),
+        (common::line_of_pairs(), Method::Forest),
+    ] {
         for cars in 0..=14 {
-            let o = all_optima(&b, cars, 10_000).unwrap();
+            let o = all_optima_by(&b, cars, 10_000, method).unwrap();
             let mut expected = common::brute_force_optima(&b, cars);
             expected.sort();
             let mut listed = o.plans.clone();
             listed.sort();
-            assert_eq!(o.count, expected.len() as u128, "{cars} cars");
-            assert_eq!(listed, expected, "{cars} cars");
+            assert_eq!(o.count, expected.len() as u128, "{cars} cars, {method:?}");
+            assert_eq!(listed, expected, "{cars} cars, {method:?}");
             assert!(!o.capped);
             // Shares over all optima.
             for r in b.route_ids() {

@@ -515,8 +515,11 @@ proptest! {
         let outcome = ttr_opt::solve::solve(&inst, &options).unwrap();
         prop_assert!(outcome.proven);
         prop_assert_eq!(outcome.plan.score(), expected);
-        let o = all_optima(&board, cars, 100_000).unwrap();
-        prop_assert_eq!(o.count, common::brute_force_optima(&board, cars).len() as u128);
+        let expected = common::brute_force_optima(&board, cars).len() as u128;
+        for method in [Method::Frontier, Method::Forest] {
+            let o = ttr_opt::optima::all_optima_by(&board, cars, 100_000, method).unwrap();
+            prop_assert_eq!(o.count, expected, "{:?}", method);
+        }
     }
 }
 
