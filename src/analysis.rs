@@ -40,15 +40,52 @@ pub struct Sensitivity {
     pub routes: Vec<Impact>,
 }
 
+/// One finished solve of an analysis: how many solves the analysis makes in
+/// all (known once the optimum is) and what this one found, for progress
+/// shown while a long analysis runs.
+#[derive(Clone, Copy, Debug)]
+pub struct Step<'a> {
+    pub total: usize,
+    pub what: &'a str,
+}
+
 /// Solves the board at `cars`, then once more per ticket and per route of
 /// the optimal plan without it, on `threads` threads.
 pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
+    sensitivity_with(board, cars, threads, &|_| {})
+}
+
+/// [`sensitivity`], telling `progress` about each solve as it finishes.
+pub fn sensitivity_with(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Sensitivity, SolveError> {
+    sensitivity_steps(board, cars, threads, progress, &|_| 0)
+}
+
+/// [`sensitivity_with`], counting `more(plan)` solves the caller makes
+/// after it into the total it reports.
+fn sensitivity_steps(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    progress: &(dyn Fn(Step) + Sync),
+    more: &(dyn Fn(&Plan) -> usize + Sync),
+) -> Result<Sensitivity, SolveError> {
     solve::worker_pool(threads)?.install(|| {
         let base = solve_proven(
             &Instance::new(board, cars),
             &SolveOptions::default(),
             || format!("the optimum of {cars} cars was proven"),
         )?;
+        let total = 1 + base.plan.tickets.len() + base.plan.routes.len() + more(&base.plan);
+        let tell = |what: String| progress(Step { total, what: &what });
+        tell(format!(
+            "optimum of {cars} cars: {} points",
+            base.plan.score()
+        ));
         let optimum = base.plan.score() as i64;
         let impact = |name: String, points: u32, outcome: Outcome| Impact {
             name,
@@ -67,6 +104,11 @@ pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivi
                     &SolveOptions::default(),
                     || format!("the optimum without {} was proven", board.ticket_label(t)),
                 )?;
+                tell(format!(
+                    "without {}: {} points",
+                    board.ticket_label(t),
+                    outcome.plan.score()
+                ));
                 Ok(impact(
                     board.ticket_label(t),
                     board.ticket(t).points,
@@ -84,6 +126,11 @@ pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivi
                     solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
                         format!("the optimum without {} was proven", board.route_label(r))
                     })?;
+                tell(format!(
+                    "{} blocked: {} points",
+                    board.route_label(r),
+                    outcome.plan.score()
+                ));
                 Ok(impact(board.route_label(r), board.route(r).points, outcome))
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
@@ -250,7 +297,25 @@ pub struct Balance {
 /// sensitivity solves for the plan's tickets (and is S for the others);
 /// S_in comes from one solve with t made worth more than everything else.
 pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, SolveError> {
-    let s = sensitivity(board, cars, threads)?;
+    break_even_with(board, cars, threads, &|_| {})
+}
+
+/// [`break_even`], telling `progress` about each solve as it finishes.
+pub fn break_even_with(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Balance, SolveError> {
+    // One forced solve per ticket the optimum does not complete.
+    let forced = |plan: &Plan| {
+        let mut done: Vec<usize> = plan.tickets.iter().map(|&t| board.ticket(t).card).collect();
+        done.sort();
+        done.dedup();
+        board.cards.len() - done.len()
+    };
+    let s = sensitivity_steps(board, cars, threads, progress, &forced)?;
+    let total = 1 + s.base.plan.tickets.len() + s.base.plan.routes.len() + forced(&s.base.plan);
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
@@ -321,6 +386,11 @@ pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, S
                         .iter()
                         .any(ours)
                         .then(|| best.plan.score() - worth);
+                    let what = match with {
+                        Some(w) => format!("best plan with {}: {w} points", card.name),
+                        None => format!("no plan completes {}", card.name),
+                    };
+                    progress(Step { total, what: &what });
                     (with, optimum)
                 };
                 let membership = match (best_with == Some(optimum), best_without == optimum) {

@@ -11,7 +11,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even, frequency, Balance, Frequency, Membership};
+use crate::analysis::{break_even_with, frequency, Balance, Frequency, Membership};
 use crate::board::Board;
 use crate::graph::BoardGraph;
 use crate::solve::SolveError;
@@ -68,24 +68,33 @@ pub struct BalanceReport {
     pub seconds: f64,
 }
 
+/// What a balance report has just finished: a budget of its sweep, or a
+/// solve of its break-even analysis.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    Budget(&'a SweepEntry),
+    Step(crate::analysis::Step<'a>),
+}
+
 /// Runs the analyses for `board` at `cars` (the sweep covers 1..=cars), on
-/// `threads` threads. `progress` hears about each budget of the sweep.
+/// `threads` threads. `progress` hears about each budget of the sweep and
+/// each break-even solve.
 pub fn balance(
     board: &Board,
     cars: u32,
     threads: usize,
-    progress: &(dyn Fn(&SweepEntry) + Sync),
+    progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
     let started = std::time::Instant::now();
     let cars = cars.max(1);
-    let entries = sweep_proven(board, 1, cars, threads, progress)?;
+    let entries = sweep_proven(board, 1, cars, threads, &|e| progress(Progress::Budget(e)))?;
     let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
     let Balance {
         optimum,
         tickets: break_even_rows,
         routes: blocking,
         ..
-    } = break_even(board, cars, threads)?;
+    } = break_even_with(board, cars, threads, &|step| progress(Progress::Step(step)))?;
 
     let mut curve = Vec::new();
     let mut last = 0i64;

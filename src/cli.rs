@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::analysis::{
-    break_even, frequency, sensitivity, BreakEven, Frequency, Impact, Membership,
+    break_even_with, frequency, sensitivity_with, BreakEven, Frequency, Impact, Membership,
 };
 use crate::board::Board;
 use crate::board::RouteId;
@@ -188,12 +188,48 @@ struct ImpactRow<'a> {
     change: i64,
 }
 
+/// Progress of an analysis's solves: a bar with an ETA on a terminal, a
+/// line per solve otherwise (as the sweep does).
+pub(crate) struct StepBar {
+    bar: indicatif::ProgressBar,
+}
+
+impl StepBar {
+    pub(crate) fn new() -> StepBar {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} solves  {elapsed} elapsed, ETA {eta}  {msg}",
+            )
+            .expect("a valid template"),
+        );
+        StepBar { bar }
+    }
+
+    pub(crate) fn step(&self, step: crate::analysis::Step) {
+        if self.bar.is_hidden() {
+            eprintln!("{}", step.what);
+        } else {
+            self.bar.set_length(step.total as u64);
+            self.bar.set_message(step.what.to_string());
+            self.bar.inc(1);
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
 fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then once without each ticket and route of the optimum ...");
-    let result = sensitivity(&board, cars, args.files.threads).context("sensitivity failed")?;
+    let bar = StepBar::new();
+    let result = sensitivity_with(&board, cars, args.files.threads, &|step| bar.step(step));
+    bar.finish();
+    let result = result.context("sensitivity failed")?;
     let report = SensitivityReport {
         board: &board.name,
         cars,
@@ -732,7 +768,10 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then per ticket and per route of the optimum ...");
-    let r = break_even(&board, cars, args.files.threads).context("break-even analysis failed")?;
+    let bar = StepBar::new();
+    let r = break_even_with(&board, cars, args.files.threads, &|step| bar.step(step));
+    bar.finish();
+    let r = r.context("break-even analysis failed")?;
     let routes: Vec<RouteBlock> = r
         .routes
         .iter()

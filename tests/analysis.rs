@@ -152,3 +152,29 @@ fn balance_report_on_a_line_matches_hand_derived_values() {
     assert!(md.contains("An extra car adds nothing at 4 cars."), "{md}");
     assert!(md.contains("| 4 | 8 |"), "{md}");
 }
+
+#[test]
+fn progress_hears_every_solve_with_the_right_total() {
+    use std::sync::Mutex;
+    let b = common::ring();
+    let heard: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+    let r = ttr_opt::analysis::break_even_with(&b, 9, 2, &|step| {
+        heard
+            .lock()
+            .unwrap()
+            .push((step.total, step.what.to_string()))
+    })
+    .unwrap();
+    let heard = heard.into_inner().unwrap();
+    // The optimum, each ticket and route of its plan without it, and one
+    // forced solve per ticket the plan does not complete.
+    let s = ttr_opt::analysis::sensitivity(&b, 9, 1).unwrap();
+    let forced = b.cards.len() - s.base.plan.tickets.len();
+    let total = 1 + s.base.plan.tickets.len() + s.base.plan.routes.len() + forced;
+    assert_eq!(heard.len(), total, "{heard:?}");
+    assert!(heard.iter().all(|(t, _)| *t == total), "{heard:?}");
+    assert_eq!(
+        heard[0].1,
+        format!("optimum of 9 cars: {} points", r.optimum)
+    );
+}

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{list, load_board, write_csv, write_json, write_text, FilesArgs, USA_BOARD};
+use crate::balance::Progress;
 use crate::board::Board;
 use crate::plot;
 use crate::scenario::{compare, Scenario};
@@ -182,10 +183,15 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
         "balance report for {}: sweep 1..{cars} cars, then break-even values at {cars} ...",
         board.name
     );
-    let (report, entries) = crate::balance::balance(&board, cars, args.threads, &|e| {
-        eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score())
-    })
-    .context("balance report failed")?;
+    // Budgets of the sweep a line each; then the break-even solves, with a
+    // bar on a terminal.
+    let bar = crate::cli::StepBar::new();
+    let result = crate::balance::balance(&board, cars, args.threads, &|p| match p {
+        Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
+        Progress::Step(step) => bar.step(step),
+    });
+    bar.finish();
+    let (report, entries) = result.context("balance report failed")?;
 
     // The figures sit beside the Markdown, linked by file name.
     let points: Vec<(u32, u32, u32)> = report
