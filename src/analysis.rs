@@ -62,18 +62,18 @@ pub fn sensitivity_with(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Sensitivity, SolveError> {
-    sensitivity_steps(board, cars, threads, progress, &|_| 0)
+    Ok(sensitivity_steps(board, cars, threads, progress, &|_| 0)?.0)
 }
 
 /// [`sensitivity_with`], counting `more(plan)` solves the caller makes
-/// after it into the total it reports.
+/// after it into the total it reports; with that total.
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
-) -> Result<Sensitivity, SolveError> {
+) -> Result<(Sensitivity, usize), SolveError> {
     solve::worker_pool(threads)?.install(|| {
         let base = solve_proven(
             &Instance::new(board, cars),
@@ -137,12 +137,15 @@ fn sensitivity_steps(
         // Largest loss first; ties in board order (the order of the plan).
         tickets.sort_by_key(|i| i.change);
         routes.sort_by_key(|i| i.change);
-        Ok(Sensitivity {
-            cars,
-            base,
-            tickets,
-            routes,
-        })
+        Ok((
+            Sensitivity {
+                cars,
+                base,
+                tickets,
+                routes,
+            },
+            total,
+        ))
     })
 }
 
@@ -307,15 +310,10 @@ pub fn break_even_with(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Balance, SolveError> {
-    // One forced solve per ticket the optimum does not complete.
-    let forced = |plan: &Plan| {
-        let mut done: Vec<usize> = plan.tickets.iter().map(|&t| board.ticket(t).card).collect();
-        done.sort();
-        done.dedup();
-        board.cards.len() - done.len()
-    };
-    let s = sensitivity_steps(board, cars, threads, progress, &forced)?;
-    let total = 1 + s.base.plan.tickets.len() + s.base.plan.routes.len() + forced(&s.base.plan);
+    // One forced solve per ticket the optimum does not complete (a plan
+    // completes one trip per ticket at most, its best).
+    let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
+    let (s, total) = sensitivity_steps(board, cars, threads, progress, &forced)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
@@ -445,14 +443,10 @@ fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
     if !Frontier::fits(board, &inst.routes, &inst.tickets) || inst.takes_everything() {
         return false;
     }
-    let mut lower = vec![0; cars as usize + 1];
-    lower[cars as usize] = optimum;
     let goal = Goal {
-        max_cars: cars,
-        min_cars: cars,
-        lower,
         deadline: crate::limits::deadline(),
         memory: Some(FRIENDLY_MEMORY),
+        ..Goal::budget(cars, optimum)
     };
     Frontier::run(board, &inst.routes, &inst.tickets, &goal).is_some()
 }

@@ -540,12 +540,19 @@ impl Board {
     /// "Denver – Kansas City"; where the pair has tracks of several kinds,
     /// followed by this route's colours and cars: "Bern – Basel (green, 2 cars)".
     pub fn route_label(&self, id: RouteId) -> String {
+        self.tracks_label(id, &self.route(id).tracks)
+    }
+
+    /// `route_label` naming only the tracks of `colours` where the pair's
+    /// tracks differ: "Bern – Basel (green, 2 cars)" (one track of a game
+    /// state, or every track of the route).
+    pub fn tracks_label(&self, id: RouteId, colours: &[Colour]) -> String {
         let r = self.route(id);
         let cities = format!("{} – {}", self.city(r.a).name, self.city(r.b).name);
         if self.pair_routes(id).len() == 1 {
             return cities;
         }
-        let colours: Vec<String> = r.tracks.iter().map(Colour::to_string).collect();
+        let colours: Vec<String> = colours.iter().map(Colour::to_string).collect();
         let cars = if r.length == 1 { "car" } else { "cars" };
         format!("{cities} ({}, {} {cars})", colours.join("/"), r.length)
     }

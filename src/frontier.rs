@@ -145,6 +145,21 @@ impl Goal {
             memory: None,
         }
     }
+
+    /// The one budget `cars`, where a plan scoring `known` exists: the
+    /// programme keeps only what can reach it (no deadline, the memory
+    /// budget).
+    pub fn budget(cars: u32, known: u32) -> Goal {
+        let mut lower = vec![0; cars as usize + 1];
+        lower[cars as usize] = known;
+        Goal {
+            max_cars: cars,
+            min_cars: cars,
+            lower,
+            deadline: None,
+            memory: None,
+        }
+    }
 }
 
 /// The memory the programme's tables may take, in bytes (0: not set yet,

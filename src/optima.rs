@@ -17,7 +17,7 @@ use crate::board::{Board, RouteId, TicketId};
 use crate::frontier::{Frontier, Goal};
 use crate::model::Instance;
 use crate::solve::{solve_proven, Method, SolveError, SolveOptions};
-use crate::verify::{evaluate, VerifyError};
+use crate::verify::{evaluate, Evaluation, VerifyError};
 
 /// All the optimal plans of one budget.
 #[derive(Clone, Debug)]
@@ -100,14 +100,9 @@ pub fn all_optima_by(
     // Above the cars of every route the plans are those of that budget: the
     // programme's tables need be no longer.
     let cars = cars.min(inst.total_length());
-    let mut lower = vec![0; cars as usize + 1];
-    lower[cars as usize] = score;
     let goal = Goal {
-        max_cars: cars,
-        min_cars: cars,
-        lower,
         deadline: crate::limits::deadline(),
-        memory: None,
+        ..Goal::budget(cars, score)
     };
     let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal);
     if dp.is_none() && crate::limits::expired() {
@@ -269,24 +264,7 @@ pub fn all_optima_by(
         }
     }
 
-    // Every listed plan is re-checked by the union-find verifier.
-    for plan in &plans {
-        let eval = evaluate(board, plan, &inst.tickets_in_play);
-        if eval.score() != score || eval.cars_used > cars {
-            return Err(VerifyError(format!(
-                "a listed optimum scores {} with {} cars, not {score} within {cars}",
-                eval.score(),
-                eval.cars_used
-            ))
-            .into());
-        }
-    }
-    let mut distinct = plans.clone();
-    distinct.sort();
-    distinct.dedup();
-    if distinct.len() != plans.len() {
-        return Err(VerifyError("a plan was listed twice".into()).into());
-    }
+    checked(board, &inst, cars, score, &plans)?;
     Ok(Optima {
         cars,
         score,
@@ -299,6 +277,37 @@ pub fn all_optima_by(
     })
 }
 
+/// The union-find verifier's evaluation of every listed plan, each checked
+/// to score `score` within `cars`, and no plan listed twice.
+fn checked(
+    board: &Board,
+    inst: &Instance,
+    cars: u32,
+    score: u32,
+    plans: &[Vec<RouteId>],
+) -> Result<Vec<Evaluation>, SolveError> {
+    let mut evals = Vec::with_capacity(plans.len());
+    for plan in plans {
+        let eval = evaluate(board, plan, &inst.tickets_in_play);
+        if eval.score() != score || eval.cars_used > cars {
+            return Err(VerifyError(format!(
+                "a listed optimum scores {} with {} cars, not {score} within {cars}",
+                eval.score(),
+                eval.cars_used
+            ))
+            .into());
+        }
+        evals.push(eval);
+    }
+    let mut distinct = plans.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    if distinct.len() != plans.len() {
+        return Err(VerifyError("a plan was listed twice".into()).into());
+    }
+    Ok(evals)
+}
+
 /// The optima of a budget from the complete list of its optimal plans:
 /// counts, shares and the fewest cars, every plan re-checked by the
 /// union-find verifier.
@@ -309,46 +318,29 @@ fn listed(
     score: u32,
     mut plans: Vec<Vec<RouteId>>,
 ) -> Result<Optima, SolveError> {
-    let mut route_counts = vec![0u128; board.routes.len()];
-    let mut ticket_counts = vec![0u128; board.cards.len()];
-    let mut with_cars = Vec::with_capacity(plans.len());
     for plan in &mut plans {
         plan.sort();
-        let eval = evaluate(board, plan, &inst.tickets_in_play);
-        if eval.score() != score || eval.cars_used > cars {
-            return Err(VerifyError(format!(
-                "a listed optimum scores {} with {} cars, not {score} within {cars}",
-                eval.score(),
-                eval.cars_used
-            ))
-            .into());
-        }
-        for r in plan.iter() {
+    }
+    let evals = checked(board, inst, cars, score, &plans)?;
+    let mut route_counts = vec![0u128; board.routes.len()];
+    let mut ticket_counts = vec![0u128; board.cards.len()];
+    for (plan, eval) in plans.iter().zip(&evals) {
+        for r in plan {
             route_counts[r.0] += 1;
         }
-        let mut cards: Vec<usize> = eval
-            .completed
-            .iter()
-            .map(|&t| board.ticket(t).card)
-            .collect();
-        cards.dedup();
-        for c in cards {
-            ticket_counts[c] += 1;
+        // A plan completes one trip per ticket at most (its best).
+        for &t in &eval.completed {
+            ticket_counts[board.ticket(t).card] += 1;
         }
-        with_cars.push((eval.cars_used, plan.clone()));
     }
     // Fewest cars first, then in route order.
+    let mut with_cars: Vec<(u32, Vec<RouteId>)> =
+        evals.iter().map(|e| e.cars_used).zip(plans).collect();
     with_cars.sort();
-    let mut distinct = plans.clone();
-    distinct.sort();
-    distinct.dedup();
-    if distinct.len() != plans.len() {
-        return Err(VerifyError("a plan was listed twice".into()).into());
-    }
     Ok(Optima {
         cars,
         score,
-        count: plans.len() as u128,
+        count: with_cars.len() as u128,
         route_counts,
         ticket_counts,
         fewest_cars: with_cars.first().map_or(0, |(c, _)| *c),

@@ -289,9 +289,8 @@ fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
             let Some(route) = route.as_object_mut() else {
                 return Err(format!("route {from} – {to} is not an object"));
             };
-            let own = |t: &Value| t.is_object();
             if let Some(Value::Array(tracks)) = route.get("tracks") {
-                if tracks.iter().any(own) {
+                if tracks.iter().any(Value::is_object) {
                     return Err(format!(
                         "set_route cannot change {from} – {to}: its tracks have their own lengths; \
                          use remove_route and add_route"

@@ -519,14 +519,10 @@ fn solve_frontier(
     memory: Option<usize>,
 ) -> Option<Run> {
     let (start_score, _) = heuristic::score(inst, start);
-    let mut lower = vec![0; inst.cars as usize + 1];
-    lower[inst.cars as usize] = start_score;
     let goal = Goal {
-        max_cars: inst.cars,
-        min_cars: inst.cars,
-        lower,
         deadline: clock.deadline(),
         memory,
+        ..Goal::budget(inst.cars, start_score)
     };
     Frontier::run(inst.board, &inst.routes, &inst.tickets, &goal)
         .map(|dp| frontier_run(&dp, inst.cars))

@@ -389,24 +389,13 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
 /// route; "Bern – Basel (green, 2 cars)" where the pair's tracks differ.
 pub fn describe(board: &Board, track: Track) -> String {
     let route = board.route(track.route);
+    let colour = route.tracks[track.index];
     if board.pair_routes(track.route).len() > 1 {
-        let r = board.route(track.route);
-        let cars = if r.length == 1 { "car" } else { "cars" };
-        format!(
-            "{} – {} ({}, {} {cars})",
-            board.city(r.a).name,
-            board.city(r.b).name,
-            route.tracks[track.index],
-            r.length
-        )
+        board.tracks_label(track.route, &[colour])
     } else if route.tracks.len() == 1 {
         board.route_label(track.route)
     } else {
-        format!(
-            "{} ({})",
-            board.route_label(track.route),
-            route.tracks[track.index]
-        )
+        format!("{} ({colour})", board.route_label(track.route))
     }
 }
 

@@ -118,9 +118,7 @@ proptest! {
         prop_assert_eq!(common::optimum(&board, cars, Method::Paper), expected);
         let routes: Vec<_> = board.route_ids().collect();
         let tickets: Vec<_> = board.ticket_ids().collect();
-        let mut lower = vec![0; cars as usize + 1];
-        lower[cars as usize] = expected;
-        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None, memory: None };
+        let goal = Goal::budget(cars, expected);
         let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
         prop_assert_eq!(dp.best(cars), expected);
         let (plan, _) = dp.plan(cars);
@@ -156,9 +154,7 @@ proptest! {
         let expected = common::brute_force(&board, cars);
         let routes: Vec<_> = board.route_ids().collect();
         let tickets: Vec<_> = board.ticket_ids().collect();
-        let mut lower = vec![0; cars as usize + 1];
-        lower[cars as usize] = expected;
-        let goal = Goal { max_cars: cars, min_cars: cars, lower, deadline: None, memory: None };
+        let goal = Goal::budget(cars, expected);
         let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
         prop_assert_eq!(dp.best(cars), expected);
         let (plan, _) = dp.plan(cars);

@@ -73,20 +73,16 @@ impl<'a> Instance<'a> {
     /// shortest, then the first): the optimum when the budget covers them
     /// all, since every ticket then scores whichever route joins each pair.
     pub fn everything(&self) -> Vec<RouteId> {
+        let rank = |id: RouteId| {
+            let x = self.board.route(id);
+            (x.points, std::cmp::Reverse(x.length), std::cmp::Reverse(id))
+        };
         let mut best: BTreeMap<PairId, RouteId> = BTreeMap::new();
         for &r in &self.routes {
-            let route = self.board.route(r);
-            let rank = |id: RouteId| {
-                let x = self.board.route(id);
-                (x.points, std::cmp::Reverse(x.length), std::cmp::Reverse(id))
-            };
-            best.entry(route.pair)
-                .and_modify(|b| {
-                    if rank(r) > rank(*b) {
-                        *b = r;
-                    }
-                })
-                .or_insert(r);
+            let b = best.entry(self.board.route(r).pair).or_insert(r);
+            if rank(r) > rank(*b) {
+                *b = r;
+            }
         }
         let mut routes: Vec<RouteId> = best.into_values().collect();
         routes.sort();
