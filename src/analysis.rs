@@ -67,13 +67,17 @@ pub fn sensitivity_with(
 
 /// [`sensitivity_with`], counting `more(plan)` solves the caller makes
 /// after it into the total it reports; with that total.
+/// The optimum without each ticket of the optimal plan, by ticket (two
+/// tickets may share a label).
+type Without = Vec<(TicketId, u32)>;
+
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
-) -> Result<(Sensitivity, usize), SolveError> {
+) -> Result<(Sensitivity, usize, Without), SolveError> {
     solve::worker_pool(threads)?.install(|| {
         let base = solve_proven(
             &Instance::new(board, cars),
@@ -109,10 +113,9 @@ fn sensitivity_steps(
                     board.ticket_label(t),
                     outcome.plan.score()
                 ));
-                Ok(impact(
-                    board.ticket_label(t),
-                    board.ticket(t).points,
-                    outcome,
+                Ok((
+                    t,
+                    impact(board.ticket_label(t), board.ticket(t).points, outcome),
                 ))
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
@@ -135,8 +138,11 @@ fn sensitivity_steps(
             })
             .collect::<Result<Vec<_>, SolveError>>()?;
         // Largest loss first; ties in board order (the order of the plan).
-        tickets.sort_by_key(|i| i.change);
+        tickets.sort_by_key(|(_, i)| i.change);
         routes.sort_by_key(|i| i.change);
+        // By ticket, not by label: two cards may join the same two cities.
+        let without = tickets.iter().map(|(t, i)| (*t, i.optimum)).collect();
+        let tickets = tickets.into_iter().map(|(_, i)| i).collect();
         Ok((
             Sensitivity {
                 cars,
@@ -145,6 +151,7 @@ fn sensitivity_steps(
                 routes,
             },
             total,
+            without,
         ))
     })
 }
@@ -313,7 +320,7 @@ pub fn break_even_with(
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
-    let (s, total) = sensitivity_steps(board, cars, threads, progress, &forced)?;
+    let (s, total, without) = sensitivity_steps(board, cars, threads, progress, &forced)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
@@ -336,12 +343,10 @@ pub fn break_even_with(
                 let points = best_trip(board, card);
                 let ours = |t: &TicketId| card.trips.contains(t);
                 let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
-                    let label = board.ticket_label(*t);
-                    let without = s
-                        .tickets
+                    let without = without
                         .iter()
-                        .find(|i| i.name == label)
-                        .map_or(optimum, |i| i.optimum);
+                        .find(|(k, _)| k == t)
+                        .map_or(optimum, |&(_, o)| o);
                     (Some(optimum), without)
                 } else {
                     // Every trip worth W = S − p + 1 more, p its least

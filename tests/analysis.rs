@@ -104,6 +104,28 @@ fn break_even_values_derived_by_hand() {
 }
 
 #[test]
+fn two_tickets_between_the_same_cities_each_keep_their_own_values() {
+    use ttr_opt::analysis::break_even;
+    // A–B (1 car, 1 point); two tickets A–B worth 1 and 2; 1 car. The
+    // plan {A–B} scores 1 + 1 + 2 = 4. Without the 1-point ticket the best
+    // is 3, without the 2-point one 2: the rows must not mix up the two
+    // tickets, which share a label (found by the property test in CI).
+    let b = common::board(
+        &["A", "B"],
+        &[("A", "B", 1)],
+        &[("A", "B", 1), ("A", "B", 2)],
+    );
+    let r = break_even(&b, 1, 2).unwrap();
+    assert_eq!(r.optimum, 4);
+    let rows: Vec<_> = r
+        .tickets
+        .iter()
+        .map(|t| (t.points, t.best_with, t.best_without))
+        .collect();
+    assert_eq!(rows, vec![(1, Some(4), 3), (2, Some(4), 2)]);
+}
+
+#[test]
 fn a_ticket_completed_even_when_worthless_never_drops_out() {
     use ttr_opt::analysis::{break_even, Membership};
     // A–B–C in a line, 1 car each; ticket A–C (5); 2 cars: both routes are
