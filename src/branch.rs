@@ -240,15 +240,21 @@ fn run_search(
 /// the branch and cut: nodes are kept while their bound reaches the
 /// optimum, and each optimal plan found is recorded and cut off by a row
 /// (Σ over its routes of 1 − x + Σ over the others of x ≥ 1), until no node
-/// can reach the optimum. `None` if more than `cap` plans exist or the
-/// deadline came first. Fast where optima are few; the frontier programme
-/// counts many.
+/// can reach the optimum. `None` if more than `cap` plans exist, the
+/// deadline came first, or the optimum is 0. Fast where optima are few;
+/// the frontier programme counts many.
 pub(crate) fn enumerate(
     inst: &Instance,
     score: u32,
     cap: usize,
     deadline: Option<Instant>,
 ) -> Result<Option<Vec<Vec<RouteId>>>, MipError> {
+    // Nodes live while their bound passes the incumbent, set one below the
+    // optimum; an optimum of 0 (only pointless routes fit) has no score
+    // below it, and every node would be pruned before its plans were seen.
+    if score == 0 {
+        return Ok(None);
+    }
     let (answer, found) = run_search(inst, &[], deadline, Reach::Every { score, cap })?;
     // Proven: every node was closed, with no more plans than the cap.
     Ok(answer.proven.then_some(found))

@@ -78,3 +78,28 @@ fn a_board_with_a_known_number_of_optima() {
         (4, 3, true)
     );
 }
+
+#[test]
+fn an_optimum_of_zero_points_counts_every_plan_that_scores_it() {
+    // A–B is 1 car worth 0 points, B–C 2 cars worth 2; no tickets. With 1
+    // car only A–B fits, and it adds nothing: the empty plan and {A–B} both
+    // score the optimum 0, so there are exactly 2 optima (CI found the
+    // branch and cut's listing reporting none: it keeps nodes whose bound
+    // passes one below the optimum, and nothing lies below 0).
+    let b = common::board_with_tracks(
+        &["A", "B", "C"],
+        &[("A", "B", vec![(1, Some(0))]), ("B", "C", vec![(2, None)])],
+        &[],
+    );
+    for method in [Method::Auto, Method::Frontier, Method::Forest] {
+        let o = all_optima_by(&b, 1, 100, method).unwrap();
+        assert_eq!((o.score, o.count), (0, 2), "{method:?}");
+        let mut plans = o.plans.clone();
+        plans.sort();
+        assert_eq!(plans, vec![vec![], vec![RouteId(0)]], "{method:?}");
+        assert_eq!(o.fewest_cars, 0, "{method:?}");
+    }
+    // With 2 cars B–C wins alone: one optimum.
+    let two = all_optima_by(&b, 2, 100, Method::Forest).unwrap();
+    assert_eq!((two.score, two.count), (2, 1));
+}
