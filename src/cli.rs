@@ -1,7 +1,7 @@
 //! The `ttr-opt` command line: argument parsing and printing only; the work
 //! is done by the library.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
@@ -13,7 +13,7 @@ use crate::analysis::{
 use crate::board::Board;
 use crate::board::RouteId;
 use crate::model::Instance;
-use crate::optima::{all_optima, Share};
+use crate::optima::{self, all_optima, Share, SweepOptima};
 use crate::players::{by_name, STRATEGIES};
 use crate::plot;
 use crate::replan::{replan, ReplanReport};
@@ -352,6 +352,12 @@ struct SweepArgs {
     /// Largest budget.
     #[arg(long, default_value_t = 50, value_parser = budget)]
     to: u32,
+    /// Also count every optimal plan of every budget and write
+    /// frequency-optima.{csv,json}: per ticket and route, the budgets where
+    /// some optimum uses it, where every optimum does, and its share of the
+    /// optima summed over the budgets.
+    #[arg(long)]
+    all_optima: bool,
     #[command(flatten)]
     files: FilesArgs,
 }
@@ -1060,6 +1066,13 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     }
     write_csv(csv, &freq_csv)?;
     let mut written = vec![csv_path, json_path, freq_csv, freq_json];
+    let every = if args.all_optima && entries.iter().all(|e| e.outcome.proven) {
+        let (every, files) = write_sweep_optima(&board, &entries, &out, args)?;
+        written.extend(files);
+        Some(every)
+    } else {
+        None
+    };
     if args.files.plot {
         let points: Vec<(u32, u32, u32)> = reports
             .iter()
@@ -1137,6 +1150,9 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
             for c in rows.iter().take(10) {
                 outln!("  {:<34} {:>6} {:>6}", c.name, c.points, c.count);
             }
+        }
+        if let Some(every) = &every {
+            print_sweep_optima(every)?;
         }
         outln!("\nwrote {}", list(&written));
     }
@@ -1299,6 +1315,123 @@ struct FrequencyRow<'a> {
     length: Option<u32>,
     count: usize,
     share: f64,
+}
+
+/// Counts every optimum of every budget of a proven sweep and writes
+/// `frequency-optima.{csv,json}` (and, with `--plot`, its figure).
+fn write_sweep_optima(
+    board: &Board,
+    entries: &[SweepEntry],
+    out: &Path,
+    args: &SweepArgs,
+) -> Result<(SweepOptima, Vec<PathBuf>)> {
+    eprintln!("counting every optimal plan of every budget ...");
+    let bar = StepBar::new();
+    let every = optima::over_sweep(board, entries, args.files.threads, &|s| bar.step(s));
+    bar.finish();
+    let every = every.context("counting the optima failed")?;
+    let json_path = out.join("frequency-optima.json");
+    write_json(
+        &json_path,
+        &SweepOptimaReport {
+            board: &board.name,
+            optima: &every,
+        },
+    )?;
+    let csv_path = out.join("frequency-optima.csv");
+    let mut csv = csv::Writer::from_writer(Vec::new());
+    for (kind, rows) in [("ticket", &every.tickets), ("route", &every.routes)] {
+        for p in rows.iter() {
+            csv.serialize(PresenceRow {
+                kind,
+                name: &p.name,
+                points: p.points,
+                length: p.length,
+                some: p.some,
+                every: p.every,
+                share_sum: p.share_sum,
+                picked: p.picked,
+            })?;
+        }
+    }
+    write_csv(csv, &csv_path)?;
+    let mut written = vec![csv_path, json_path];
+    if args.files.plot {
+        let title = format!(
+            "{}: in every and in some optimum, over the budgets {} to {}",
+            board.name, every.from, every.to
+        );
+        written.extend(plot::presence(
+            &title,
+            &every,
+            10,
+            &out.join("frequency-optima"),
+        )?);
+    }
+    Ok((every, written))
+}
+
+#[derive(serde::Serialize)]
+struct SweepOptimaReport<'a> {
+    board: &'a str,
+    #[serde(flatten)]
+    optima: &'a SweepOptima,
+}
+
+/// A CSV row of `frequency-optima.csv` (the csv crate writes no nested
+/// fields, so they are spelled out).
+#[derive(serde::Serialize)]
+struct PresenceRow<'a> {
+    kind: &'a str,
+    name: &'a str,
+    points: u32,
+    length: Option<u32>,
+    some: u32,
+    every: u32,
+    share_sum: f64,
+    picked: u32,
+}
+
+fn print_sweep_optima(every: &SweepOptima) -> Result<()> {
+    let budgets = every.budgets.len();
+    for (title, rows) in [("Tickets", &every.tickets), ("Routes", &every.routes)] {
+        outln!("\n{title} over every optimal plan of the {budgets} budgets (some: budgets where at least one optimum uses it; every: where all do; share: its share of the optima summed over the budgets; picked: where the reported plan does)");
+        outln!(
+            "  {:<34} {:>6} {:>5} {:>5} {:>6} {:>6}",
+            "",
+            "Points",
+            "some",
+            "every",
+            "share",
+            "picked"
+        );
+        for p in rows.iter().take(10) {
+            outln!(
+                "  {:<34} {:>6} {:>5} {:>5} {:>6.1} {:>6}",
+                p.name,
+                p.points,
+                p.some,
+                p.every,
+                p.share_sum,
+                p.picked
+            );
+        }
+    }
+    let many = every
+        .budgets
+        .iter()
+        .filter(|b| b.count != "1")
+        .map(|b| format!("{} ({})", b.cars, b.count))
+        .collect::<Vec<_>>();
+    outln!(
+        "\nBudgets with more than one optimal plan (cars (plans)): {}",
+        if many.is_empty() {
+            "none".to_string()
+        } else {
+            many.join(", ")
+        }
+    );
+    Ok(())
 }
 
 /// "a, b and c" of some paths.

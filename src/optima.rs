@@ -71,7 +71,6 @@ pub fn all_optima_by(
     let proof = solve_proven(&inst, &SolveOptions::default(), || {
         format!("the optimum of {cars} cars was proven")
     })?;
-    let score = proof.plan.score();
     // Few optima where the branch and cut proves the budget (one at 45
     // cars on the USA board): it lists them all in seconds, where the
     // frontier's linked tables take minutes and gigabytes (262 s and 2.6 GB
@@ -81,10 +80,24 @@ pub fn all_optima_by(
         Method::Auto => proof.method != Method::Frontier,
         m => m != Method::Frontier,
     };
+    optima_of(board, &inst, proof.plan.score(), listing, max)
+}
+
+/// Every optimal plan of `inst`, whose optimum `score` is proven: listed by
+/// the branch and cut first when `listing` (falling back to the frontier's
+/// count past `max` plans), else counted by the frontier.
+fn optima_of(
+    board: &Board,
+    inst: &Instance,
+    score: u32,
+    listing: bool,
+    max: usize,
+) -> Result<Optima, SolveError> {
+    let cars = inst.cars;
     if !inst.routes.is_empty() && listing {
         let deadline = crate::limits::deadline();
-        if let Some(plans) = crate::branch::enumerate(&inst, score, max, deadline)? {
-            return listed(board, &inst, cars, score, plans);
+        if let Some(plans) = crate::branch::enumerate(inst, score, max, deadline)? {
+            return listed(board, inst, cars, score, plans);
         }
         if crate::limits::expired() {
             return Err(SolveError::TimeLimit(format!(
@@ -264,7 +277,7 @@ pub fn all_optima_by(
         }
     }
 
-    checked(board, &inst, cars, score, &plans)?;
+    checked(board, inst, cars, score, &plans)?;
     Ok(Optima {
         cars,
         score,
@@ -407,4 +420,183 @@ impl Optima {
     pub fn tickets_of(&self, board: &Board, plan: &[RouteId]) -> Vec<TicketId> {
         evaluate(board, plan, &board.ticket_ids().collect::<Vec<_>>()).completed
     }
+}
+
+/// How one ticket or route sits in the optima of every budget of a range.
+#[derive(Clone, Debug, Serialize)]
+pub struct Presence {
+    /// "Los Angeles – New York"
+    pub name: String,
+    pub points: u32,
+    /// Train cars (routes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub length: Option<u32>,
+    /// Budgets where some optimal plan uses it.
+    pub some: u32,
+    /// Budgets where every optimal plan uses it (at most `some`).
+    pub every: u32,
+    /// Its share of each budget's optima, summed over the budgets: between
+    /// `every` and `some`, and what a solver that picked an optimum of each
+    /// budget at random would count on average.
+    pub share_sum: f64,
+    /// Budgets whose reported plan (the sweep's tie-break) uses it: the
+    /// count of `frequency.json`.
+    pub picked: u32,
+}
+
+/// The optimal plans of one budget, counted.
+#[derive(Clone, Debug, Serialize)]
+pub struct BudgetOptima {
+    pub cars: u32,
+    pub score: u32,
+    /// Distinct optimal route sets (a string: it can exceed JSON's exact
+    /// integers).
+    pub count: String,
+    /// The fewest cars an optimal plan uses.
+    pub fewest_cars: u32,
+}
+
+/// Frequency tables over every optimal plan of every budget of a sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct SweepOptima {
+    pub from: u32,
+    pub to: u32,
+    pub budgets: Vec<BudgetOptima>,
+    /// Every ticket of the board: most budgets with some optimum using it
+    /// first, then most with every optimum, then board order.
+    pub tickets: Vec<Presence>,
+    /// Every route of the board, in the same order.
+    pub routes: Vec<Presence>,
+}
+
+/// Counts every optimal plan of every budget of a proven sweep (`entries`,
+/// as [`crate::sweep::sweep_proven`] returns them) on `threads` workers,
+/// calling `progress` as each budget is counted. The proofs
+/// are the sweep's: each budget is only counted, by the branch and cut's
+/// listing where the branch and cut proved it and by the frontier's linked
+/// tables where the frontier did (or where more optima exist than the
+/// listing keeps).
+pub fn over_sweep(
+    board: &Board,
+    entries: &[crate::sweep::SweepEntry],
+    threads: usize,
+    progress: &(dyn Fn(crate::analysis::Step) + Sync),
+) -> Result<SweepOptima, SolveError> {
+    use rayon::prelude::*;
+    // Plans listed per budget before the frontier counts instead: a few
+    // keep the listing on budgets with few optima, where it is fastest.
+    const LISTED: usize = 20;
+    if let Some(e) = entries.iter().find(|e| !e.outcome.proven) {
+        return Err(SolveError::TimeLimit(format!(
+            "the optimum of {} cars was proven",
+            e.cars
+        )));
+    }
+    let counted: Vec<Optima> = crate::solve::worker_pool(threads)?.install(|| {
+        // Largest budgets first: they take longest, and the small ones fill
+        // in behind them.
+        let mut order: Vec<usize> = (0..entries.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(entries[i].cars));
+        let mut done: Vec<(usize, Optima)> = order
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|i| {
+                let e = &entries[i];
+                let inst = Instance::new(board, e.cars);
+                let listing = e.outcome.method != Method::Frontier;
+                let o = optima_of(board, &inst, e.outcome.plan.score(), listing, LISTED)?;
+                progress(crate::analysis::Step {
+                    total: entries.len(),
+                    what: &format!("{} cars: {} optimal plan(s)", e.cars, o.count),
+                });
+                Ok((i, o))
+            })
+            .collect::<Result<_, SolveError>>()?;
+        done.sort_by_key(|(i, _)| *i);
+        Ok::<_, SolveError>(done.into_iter().map(|(_, o)| o).collect())
+    })?;
+
+    let presence = |name: String,
+                    points: u32,
+                    length: Option<u32>,
+                    uses: &dyn Fn(&Optima) -> u128,
+                    picked: u32| {
+        let mut p = Presence {
+            name,
+            points,
+            length,
+            some: 0,
+            every: 0,
+            share_sum: 0.0,
+            picked,
+        };
+        for o in &counted {
+            let n = uses(o);
+            p.some += u32::from(n > 0);
+            p.every += u32::from(n == o.count);
+            p.share_sum += n as f64 / o.count.max(1) as f64;
+        }
+        p
+    };
+    let mut tickets: Vec<Presence> = board
+        .cards
+        .iter()
+        .enumerate()
+        .map(|(c, card)| {
+            let picked = entries
+                .iter()
+                .filter(|e| {
+                    e.outcome
+                        .plan
+                        .tickets
+                        .iter()
+                        .any(|&t| board.ticket(t).card == c)
+                })
+                .count() as u32;
+            presence(
+                card.name.clone(),
+                crate::analysis::best_trip(board, card),
+                None,
+                &|o| o.ticket_counts[c],
+                picked,
+            )
+        })
+        .collect();
+    let mut routes: Vec<Presence> = board
+        .route_ids()
+        .map(|r| {
+            let picked = entries
+                .iter()
+                .filter(|e| e.outcome.plan.routes.contains(&r))
+                .count() as u32;
+            presence(
+                board.route_label(r),
+                board.route(r).points,
+                Some(board.route(r).length),
+                &|o| o.route_counts[r.0],
+                picked,
+            )
+        })
+        .collect();
+    // Stable sorts keep board order among equals.
+    for rows in [&mut tickets, &mut routes] {
+        rows.sort_by_key(|p| std::cmp::Reverse((p.some, p.every)));
+    }
+    let budgets = entries
+        .iter()
+        .zip(&counted)
+        .map(|(e, o)| BudgetOptima {
+            cars: e.cars,
+            score: o.score,
+            count: o.count.to_string(),
+            fewest_cars: o.fewest_cars,
+        })
+        .collect();
+    Ok(SweepOptima {
+        from: entries.first().map_or(0, |e| e.cars),
+        to: entries.last().map_or(0, |e| e.cars),
+        budgets,
+        tickets,
+        routes,
+    })
 }

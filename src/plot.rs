@@ -20,6 +20,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
 use crate::model::Plan;
+use crate::optima::{Presence, SweepOptima};
 
 /// A figure that could not be drawn or written.
 #[derive(Debug, thiserror::Error)]
@@ -264,11 +265,11 @@ pub fn frequency(
     top: usize,
     stem: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    let rows = |chosen: &[crate::analysis::Chosen]| -> Vec<(String, i64)> {
+    let rows = |chosen: &[crate::analysis::Chosen]| -> Vec<Bar> {
         chosen
             .iter()
             .take(top)
-            .map(|c| (format!("{} ({})", c.name, c.points), c.count as i64))
+            .map(|c| Bar::new(format!("{} ({})", c.name, c.points), c.count as i64))
             .collect()
     };
     let panels = [
@@ -281,6 +282,37 @@ pub fn frequency(
     ))
 }
 
+/// The `top` tickets and routes of [`SweepOptima`]: per budget of the
+/// range, in every optimum (solid) and in some optimum (light).
+pub fn presence(
+    title: &str,
+    optima: &SweepOptima,
+    top: usize,
+    stem: &Path,
+) -> Result<Vec<PathBuf>, PlotError> {
+    let rows = |rows: &[Presence]| -> Vec<Bar> {
+        rows.iter()
+            .take(top)
+            .map(|p| Bar {
+                label: format!("{} ({})", p.name, p.points),
+                value: p.every as i64,
+                behind: Some(p.some as i64),
+            })
+            .collect()
+    };
+    let panels = [
+        ("Tickets completed", rows(&optima.tickets)),
+        ("Routes claimed", rows(&optima.routes)),
+    ];
+    let x_desc = format!(
+        "budgets where every / some optimal plan uses it (of {})",
+        optima.budgets.len()
+    );
+    render!(stem, (1600, 700), |root| draw_panels(
+        &root, title, &panels, &x_desc
+    ))
+}
+
 /// The loss of optimum without each ticket and each route of the plan.
 pub fn sensitivity(
     title: &str,
@@ -288,10 +320,10 @@ pub fn sensitivity(
     routes: &[Impact],
     stem: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
-    let rows = |impacts: &[Impact]| -> Vec<(String, i64)> {
+    let rows = |impacts: &[Impact]| -> Vec<Bar> {
         impacts
             .iter()
-            .map(|i| (format!("{} ({})", i.name, i.points), i.change))
+            .map(|i| Bar::new(format!("{} ({})", i.name, i.points), i.change))
             .collect()
     };
     let panels = [
@@ -646,7 +678,7 @@ where
 fn draw_panels<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
-    panels: &[(&str, Vec<(String, i64)>)],
+    panels: &[(&str, Vec<Bar>)],
     x_desc: &str,
 ) -> Drawn
 where
@@ -660,10 +692,39 @@ where
     Ok(())
 }
 
+/// One bar of a panel: `value` solid, and where `behind` is set a lighter
+/// bar under it to there (in every optimum, against in some).
+struct Bar {
+    label: String,
+    value: i64,
+    behind: Option<i64>,
+}
+
+impl Bar {
+    fn new(label: String, value: i64) -> Bar {
+        Bar {
+            label,
+            value,
+            behind: None,
+        }
+    }
+
+    /// The end furthest from 0.
+    fn reach(&self) -> i64 {
+        self.behind.map_or(self.value, |b| {
+            if b.abs() > self.value.abs() {
+                b
+            } else {
+                self.value
+            }
+        })
+    }
+}
+
 fn draw_bars<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
-    rows: &[(String, i64)],
+    rows: &[Bar],
     x_desc: &str,
 ) -> Drawn
 where
@@ -671,8 +732,9 @@ where
 {
     // n rows are the n segments of 0..n-1 (at least two, for a valid range).
     let n = rows.len().max(2);
-    let lo = rows.iter().map(|r| r.1).min().unwrap_or(0).min(0);
-    let hi = rows.iter().map(|r| r.1).max().unwrap_or(0).max(0);
+    let ends = rows.iter().flat_map(|r| [r.value, r.reach()]);
+    let lo = ends.clone().min().unwrap_or(0).min(0);
+    let hi = ends.max().unwrap_or(0).max(0);
     let pad = ((hi - lo) as f64 * 0.08).max(1.0);
     let x_range = (lo as f64 - if lo < 0 { pad } else { 0.0 })..(hi as f64 + pad);
     let mut chart = ChartBuilder::on(area)
@@ -683,7 +745,7 @@ where
         .build_cartesian_2d(x_range, (0..n - 1).into_segmented())?;
     // The first row at the top.
     let label = |v: &SegmentValue<usize>| match v {
-        SegmentValue::CenterOf(i) if *i < rows.len() => rows[rows.len() - 1 - i].0.clone(),
+        SegmentValue::CenterOf(i) if *i < rows.len() => rows[rows.len() - 1 - i].label.clone(),
         _ => String::new(),
     };
     chart
@@ -698,28 +760,43 @@ where
         .axis_desc_style((FONT, 16))
         .draw()?;
     let blue = RGBColor(40, 90, 210);
-    chart.draw_series(rows.iter().enumerate().map(|(i, (_, v))| {
-        let y = rows.len() - 1 - i;
+    let light = RGBColor(160, 185, 240);
+    let bar = |y: usize, v: i64, colour: RGBColor| {
         let mut bar = Rectangle::new(
             [
                 (0.0, SegmentValue::Exact(y)),
-                (*v as f64, SegmentValue::Exact(y + 1)),
+                (v as f64, SegmentValue::Exact(y + 1)),
             ],
-            blue.filled(),
+            colour.filled(),
         );
         bar.set_margin(4, 4, 0, 0);
         bar
-    }))?;
-    chart.draw_series(rows.iter().enumerate().map(|(i, (_, v))| {
+    };
+    let behind = rows
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| Some((i, r.behind?)));
+    chart.draw_series(behind.map(|(i, v)| bar(rows.len() - 1 - i, v, light)))?;
+    chart.draw_series(
+        rows.iter()
+            .enumerate()
+            .map(|(i, r)| bar(rows.len() - 1 - i, r.value, blue)),
+    )?;
+    chart.draw_series(rows.iter().enumerate().map(|(i, r)| {
         let y = rows.len() - 1 - i;
-        let (anchor, dx) = if *v < 0 {
+        let end = r.reach();
+        let (anchor, dx) = if end < 0 {
             (HPos::Right, -6)
         } else {
             (HPos::Left, 6)
         };
-        EmptyElement::at((*v as f64, SegmentValue::CenterOf(y)))
+        let text = match r.behind {
+            Some(b) => format!("{} / {b}", r.value),
+            None => r.value.to_string(),
+        };
+        EmptyElement::at((end as f64, SegmentValue::CenterOf(y)))
             + Text::new(
-                v.to_string(),
+                text,
                 (dx, 0),
                 TextStyle::from((FONT, 14).into_font()).pos(Pos::new(anchor, VPos::Center)),
             )

@@ -186,6 +186,94 @@ fn sweep_writes_csv_and_json() {
 }
 
 #[test]
+fn sweep_counts_every_optimum_of_every_budget() {
+    // 1..3 cars on the USA board, derived from the board file: no ticket
+    // fits in 3 cars, and a route scores 1, 2, 4 points for 1, 2, 3 cars,
+    // so the optima of 1 car are the n1 one-car routes, of 2 cars any two
+    // of those or one of the n2 two-car routes, of 3 cars the n3 three-car
+    // routes alone (4 points, where any other 3 cars make 3).
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/usa.json")).unwrap();
+    let board: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let n = |l: u64| {
+        board["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| r["length"] == l)
+            .count()
+    };
+    let (n1, n2, n3) = (n(1), n(2), n(3));
+    let dir = scratch("all-optima");
+    let out = ttr_opt(&[
+        "sweep",
+        "--from",
+        "1",
+        "--to",
+        "3",
+        "--all-optima",
+        "--plot",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("frequency-optima.json")).unwrap())
+            .unwrap();
+    let counts: Vec<String> = all["budgets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["count"].as_str().unwrap().to_string())
+        .collect();
+    let pairs = n1 * (n1 - 1) / 2;
+    assert_eq!(counts, [n1, pairs + n2, n3].map(|c| c.to_string()).to_vec());
+    let route = |length: u64| {
+        all["routes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["length"] == length)
+            .unwrap()
+            .clone()
+    };
+    // A one-car route: in 1 of the n1 optima of 1 car and n1 - 1 of the
+    // pairs of 2 cars, in no optimum of 3 cars.
+    let one = route(1);
+    assert_eq!(
+        (one["some"].as_u64(), one["every"].as_u64()),
+        (Some(2), Some(0))
+    );
+    let share = 1.0 / n1 as f64 + (n1 - 1) as f64 / (pairs + n2) as f64;
+    assert!((one["share_sum"].as_f64().unwrap() - share).abs() < 1e-9);
+    let three = route(3);
+    assert_eq!(
+        (three["some"].as_u64(), three["every"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert!((three["share_sum"].as_f64().unwrap() - 1.0 / n3 as f64).abs() < 1e-9);
+    // No ticket is in any optimum; every ticket is listed.
+    let tickets = all["tickets"].as_array().unwrap();
+    assert_eq!(tickets.len(), 30);
+    assert!(tickets.iter().all(|t| t["some"] == 0 && t["picked"] == 0));
+    // The CSV has a row per ticket and route; the figure is drawn.
+    let csv = std::fs::read_to_string(dir.join("frequency-optima.csv")).unwrap();
+    assert!(csv.starts_with("kind,name,points,length,some,every,share_sum,picked"));
+    assert_eq!(csv.lines().count(), 1 + 30 + 78);
+    for ext in ["png", "svg"] {
+        let len = std::fs::metadata(dir.join(format!("frequency-optima.{ext}")))
+            .unwrap()
+            .len();
+        assert!(len > 1000);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn sweep_rejects_an_empty_range() {
     let out = ttr_opt(&["sweep", "--from", "9", "--to", "3"]);
     // A bad command line: exit status 2, as for clap's own errors.

@@ -3,7 +3,7 @@
 mod common;
 
 use proptest::prelude::*;
-use ttr_opt::board::Board;
+use ttr_opt::board::{Board, RouteId};
 use ttr_opt::frontier::{Frontier, Goal};
 use ttr_opt::model::Instance;
 use ttr_opt::solve::{solve, Method, SolveOptions};
@@ -204,5 +204,85 @@ proptest! {
             prop_assert_eq!(row.best_with, with, "{}", row.name);
             prop_assert_eq!(row.best_without, without, "{}", row.name);
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
+
+    /// The frequency tables over every optimum of every budget against
+    /// exhaustive search: per ticket and route, the budgets where some
+    /// optimal plan uses it, where every one does, and its share summed.
+    #[test]
+    fn frequency_over_every_optimum_matches_brute_force((board, cars) in random_multi_trip_board()) {
+        let to = cars.clamp(1, 12);
+        let entries = ttr_opt::sweep::sweep_proven(&board, 1, to, 2, &|_| {}).unwrap();
+        let every = ttr_opt::optima::over_sweep(&board, &entries, 2, &|_| {}).unwrap();
+        let all: Vec<_> = board.ticket_ids().collect();
+        let plans: Vec<_> = common::every_plan(&board)
+            .into_iter()
+            .map(|p| (evaluate(&board, &p, &all), p))
+            .collect();
+        // Per budget: its optimal plans, as (cards completed, routes).
+        type Optimum = (Vec<usize>, Vec<RouteId>);
+        let optima: Vec<Vec<Optimum>> = (1..=to)
+            .map(|c| {
+                let fit: Vec<_> = plans.iter().filter(|(e, _)| e.cars_used <= c).collect();
+                let best = fit.iter().map(|(e, _)| e.score()).max().unwrap();
+                fit.into_iter()
+                    .filter(|(e, _)| e.score() == best)
+                    .map(|(e, p)| {
+                        let cards = e.completed.iter().map(|&t| board.ticket(t).card).collect();
+                        (cards, p.clone())
+                    })
+                    .collect()
+            })
+            .collect();
+        prop_assert_eq!(every.budgets.len(), optima.len());
+        for (b, o) in every.budgets.iter().zip(&optima) {
+            prop_assert_eq!(&b.count, &o.len().to_string(), "{} cars", b.cars);
+        }
+        // (some, every, share summed) of a membership test over the optima.
+        let tally = |uses: &dyn Fn(&Optimum) -> bool| {
+            let mut t = (0u32, 0u32, 0.0f64);
+            for o in &optima {
+                let n = o.iter().filter(|p| uses(p)).count();
+                t.0 += u32::from(n > 0);
+                t.1 += u32::from(n == o.len());
+                t.2 += n as f64 / o.len() as f64;
+            }
+            t
+        };
+        // Compared as sorted lists: two cards (or tracks) may share a name.
+        type Row = (String, u32, u32, i64);
+        let key = |name: String, (some, all_of, share): (u32, u32, f64)| -> Row {
+            (name, some, all_of, (share * 1e6).round() as i64)
+        };
+        let mut expected: Vec<Row> = board
+            .cards
+            .iter()
+            .enumerate()
+            .map(|(c, card)| key(card.name.clone(), tally(&|p| p.0.contains(&c))))
+            .collect();
+        let mut got: Vec<Row> = every
+            .tickets
+            .iter()
+            .map(|p| key(p.name.clone(), (p.some, p.every, p.share_sum)))
+            .collect();
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(got, expected);
+        let mut expected: Vec<Row> = board
+            .route_ids()
+            .map(|r| key(board.route_label(r), tally(&|p| p.1.contains(&r))))
+            .collect();
+        let mut got: Vec<Row> = every
+            .routes
+            .iter()
+            .map(|p| key(p.name.clone(), (p.some, p.every, p.share_sum)))
+            .collect();
+        expected.sort();
+        got.sort();
+        prop_assert_eq!(got, expected);
     }
 }
