@@ -38,6 +38,10 @@ pub struct Sensitivity {
     pub tickets: Vec<Impact>,
     /// One entry per route of the optimal plan, largest loss first.
     pub routes: Vec<Impact>,
+    /// Tickets and routes of the plan whose solve the run's time limit (or
+    /// Ctrl-C) cut short, in plan order: their entries are missing above.
+    /// Empty when the analysis is complete.
+    pub unfinished: Vec<String>,
 }
 
 /// One finished solve of an analysis: how many solves the analysis makes in
@@ -66,9 +70,11 @@ pub fn sensitivity_with(
 }
 
 /// [`sensitivity_with`], counting `more(plan)` solves the caller makes
-/// after it into the total it reports; with that total.
-/// The optimum without each ticket of the optimal plan, by ticket (two
-/// tickets may share a label).
+/// after it into the total it reports; with that total, the optimum
+/// without each ticket, and how many of `unfinished` are tickets (they come
+/// first).
+/// The optimum without each ticket of the optimal plan whose solve
+/// finished, by ticket (two tickets may share a label).
 type Without = Vec<(TicketId, u32)>;
 
 fn sensitivity_steps(
@@ -77,7 +83,7 @@ fn sensitivity_steps(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
-) -> Result<(Sensitivity, usize, Without), SolveError> {
+) -> Result<(Sensitivity, usize, Without, usize), SolveError> {
     solve::worker_pool(threads)?.install(|| {
         let base = solve_proven(
             &Instance::new(board, cars),
@@ -97,7 +103,8 @@ fn sensitivity_steps(
             optimum: outcome.plan.score(),
             change: outcome.plan.score() as i64 - optimum,
         };
-        let mut tickets = base
+        let mut unfinished = Vec::new();
+        let tickets = base
             .plan
             .tickets
             .par_iter()
@@ -118,8 +125,12 @@ fn sensitivity_steps(
                     impact(board.ticket_label(t), board.ticket(t).points, outcome),
                 ))
             })
-            .collect::<Result<Vec<_>, SolveError>>()?;
-        let mut routes = base
+            .collect::<Vec<Result<_, SolveError>>>();
+        let mut tickets = finished(tickets, &mut unfinished, |i| {
+            board.ticket_label(base.plan.tickets[i])
+        })?;
+        let tickets_unfinished = unfinished.len();
+        let routes = base
             .plan
             .routes
             .par_iter()
@@ -136,7 +147,10 @@ fn sensitivity_steps(
                 ));
                 Ok(impact(board.route_label(r), board.route(r).points, outcome))
             })
-            .collect::<Result<Vec<_>, SolveError>>()?;
+            .collect::<Vec<Result<_, SolveError>>>();
+        let mut routes = finished(routes, &mut unfinished, |i| {
+            board.route_label(base.plan.routes[i])
+        })?;
         // Largest loss first; ties in board order (the order of the plan).
         tickets.sort_by_key(|(_, i)| i.change);
         routes.sort_by_key(|i| i.change);
@@ -149,11 +163,33 @@ fn sensitivity_steps(
                 base,
                 tickets,
                 routes,
+                unfinished,
             },
             total,
             without,
+            tickets_unfinished,
         ))
     })
+}
+
+/// The answers of a family of solves that finished: a solve the run's time
+/// limit (or Ctrl-C) cut short adds `name(its index)` to `unfinished`, so
+/// that an interrupted analysis still reports what it found; any other
+/// error is the family's.
+fn finished<T>(
+    results: Vec<Result<T, SolveError>>,
+    unfinished: &mut Vec<String>,
+    name: impl Fn(usize) -> String,
+) -> Result<Vec<T>, SolveError> {
+    let mut done = Vec::with_capacity(results.len());
+    for (i, r) in results.into_iter().enumerate() {
+        match r {
+            Ok(v) => done.push(v),
+            Err(SolveError::TimeLimit(_)) => unfinished.push(name(i)),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(done)
 }
 
 /// The game at `cars` cars with ticket `t` (all trips of its card) taken
@@ -263,6 +299,9 @@ pub enum Membership {
 /// How far a ticket's value is from changing the optimal plans.
 #[derive(Clone, Debug, Serialize)]
 pub struct BreakEven {
+    /// The ticket's index in [`Board::cards`].
+    #[serde(skip)]
+    pub card: usize,
     pub name: String,
     pub points: u32,
     pub membership: Membership,
@@ -289,11 +328,15 @@ pub struct BreakEven {
 pub struct Balance {
     pub cars: u32,
     pub optimum: u32,
-    /// Every ticket of the board, in board order.
+    /// Every ticket of the board, in board order (but those in
+    /// `unfinished`).
     pub tickets: Vec<BreakEven>,
     /// Every route of the reported optimal plan, with the loss if blocked;
-    /// a loss of 0 means some optimum avoids it.
+    /// a loss of 0 means some optimum avoids it (but those in `unfinished`).
     pub routes: Vec<Impact>,
+    /// Tickets and routes whose solves the run's time limit (or Ctrl-C) cut
+    /// short: their rows are missing. Empty when the analysis is complete.
+    pub unfinished: Vec<String>,
 }
 
 /// Ticket break-even values and route blocking costs at `cars`.
@@ -320,7 +363,8 @@ pub fn break_even_with(
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
-    let (s, total, without) = sensitivity_steps(board, cars, threads, progress, &forced)?;
+    let (s, total, without, tickets_unfinished) =
+        sensitivity_steps(board, cars, threads, progress, &forced)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
@@ -338,16 +382,20 @@ pub fn break_even_with(
             .cards
             .par_iter()
             .with_max_len(1)
-            .map(|card| -> Result<BreakEven, SolveError> {
+            .enumerate()
+            .map(|(c, card)| -> Result<BreakEven, SolveError> {
                 // A ticket with several trips counts by its best trip.
                 let points = best_trip(board, card);
                 let ours = |t: &TicketId| card.trips.contains(t);
                 let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
-                    let without = without
-                        .iter()
-                        .find(|(k, _)| k == t)
-                        .map_or(optimum, |&(_, o)| o);
-                    (Some(optimum), without)
+                    // Its sensitivity solve was cut short: so is its row.
+                    let without = without.iter().find(|(k, _)| k == t).ok_or_else(|| {
+                        SolveError::TimeLimit(format!(
+                            "the optimum without {} was proven",
+                            card.name
+                        ))
+                    })?;
+                    (Some(optimum), without.1)
                 } else {
                     // Every trip worth W = S − p + 1 more, p its least
                     // trip's points: a plan completing the ticket then
@@ -417,6 +465,7 @@ pub fn break_even_with(
                     _ => Some(0),
                 };
                 Ok(BreakEven {
+                    card: c,
                     name: card.name.clone(),
                     points,
                     membership,
@@ -427,13 +476,17 @@ pub fn break_even_with(
                     several_trips: card.trips.len() > 1,
                 })
             })
-            .collect::<Result<Vec<_>, _>>()
-    })?;
+            .collect::<Vec<Result<_, SolveError>>>()
+    });
+    let mut unfinished = Vec::new();
+    let rows = finished(rows, &mut unfinished, |c| board.cards[c].name.clone())?;
+    unfinished.extend_from_slice(&s.unfinished[tickets_unfinished..]);
     Ok(Balance {
         cars,
         optimum,
         tickets: rows,
         routes: s.routes,
+        unfinished,
     })
 }
 

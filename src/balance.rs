@@ -43,8 +43,9 @@ pub struct TicketValue {
     pub fair_points: u32,
     /// Budgets of the sweep whose reported optimum completes it.
     pub in_sweep_optima: usize,
-    /// At the board's car count: in every, some or no optimum.
-    pub membership: Membership,
+    /// At the board's car count: in every, some or no optimum (`None`:
+    /// its break-even solve was cut short, see `unfinished`).
+    pub membership: Option<Membership>,
     pub raise_by: Option<u32>,
     pub lower_by: Option<u32>,
     pub several_trips: bool,
@@ -65,6 +66,10 @@ pub struct BalanceReport {
     pub frequency: Frequency,
     /// Routes of the optimum at `cars`: the optimum if each were blocked.
     pub blocking: Vec<crate::analysis::Impact>,
+    /// Tickets and routes whose break-even or blocking solve the run's time
+    /// limit (or Ctrl-C) cut short: their cells are missing. Empty when the
+    /// report is complete.
+    pub unfinished: Vec<String>,
     pub seconds: f64,
 }
 
@@ -93,6 +98,7 @@ pub fn balance(
         optimum,
         tickets: break_even_rows,
         routes: blocking,
+        unfinished,
         ..
     } = break_even_with(board, cars, threads, &|step| progress(Progress::Step(step)))?;
 
@@ -143,19 +149,23 @@ pub fn balance(
     let mut tickets: Vec<TicketValue> = board
         .cards
         .iter()
+        .enumerate()
         .zip(&rates)
-        .zip(&break_even_rows)
-        .map(|((card, &(points, cheapest_cars, rate)), be)| TicketValue {
-            name: card.name.clone(),
-            points,
-            cheapest_cars,
-            points_per_car: rate,
-            fair_points: (median_rate * cheapest_cars as f64).round() as u32,
-            in_sweep_optima: in_sweep[card.trips[0].0],
-            membership: be.membership,
-            raise_by: be.raise_by,
-            lower_by: be.lower_by,
-            several_trips: be.several_trips,
+        .map(|((c, card), &(points, cheapest_cars, rate))| {
+            // A row is missing where the time limit cut its solve short.
+            let be = break_even_rows.iter().find(|b| b.card == c);
+            TicketValue {
+                name: card.name.clone(),
+                points,
+                cheapest_cars,
+                points_per_car: rate,
+                fair_points: (median_rate * cheapest_cars as f64).round() as u32,
+                in_sweep_optima: in_sweep[card.trips[0].0],
+                membership: be.map(|b| b.membership),
+                raise_by: be.and_then(|b| b.raise_by),
+                lower_by: be.and_then(|b| b.lower_by),
+                several_trips: card.trips.len() > 1,
+            }
         })
         .collect();
     tickets.sort_by(|a, b| b.points_per_car.total_cmp(&a.points_per_car));
@@ -173,6 +183,7 @@ pub fn balance(
         tickets,
         frequency: freq,
         blocking,
+        unfinished,
         seconds: started.elapsed().as_secs_f64(),
     };
     Ok((report, entries))
@@ -192,6 +203,15 @@ impl BalanceReport {
              independent union-find. {} train cars; the optimum is **{} points**.\n",
             self.cars, self.optimum
         );
+        if !self.unfinished.is_empty() {
+            let _ = writeln!(
+                w,
+                "**Incomplete:** the run's time limit (or Ctrl-C) stopped the solves for {} \
+                 before they were proven; their cells show `?` or are missing. Run again with \
+                 more time for the whole report.\n",
+                self.unfinished.join(", ")
+            );
+        }
         for (caption, file) in figures {
             let _ = writeln!(w, "![{caption}]({file})\n");
         }
@@ -252,10 +272,11 @@ impl BalanceReport {
         let opt = |v: Option<u32>| v.map_or("never".to_string(), |v| v.to_string());
         for t in &self.tickets {
             let (raise, lower) = match t.membership {
-                Membership::None => (opt(t.raise_by), "–".to_string()),
-                Membership::Every if t.several_trips => ("–".to_string(), "n/a".to_string()),
-                Membership::Every => ("–".to_string(), opt(t.lower_by)),
-                Membership::Some => ("0".to_string(), "0".to_string()),
+                Some(Membership::None) => (opt(t.raise_by), "–".to_string()),
+                Some(Membership::Every) if t.several_trips => ("–".to_string(), "n/a".to_string()),
+                Some(Membership::Every) => ("–".to_string(), opt(t.lower_by)),
+                Some(Membership::Some) => ("0".to_string(), "0".to_string()),
+                None => ("?".to_string(), "?".to_string()),
             };
             let _ = writeln!(
                 w,
@@ -291,14 +312,14 @@ impl BalanceReport {
             "- In every optimum at {} cars and in the optima of at least half the budgets \
              (perhaps too generous): {}",
             self.cars,
-            names(&|t| t.membership == Membership::Every && 2 * t.in_sweep_optima >= budgets)
+            names(&|t| t.membership == Some(Membership::Every) && 2 * t.in_sweep_optima >= budgets)
         );
         let _ = writeln!(
             w,
             "- In no optimum at {} cars and in none of the budgets' optima (perhaps too \
              stingy, or too long for the car count): {}",
             self.cars,
-            names(&|t| t.membership == Membership::None && t.in_sweep_optima == 0)
+            names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0)
         );
 
         let _ = writeln!(w, "\n## Routes\n");
@@ -349,10 +370,11 @@ impl BalanceReport {
     }
 }
 
-fn membership(m: Membership) -> &'static str {
+fn membership(m: Option<Membership>) -> &'static str {
     match m {
-        Membership::Every => "every",
-        Membership::Some => "some",
-        Membership::None => "none",
+        Some(Membership::Every) => "every",
+        Some(Membership::Some) => "some",
+        Some(Membership::None) => "none",
+        None => "?",
     }
 }

@@ -177,6 +177,8 @@ struct SensitivityReport<'a> {
     optimum: u32,
     tickets: &'a [Impact],
     routes: &'a [Impact],
+    /// Tickets and routes whose solve the time limit cut short (no row).
+    unfinished: &'a [String],
 }
 
 #[derive(serde::Serialize)]
@@ -236,6 +238,7 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         optimum: result.base.plan.score(),
         tickets: &result.tickets,
         routes: &result.routes,
+        unfinished: &result.unfinished,
     };
     let json_path = out.join(format!("sensitivity-{cars}.json"));
     let json = serde_json::to_string_pretty(&report)?;
@@ -301,7 +304,29 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
         }
         outln!("\nwrote {}", list(&written));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(finished_or_cut_short(&result.unfinished))
+}
+
+/// Exit status of an analysis whose rows are all there (success), or of
+/// one the time limit (or Ctrl-C) cut short (3, after saying which rows are
+/// missing: the files written hold the others).
+pub(crate) fn finished_or_cut_short(unfinished: &[String]) -> ExitCode {
+    if unfinished.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    const NAMED: usize = 8;
+    let more = unfinished.len().saturating_sub(NAMED);
+    eprintln!(
+        "time limit: the solves for {}{} were cut short (all are listed under \"unfinished\" in \
+         the JSON); the files written hold every other row",
+        unfinished[..unfinished.len().min(NAMED)].join(", "),
+        if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        }
+    );
+    ExitCode::from(EXIT_TIME_LIMIT)
 }
 
 #[derive(clap::Args)]
@@ -757,6 +782,8 @@ struct BreakEvenReport<'a> {
     optimum: u32,
     tickets: &'a [BreakEven],
     routes: Vec<RouteBlock<'a>>,
+    /// Tickets and routes whose solves the time limit cut short (no row).
+    unfinished: &'a [String],
 }
 
 #[derive(serde::Serialize)]
@@ -795,6 +822,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
         optimum: r.optimum,
         tickets: &r.tickets,
         routes,
+        unfinished: &r.unfinished,
     };
     let json_path = out.join(format!("breakeven-{cars}.json"));
     write_json(&json_path, &report)?;
@@ -806,7 +834,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
     write_csv(csv, &csv_path)?;
     if args.files.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(ExitCode::SUCCESS);
+        return Ok(finished_or_cut_short(&r.unfinished));
     }
     let opt = |v: Option<u32>| v.map_or("-".to_string(), |x| x.to_string());
     outln!("Optimum with {cars} cars: {} points\n", r.optimum);
@@ -862,7 +890,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
         );
     }
     outln!("\nwrote {}", list(&[csv_path, json_path]));
-    Ok(ExitCode::SUCCESS)
+    Ok(finished_or_cut_short(&r.unfinished))
 }
 
 #[derive(clap::Args)]
@@ -1066,11 +1094,14 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     }
     write_csv(csv, &freq_csv)?;
     let mut written = vec![csv_path, json_path, freq_csv, freq_json];
-    let every = if args.all_optima && entries.iter().all(|e| e.outcome.proven) {
+    let every = if !args.all_optima {
+        None
+    } else if entries.iter().all(|e| e.outcome.proven) {
         let (every, files) = write_sweep_optima(&board, &entries, &out, args)?;
         written.extend(files);
         Some(every)
     } else {
+        eprintln!("time limit: not every budget was proven, so their optima were not counted");
         None
     };
     if args.files.plot {

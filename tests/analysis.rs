@@ -168,7 +168,7 @@ fn balance_report_on_a_line_matches_hand_derived_values() {
     // themselves (all routes without it: 7 + 4 = 11 = 16 − 5), so it is
     // completed even at 0 points; it is in the plans of budgets 3, 4, 6.
     let ac = report.tickets.iter().find(|t| t.name == "A – C").unwrap();
-    assert_eq!(ac.membership, ttr_opt::analysis::Membership::Every);
+    assert_eq!(ac.membership, Some(ttr_opt::analysis::Membership::Every));
     assert_eq!((ac.lower_by, ac.in_sweep_optima), (None, 3));
     let md = report.markdown(&[]);
     assert!(md.contains("An extra car adds nothing at 4 cars."), "{md}");

@@ -241,5 +241,5 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
         out!("{md}");
         outln!("\nwrote {}", list(&written));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(super::finished_or_cut_short(&report.unfinished))
 }
