@@ -41,6 +41,7 @@ macro_rules! out {
     }};
 }
 
+mod check;
 mod designer;
 
 /// Standard output could not be written.
@@ -82,9 +83,10 @@ pub struct Cli {
     memory_limit: Option<u64>,
     /// Stop after SECS seconds, whatever the command (exit status 3 if that
     /// cut it short): `solve`, `replan` and `sweep` report the best plans
-    /// found with their bounds and gaps, `simulate` the games finished; the
-    /// analyses built on proven optima (sensitivity, optima, breakeven,
-    /// compare, balance) stop and say what was not proven.
+    /// found with their bounds and gaps, `simulate` the games finished;
+    /// sensitivity, breakeven and balance write the rows whose solves
+    /// finished and name the others; optima and compare stop and say what
+    /// was not proven.
     #[arg(long, global = true, value_name = "SECS", value_parser = positive_seconds)]
     time_limit: Option<f64>,
 }
@@ -102,6 +104,9 @@ enum Command {
     /// The best plan from the middle of a game: cars left, routes owned and
     /// taken by others, tickets held (format in data/README.md).
     Replan(ReplanArgs),
+    /// A plan of your own (a list of routes): legal or not, its score by the
+    /// independent verifier, and how far it is from the proven optimum.
+    Check(check::CheckArgs),
     /// Every optimal plan of a budget: how many, how often each ticket and
     /// route is in them, and the plans (up to --max); writes CSV and JSON.
     Optima(OptimaArgs),
@@ -1596,6 +1601,7 @@ pub fn main() -> ExitCode {
         Command::Simulate(args) => run_simulate(args),
         Command::Optima(args) => run_optima(args),
         Command::Breakeven(args) => run_break_even(args),
+        Command::Check(args) => check::run_check(args),
         Command::Compare(args) => designer::run_compare(args),
         Command::Balance(args) => designer::run_balance(args),
     };

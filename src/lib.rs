@@ -15,6 +15,7 @@
 //! - [`heuristic`]: greedy and beam starting plans;
 //! - [`state`]: a game in progress (the `replan` file format);
 //! - [`replan`]: the best plan from a game state;
+//! - [`check`]: a player's own plan, judged and set beside the optimum;
 //! - [`rules`]: the rules engine for simulated games;
 //! - [`players`]: simulated strategies (random, greedy, planner);
 //! - [`simulate`]: many seeded games and their statistics;
@@ -32,6 +33,7 @@ pub mod analysis;
 pub mod balance;
 pub mod board;
 pub mod branch;
+pub mod check;
 pub mod cli;
 pub mod frontier;
 pub mod generate;

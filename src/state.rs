@@ -82,7 +82,9 @@ struct RawState {
     may_draw: bool,
 }
 
-struct RawRoute {
+/// A route as a file names it: its cities, and the track where several
+/// differ.
+pub(crate) struct RawRoute {
     from: String,
     to: String,
     track: Option<Colour>,
@@ -114,30 +116,8 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
     let cars_left = r.required(map, "", "cars_left", |r, v, at| {
         r.integer(v, at, 0..=*input::CARS.end())
     });
-    let routes = |r: &mut Reader, key: &str| -> Vec<Option<RawRoute>> {
-        let Some(list) = map.get(key).and_then(|v| r.list(v, key, input::MAX_ROUTES)) else {
-            return Vec::new();
-        };
-        list.iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let at = input::index(key, i);
-                let e = r.object(v, &at, &["from", "to", "track", "length"])?;
-                let (from, to) = r.ends(e, &at)?;
-                let track = r.optional(e, &at, "track", read_colour)?;
-                let length =
-                    r.optional(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH))?;
-                Some(RawRoute {
-                    from,
-                    to,
-                    track,
-                    length,
-                })
-            })
-            .collect()
-    };
-    let owned = routes(r, "owned");
-    let taken = routes(r, "taken");
+    let owned = read_routes(r, map, "owned");
+    let taken = read_routes(r, map, "taken");
     let tickets = match map
         .get("tickets")
         .and_then(|v| r.list(v, "tickets", input::MAX_TICKETS))
@@ -166,6 +146,36 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
         tickets,
         may_draw: may_draw.flatten().unwrap_or(false),
     })
+}
+
+/// The list of routes under `key` of `map` (none if it is missing), each
+/// `from`, `to` and optionally `track` and `length`; an entry with a
+/// problem (recorded) is `None`, so that the others keep their index.
+pub(crate) fn read_routes(
+    r: &mut Reader,
+    map: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Vec<Option<RawRoute>> {
+    let Some(list) = map.get(key).and_then(|v| r.list(v, key, input::MAX_ROUTES)) else {
+        return Vec::new();
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let at = input::index(key, i);
+            let e = r.object(v, &at, &["from", "to", "track", "length"])?;
+            let (from, to) = r.ends(e, &at)?;
+            let track = r.optional(e, &at, "track", read_colour)?;
+            let length =
+                r.optional(e, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH))?;
+            Some(RawRoute {
+                from,
+                to,
+                track,
+                length,
+            })
+        })
+        .collect()
 }
 
 impl GameState {
@@ -273,7 +283,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
         for (i, r) in entries.iter().enumerate() {
             let Some(r) = r else { continue };
             let entry = format!("{list}[{i}]");
-            match resolve_route(board, r, &seen) {
+            match resolve_route(board, r, &seen, false) {
                 Ok(track) => {
                     let label = describe(board, track);
                     if let Some((_, first)) = seen.iter().find(|(t, _)| *t == track) {
@@ -407,8 +417,15 @@ fn city(board: &Board, name: &str) -> Result<crate::board::CityId, String> {
 
 /// The track a reference names. Where several tracks fit (a double route
 /// whose tracks share a colour, or no colour given and they do), the first
-/// not already named by an earlier entry.
-fn resolve_route(board: &Board, r: &RawRoute, seen: &[(Track, String)]) -> Result<Track, String> {
+/// not already named by an earlier entry. With `any_colour`, the colour of
+/// tracks alike in length and points need not be given (a plan's score does
+/// not depend on it; a game state's claims do).
+pub(crate) fn resolve_route(
+    board: &Board,
+    r: &RawRoute,
+    seen: &[(Track, String)],
+    any_colour: bool,
+) -> Result<Track, String> {
     let (a, b) = (city(board, &r.from), city(board, &r.to));
     let (a, b) = match (a, b) {
         (Ok(a), Ok(b)) => (a, b),
@@ -468,7 +485,12 @@ fn resolve_route(board: &Board, r: &RawRoute, seen: &[(Track, String)]) -> Resul
         let x = board.route(t.route);
         (x.tracks[t.index], x.length)
     };
-    let alike = candidates.iter().all(|t| kinds(t) == kinds(&candidates[0]));
+    // Tracks of one route share length and points.
+    let alike = if any_colour {
+        candidates.iter().all(|t| t.route == candidates[0].route)
+    } else {
+        candidates.iter().all(|t| kinds(t) == kinds(&candidates[0]))
+    };
     if !alike && !unequal {
         return Err(format!(
             "{label} is a double route: say which track with \"track\" ({})",

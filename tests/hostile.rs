@@ -71,6 +71,18 @@ fn small_state() -> Value {
     })
 }
 
+fn small_plan() -> Value {
+    json!({
+        "board": "board.json",
+        "cars": 6,
+        "routes": [
+            { "from": "A", "to": "B" },
+            { "from": "B", "to": "C" },
+            { "from": "D", "to": "C", "length": 3, "track": "pink" }
+        ]
+    })
+}
+
 fn small_scenario() -> Value {
     json!({
         "name": "cheaper east",
@@ -890,7 +902,7 @@ fn fuzz_hostile_inputs() {
     let mut counts: std::collections::BTreeMap<&str, Counts> = Default::default();
     for n in 0..cases as u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(seed + n);
-        let class = ["board", "board", "state", "scenario", "arguments"][(n % 5) as usize];
+        let class = ["board", "board", "state", "scenario", "plan", "arguments"][(n % 6) as usize];
         let case = format!("case {} (seed {}, {class})", n, seed + n);
         let dir = workdir(&format!("fuzz-{n}"));
         let mut invalid = None;
@@ -929,6 +941,20 @@ fn fuzz_hostile_inputs() {
                 write(&dir, "state.json", &damage(&mut rng, state.to_string()));
                 let a = args(&["replan", "state.json", "--json", "--time-limit", &limit]);
                 (a, vec!["board.json", "state.json"])
+            }
+            "plan" => {
+                write(&dir, "board.json", &small_board().to_string());
+                let mut plan = small_plan();
+                invalid = mutate_some(&mut rng, &mut plan);
+                // The board field is a path: it may point anywhere.
+                if let Some(Value::String(b)) = plan.get("board") {
+                    if b.starts_with('/') || b.contains("..") {
+                        invalid = None;
+                    }
+                }
+                write(&dir, "plan.json", &damage(&mut rng, plan.to_string()));
+                let a = args(&["check", "plan.json", "--json", "--time-limit", &limit]);
+                (a, vec!["board.json", "plan.json"])
             }
             "scenario" => {
                 write(&dir, "board.json", &small_board().to_string());
