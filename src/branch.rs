@@ -96,6 +96,8 @@ pub(crate) struct Answer {
     /// The root was loose ([`Reach::ProofUnlessLoose`], [`Reach::Root`]) and
     /// the search stopped there; `bound` is the root's.
     pub loose_root: bool,
+    /// Columns and rows of the model as the search left it (cuts included).
+    pub model_size: (usize, usize),
 }
 
 /// What processing one node ended with.
@@ -167,7 +169,22 @@ pub(crate) fn solve(
     deadline: Option<Instant>,
     reach: Reach,
 ) -> Result<Answer, MipError> {
-    Ok(run_search(inst, start, deadline, reach)?.0)
+    Ok(run_search(inst, start, deadline, reach, None)?.0)
+}
+
+/// Proves the optimum of `inst` like [`solve`], then writes the model as
+/// the proof left it to `path` (MPS or LP, by its extension): every
+/// directed cut the search added, routes and scoring columns integer, the
+/// score maximised. Each node of the search was closed by an LP over fewer
+/// of those cuts, so a MIP solver given the file alone finds the same
+/// optimum.
+pub(crate) fn solve_and_write(
+    inst: &Instance,
+    start: &[RouteId],
+    deadline: Option<Instant>,
+    path: &std::path::Path,
+) -> Result<Answer, MipError> {
+    Ok(run_search(inst, start, deadline, Reach::Proof, Some(path))?.0)
 }
 
 /// The search's answer, and the optimal plans it recorded ([`Reach::Every`]).
@@ -176,6 +193,7 @@ fn run_search(
     start: &[RouteId],
     deadline: Option<Instant>,
     reach: Reach,
+    write: Option<&std::path::Path>,
 ) -> Result<(Answer, Vec<Vec<RouteId>>), MipError> {
     let (model, mut mip) = ForestModel::build(inst)?;
     let x = model.x_columns();
@@ -233,6 +251,9 @@ fn run_search(
         search.best = score.saturating_sub(1);
     }
     let answer = search.run()?;
+    if let Some(path) = write {
+        search.write_model(path, &costs)?;
+    }
     Ok((answer, search.found))
 }
 
@@ -255,7 +276,7 @@ pub(crate) fn enumerate(
     if score == 0 {
         return Ok(None);
     }
-    let (answer, found) = run_search(inst, &[], deadline, Reach::Every { score, cap })?;
+    let (answer, found) = run_search(inst, &[], deadline, Reach::Every { score, cap }, None)?;
     // Proven: every node was closed, with no more plans than the cap.
     Ok(answer.proven.then_some(found))
 }
@@ -353,6 +374,30 @@ impl Search<'_, '_> {
         Ok(self.answer(bound, bound == self.best, nodes))
     }
 
+    /// Writes the model with every cut found ([`solve_and_write`]); `costs`
+    /// are those of the minimised negated score.
+    fn write_model(
+        &mut self,
+        path: &std::path::Path,
+        costs: &[(usize, f64)],
+    ) -> Result<(), MipError> {
+        // The last node's fixes are still on the LP: back to the root's.
+        for &c in &self.x {
+            self.mip.set_col_bounds(c, 0.0, 1.0)?;
+        }
+        for g in 0..self.groups.len() {
+            self.mip.set_row_bounds(self.group_row + g, 0.0, 1.0)?;
+        }
+        let mut integer = self.x.clone();
+        integer.extend(self.groups.iter().flat_map(|g| g.0.iter().copied()));
+        self.mip.set_integer(&integer)?;
+        let score: Vec<(usize, f64)> = costs.iter().map(|&(c, v)| (c, -v)).collect();
+        self.mip.maximise(&score)?;
+        self.mip
+            .name_columns(&crate::model::route_column_names(self.inst, &self.x))?;
+        self.mip.write(path)
+    }
+
     /// Whether the search ends after a root whose LP bound is `bound`.
     fn stop_at_root(&self, bound: f64) -> bool {
         match self.reach {
@@ -375,6 +420,7 @@ impl Search<'_, '_> {
 
     fn answer(&mut self, bound: u32, proven: bool, nodes: i64) -> Answer {
         Answer {
+            model_size: (self.mip.columns(), self.mip.rows()),
             routes: std::mem::take(&mut self.best_routes),
             score: self.best,
             bound: bound.max(self.best),

@@ -43,6 +43,7 @@ macro_rules! out {
 
 mod check;
 mod designer;
+mod export;
 
 /// Standard output could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -124,6 +125,9 @@ enum Command {
     /// marginal points per car, ticket value per car against the board's
     /// rate, break-even values, route blocking costs, with figures.
     Balance(designer::BalanceArgs),
+    /// A budget's model (the paper's, or the forest model with the cuts
+    /// that proved its optimum) as an MPS or LP file for another solver.
+    Export(export::ExportArgs),
     /// A seeded random board shaped like the published maps (35–60 cities,
     /// planar routes, a deck valued like real ones), as a board file.
     Generate(GenerateArgs),
@@ -1602,6 +1606,7 @@ pub fn main() -> ExitCode {
         Command::Optima(args) => run_optima(args),
         Command::Breakeven(args) => run_break_even(args),
         Command::Check(args) => check::run_check(args),
+        Command::Export(args) => export::run_export(args),
         Command::Compare(args) => designer::run_compare(args),
         Command::Balance(args) => designer::run_balance(args),
     };

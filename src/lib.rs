@@ -9,6 +9,7 @@
 //! - [`mip`]: the HiGHS session (options, cut rows, warm starts, bounds);
 //! - [`branch`]: the branch and cut that solves the forest model;
 //! - [`generate`]: seeded random boards shaped like the published maps;
+//! - [`export`]: a budget's model as an MPS or LP file, for other solvers;
 //! - [`solve`]: runs a method (or picks one) and verifies the answer;
 //! - [`frontier`]: the exact dynamic programme over the map;
 //! - [`sweep`]: every budget in a range, sharing work;
@@ -35,6 +36,7 @@ pub mod board;
 pub mod branch;
 pub mod check;
 pub mod cli;
+pub mod export;
 pub mod frontier;
 pub mod generate;
 pub mod graph;

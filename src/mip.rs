@@ -153,6 +153,12 @@ impl Mip {
         unsafe { highs_sys::Highs_getNumRow(self.model().as_mut_ptr()) as usize }
     }
 
+    /// Columns in the model.
+    pub fn columns(&mut self) -> usize {
+        // SAFETY: a live Highs instance.
+        unsafe { highs_sys::Highs_getNumCol(self.model().as_mut_ptr()) as usize }
+    }
+
     /// Turns the model into the minimisation of `costs` (every column not
     /// listed costs 0). The dual simplex stops early at an objective cutoff
     /// ([`Mip::set_cutoff`]) only when minimising.
@@ -324,6 +330,110 @@ impl Mip {
             values,
             nodes,
         })
+    }
+}
+
+impl Mip {
+    /// Makes `cols` integer (within their bounds: binary for 0..1 columns),
+    /// for a model file whose reader solves it as a MIP.
+    pub fn set_integer(&mut self, cols: &[usize]) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        for &c in cols {
+            // SAFETY: a live Highs instance; 1 is kHighsVarTypeInteger.
+            let status =
+                unsafe { highs_sys::Highs_changeColIntegrality(ptr, c as highs_sys::HighsInt, 1) };
+            check(status, "making a column integer")?;
+        }
+        Ok(())
+    }
+
+    /// Turns the model into the maximisation of `costs` (every column not
+    /// listed keeps its cost).
+    pub fn maximise(&mut self, costs: &[(usize, f64)]) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: a live Highs instance.
+        let status = unsafe { highs_sys::Highs_changeObjectiveSense(ptr, -1) };
+        check(status, "changing the objective sense")?;
+        for &(col, cost) in costs {
+            // SAFETY: as above.
+            let status =
+                unsafe { highs_sys::Highs_changeColCost(ptr, col as highs_sys::HighsInt, cost) };
+            check(status, "changing a cost")?;
+        }
+        Ok(())
+    }
+
+    /// Names columns in the written model; `names` must be unique, of ASCII
+    /// letters, digits and underscores (what MPS and LP files accept). The
+    /// others are named by HiGHS when the file is written.
+    pub fn name_columns(&mut self, names: &[(usize, String)]) -> Result<(), MipError> {
+        let ptr = self.model().as_mut_ptr();
+        for (c, name) in names {
+            let name = std::ffi::CString::new(name.as_str())
+                .map_err(|_| MipError(format!("a column name holds a NUL: {name:?}")))?;
+            // SAFETY: a live Highs instance and a NUL-terminated name.
+            let status = unsafe {
+                highs_sys::Highs_passColName(ptr, *c as highs_sys::HighsInt, name.as_ptr())
+            };
+            check(status, "naming a column")?;
+        }
+        Ok(())
+    }
+
+    /// Writes the model to `path`, in the format its extension names
+    /// (`.mps` or `.lp`).
+    pub fn write(&mut self, path: &std::path::Path) -> Result<(), MipError> {
+        let name = std::ffi::CString::new(path.to_string_lossy().as_bytes())
+            .map_err(|_| MipError(format!("{}: a NUL in the file name", path.display())))?;
+        // SAFETY: a live Highs instance and a NUL-terminated file name.
+        let status =
+            unsafe { highs_sys::Highs_writeModel(self.model().as_mut_ptr(), name.as_ptr()) };
+        check(status, &format!("writing the model to {}", path.display()))
+    }
+}
+
+/// Reads a model file (MPS or LP, as [`Mip::write`] writes them) and solves
+/// it with HiGHS on one thread: its optimal objective. For checking that an
+/// exported model reproduces the optimum, as another solver would.
+pub fn solve_file(path: &std::path::Path) -> Result<f64, MipError> {
+    struct Owned(*mut std::os::raw::c_void);
+    impl Drop for Owned {
+        fn drop(&mut self) {
+            // SAFETY: created by Highs_create, destroyed once.
+            unsafe { highs_sys::Highs_destroy(self.0) }
+        }
+    }
+    let name = std::ffi::CString::new(path.to_string_lossy().as_bytes())
+        .map_err(|_| MipError(format!("{}: a NUL in the file name", path.display())))?;
+    // SAFETY: Highs_create returns a fresh instance, owned (and freed) here;
+    // every call below gets it and NUL-terminated strings.
+    unsafe {
+        let highs = Owned(highs_sys::Highs_create());
+        check(
+            highs_sys::Highs_setBoolOptionValue(highs.0, c"output_flag".as_ptr(), 0),
+            "silencing HiGHS",
+        )?;
+        check(
+            highs_sys::Highs_setIntOptionValue(highs.0, c"threads".as_ptr(), 1),
+            "setting one thread",
+        )?;
+        check(
+            highs_sys::Highs_setDoubleOptionValue(highs.0, c"mip_rel_gap".as_ptr(), 0.0),
+            "setting the MIP gap",
+        )?;
+        check(
+            highs_sys::Highs_readModel(highs.0, name.as_ptr()),
+            &format!("reading {}", path.display()),
+        )?;
+        check(highs_sys::Highs_run(highs.0), "solving the model")?;
+        let status = highs_sys::Highs_getModelStatus(highs.0);
+        if status != highs_sys::MODEL_STATUS_OPTIMAL {
+            return Err(MipError(format!(
+                "{}: the model ended with status {status}, not optimal",
+                path.display()
+            )));
+        }
+        Ok(highs_sys::Highs_getObjectiveValue(highs.0))
     }
 }
 

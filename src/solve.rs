@@ -95,6 +95,9 @@ pub enum SolveError {
     /// The run's time limit stopped an analysis that needs proven optima.
     #[error("the time limit was reached before {0}")]
     TimeLimit(String),
+    /// A result file could not be written (the message names it).
+    #[error("{0}")]
+    Io(String),
 }
 
 /// Like [`solve`], for analyses built on proven optima: an answer the run's
@@ -240,7 +243,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
 /// 5 KB a column measured, HiGHS's copies included: 110 MB for 22,658
 /// columns on a complete graph of 40 cities); the paper model a flow per
 /// ticket over every arc (16 KB a column on the Swiss map, 286 MB).
-fn model_bytes(inst: &Instance, method: Method) -> usize {
+pub(crate) fn model_bytes(inst: &Instance, method: Method) -> usize {
     let board = inst.board;
     let per_tree = board.cities.len() + 2 * inst.routes.len();
     match method {

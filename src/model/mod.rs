@@ -214,3 +214,31 @@ pub(crate) fn scoring_trips(inst: &Instance, routes: &[RouteId]) -> Vec<TicketId
             .filter(|&t| component[board.ticket(t).a.0] == component[board.ticket(t).b.0]),
     )
 }
+
+/// Names for the route columns `cols` (in the order of `Instance::routes`)
+/// in a written model: `x<index>_<cities>`, ASCII letters, digits and
+/// underscores only, as MPS and LP files accept (the index keeps parallel
+/// tracks apart).
+pub fn route_column_names(inst: &Instance, cols: &[usize]) -> Vec<(usize, String)> {
+    cols.iter()
+        .zip(&inst.routes)
+        .enumerate()
+        .map(|(e, (&c, &r))| {
+            let label: String = inst
+                .board
+                .route_label(r)
+                .chars()
+                .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+                .collect();
+            let mut name = format!("x{e}_");
+            // Runs of separators as one underscore.
+            for part in label.split('_').filter(|p| !p.is_empty()) {
+                if !name.ends_with('_') {
+                    name.push('_');
+                }
+                name.push_str(part);
+            }
+            (c, name)
+        })
+        .collect()
+}

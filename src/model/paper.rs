@@ -127,6 +127,11 @@ impl PaperModel {
         ))
     }
 
+    /// The x_e columns, in the order of `Instance::routes`.
+    pub fn x_columns(&self) -> Vec<usize> {
+        self.x.iter().map(|c| c.index).collect()
+    }
+
     /// Column values of model (1) for claiming `routes`: each ticket they
     /// complete sends one unit around a path of claimed routes and its dummy arc.
     pub fn start(&self, inst: &Instance, routes: &[RouteId]) -> Vec<f64> {

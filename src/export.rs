@@ -1,0 +1,188 @@
+//! Model export: the MIP of one budget as an MPS or LP file, so that the
+//! solver a user trusts (Gurobi, CPLEX, SCIP, HiGHS) can solve it alone.
+//!
+//! The paper's model is written as built: complete, its LP weak. The forest
+//! model has exponentially many directed cuts, so it is written as a proof
+//! left it: the branch and cut proves the optimum first, and the file holds
+//! every cut the proof needed, with the route and scoring columns integer.
+//! Each node of that proof was closed by an LP over some of those cuts, so
+//! the file alone has the same optimum (the tests read it back with HiGHS).
+//! Route columns are named `x<index>_<cities>`; the objective is the score,
+//! maximised.
+
+use std::path::Path;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::heuristic;
+use crate::mip::MipError;
+use crate::model::{paper::PaperModel, route_column_names, Instance};
+use crate::solve::{model_bytes, Method, SolveError};
+use crate::verify::{evaluate, VerifyError};
+
+/// Which formulation to write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum ModelKind {
+    /// Schaefer & Schaefer's model (1): a directed flow per ticket with a
+    /// dummy return arc; complete as written.
+    Paper,
+    /// The rooted-forest directed-cut model, with the cuts that proved the
+    /// optimum.
+    Forest,
+}
+
+/// The file format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// Free-format MPS.
+    Mps,
+    /// CPLEX LP format.
+    Lp,
+}
+
+impl Format {
+    /// The extension HiGHS goes by.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Mps => "mps",
+            Format::Lp => "lp",
+        }
+    }
+
+    /// The format a file name's extension names, if any.
+    pub fn of(path: &Path) -> Option<Format> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "mps" => Some(Format::Mps),
+            "lp" => Some(Format::Lp),
+            _ => None,
+        }
+    }
+}
+
+/// What was written.
+#[derive(Clone, Debug, Serialize)]
+pub struct Exported {
+    pub model: ModelKind,
+    pub format: Format,
+    pub cars: u32,
+    pub columns: usize,
+    pub rows: usize,
+    /// Directed cuts in the file (forest model).
+    pub cuts: usize,
+    /// The optimum the proof found (forest model; the paper model is
+    /// written without solving it).
+    pub optimum: Option<u32>,
+    /// Whether the proof finished: a forest model written at a time limit
+    /// holds fewer cuts, and its MIP may score above the optimum.
+    pub proven: bool,
+    pub seconds: f64,
+}
+
+/// Writes the `kind` model of `inst` to `path` in `format` (atomically:
+/// under a temporary name beside it, then renamed).
+pub fn export(
+    inst: &Instance,
+    kind: ModelKind,
+    format: Format,
+    path: &Path,
+) -> Result<Exported, SolveError> {
+    let started = Instant::now();
+    if inst.routes.is_empty() || inst.takes_everything() {
+        return Err(SolveError::Limit(format!(
+            "at {} cars the answer needs no model: {}",
+            inst.cars,
+            if inst.routes.is_empty() {
+                "no route fits"
+            } else {
+                "every route fits, and the best plan claims them all"
+            }
+        )));
+    }
+    let method = match kind {
+        ModelKind::Paper => Method::Paper,
+        ModelKind::Forest => Method::Forest,
+    };
+    let bytes = model_bytes(inst, method);
+    if bytes > crate::frontier::memory_budget() {
+        return Err(SolveError::Limit(format!(
+            "the {kind:?} model of this board at {} cars would need about {} MB, above the \
+             memory budget of {} MB (raise it with --memory-limit)",
+            inst.cars,
+            bytes >> 20,
+            crate::frontier::memory_budget() >> 20
+        )));
+    }
+    // HiGHS picks the format by the extension of the name it writes.
+    let name = path
+        .file_name()
+        .map_or("model".into(), |n| n.to_string_lossy().into_owned());
+    let tmp = path.with_file_name(format!(
+        ".tmp-{}-{name}.{}",
+        std::process::id(),
+        format.extension()
+    ));
+    // Created here first: HiGHS's writer crashes on a path it cannot open
+    // (seen with a folder that does not exist), where this is a plain
+    // I/O message.
+    std::fs::File::create(&tmp)
+        .map_err(|e| SolveError::Io(format!("cannot write {}: {e}", path.display())))?;
+    let written = write(inst, kind, &tmp);
+    let (columns, rows, cuts, optimum, proven) = match written {
+        Ok(figures) => figures,
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(e);
+        }
+    };
+    crate::output::commit(&tmp, path)
+        .map_err(|e| SolveError::Mip(MipError(format!("cannot write {}: {e}", path.display()))))?;
+    Ok(Exported {
+        model: kind,
+        format,
+        cars: inst.cars,
+        columns,
+        rows,
+        cuts,
+        optimum,
+        proven,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+type Figures = (usize, usize, usize, Option<u32>, bool);
+
+fn write(inst: &Instance, kind: ModelKind, tmp: &Path) -> Result<Figures, SolveError> {
+    match kind {
+        ModelKind::Paper => {
+            let (model, mut mip) = PaperModel::build(inst, false)?;
+            mip.name_columns(&route_column_names(inst, &model.x_columns()))?;
+            mip.write(tmp)?;
+            Ok((mip.columns(), mip.rows(), 0, None, true))
+        }
+        ModelKind::Forest => {
+            let start = heuristic::start(inst);
+            let answer =
+                crate::branch::solve_and_write(inst, &start, crate::limits::deadline(), tmp)?;
+            let eval = evaluate(inst.board, &answer.routes, &inst.tickets_in_play);
+            if eval.score() != answer.score {
+                return Err(VerifyError(format!(
+                    "the branch and cut claims {} points, the verifier finds {}",
+                    answer.score,
+                    eval.score()
+                ))
+                .into());
+            }
+            let (columns, rows) = answer.model_size;
+            Ok((
+                columns,
+                rows,
+                answer.cuts,
+                Some(answer.score),
+                answer.proven,
+            ))
+        }
+    }
+}
