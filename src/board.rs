@@ -15,6 +15,9 @@ use serde_json::{Map, Value};
 
 use crate::input::{self, describe, Reader};
 
+/// The text of `data/usa.json`, built in.
+pub const USA_JSON: &str = include_str!("../data/usa.json");
+
 /// Index of a city in [`Board::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CityId(pub usize);
@@ -486,6 +489,13 @@ impl Board {
             source,
         })?;
         Board::from_json(&text, &file)
+    }
+
+    /// The original North-American board (`data/usa.json`), built into
+    /// the library.
+    pub fn usa() -> Board {
+        Board::from_json(USA_JSON, "data/usa.json (built in)")
+            .expect("the built-in USA board is valid (the tests load it)")
     }
 
     /// Parses and validates a board; `file` names the source in messages.

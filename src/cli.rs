@@ -7,17 +7,17 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 
-use crate::analysis::{
-    break_even_with, frequency, sensitivity_with, BreakEven, Frequency, Impact, Membership,
-};
+use crate::analysis::{break_even_with, frequency, sensitivity_with, Frequency, Membership};
 use crate::board::Board;
 use crate::board::RouteId;
 use crate::model::Instance;
-use crate::optima::{self, all_optima, Share, SweepOptima};
+use crate::optima::{self, all_optima, SweepOptima};
 use crate::players::{by_name, STRATEGIES};
 use crate::plot;
 use crate::replan::{replan, ReplanReport};
-use crate::report::{SolveReport, Status};
+use crate::report::{
+    BreakEvenReport, OptimaReport, SensitivityReport, SolveReport, Status, SweepReport,
+};
 use crate::simulate::{route_shares, simulate, summarise, Summary};
 use crate::solve::{self, solve, Method, Outcome, SolveError, SolveOptions};
 use crate::state::GameState;
@@ -52,7 +52,7 @@ pub struct StdoutError(pub std::io::Error);
 
 /// The original North-American board, built into the binary so that
 /// `ttr-opt solve` works from any directory.
-const USA_BOARD: &str = include_str!("../data/usa.json");
+const USA_BOARD: &str = crate::board::USA_JSON;
 
 /// Exit code when a time limit stopped the solver before it proved optimality.
 pub const EXIT_TIME_LIMIT: u8 = 3;
@@ -180,17 +180,6 @@ struct SensitivityArgs {
 }
 
 #[derive(serde::Serialize)]
-struct SensitivityReport<'a> {
-    board: &'a str,
-    cars: u32,
-    optimum: u32,
-    tickets: &'a [Impact],
-    routes: &'a [Impact],
-    /// Tickets and routes whose solve the time limit cut short (no row).
-    unfinished: &'a [String],
-}
-
-#[derive(serde::Serialize)]
 struct ImpactRow<'a> {
     kind: &'a str,
     name: &'a str,
@@ -241,14 +230,7 @@ fn run_sensitivity(args: &SensitivityArgs) -> Result<ExitCode> {
     let result = sensitivity_with(&board, cars, args.files.threads, &|step| bar.step(step));
     bar.finish();
     let result = result.context("sensitivity failed")?;
-    let report = SensitivityReport {
-        board: &board.name,
-        cars,
-        optimum: result.base.plan.score(),
-        tickets: &result.tickets,
-        routes: &result.routes,
-        unfinished: &result.unfinished,
-    };
+    let report = SensitivityReport::new(&board, &result);
     let json_path = out.join(format!("sensitivity-{cars}.json"));
     let json = serde_json::to_string_pretty(&report)?;
     write_text(&json_path, &(json.clone() + "\n"))?;
@@ -659,65 +641,19 @@ struct OptimaArgs {
     files: FilesArgs,
 }
 
-#[derive(serde::Serialize)]
-struct OptimaReport<'a> {
-    board: &'a str,
-    cars: u32,
-    score: u32,
-    /// Number of optimal route sets (a string: it can exceed JSON's exact integers).
-    count: String,
-    fewest_cars: u32,
-    listed: usize,
-    capped: bool,
-    tickets: &'a [Share],
-    routes: &'a [Share],
-    plans: Vec<PlanRow>,
-}
-
-#[derive(serde::Serialize)]
-struct PlanRow {
-    cars_used: u32,
-    routes: Vec<String>,
-    tickets: Vec<String>,
-}
-
 fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("finding every optimal plan for {cars} cars ...");
     let o = all_optima(&board, cars, args.max).context("listing the optima failed")?;
-    let (tickets, routes) = o.shares(&board);
-    let plans: Vec<PlanRow> = o
-        .plans
-        .iter()
-        .map(|p| PlanRow {
-            cars_used: p.iter().map(|&r| board.route(r).length).sum(),
-            routes: p.iter().map(|&r| board.route_label(r)).collect(),
-            tickets: o
-                .tickets_of(&board, p)
-                .iter()
-                .map(|&t| board.ticket_label(t))
-                .collect(),
-        })
-        .collect();
-    let report = OptimaReport {
-        board: &board.name,
-        cars,
-        score: o.score,
-        count: o.count.to_string(),
-        fewest_cars: o.fewest_cars,
-        listed: o.plans.len(),
-        capped: o.capped,
-        tickets: &tickets,
-        routes: &routes,
-        plans,
-    };
+    let report = OptimaReport::new(&board, &o);
+    let (tickets, routes) = (&report.tickets, &report.routes);
     let json_path = out.join(format!("optima-{cars}.json"));
     write_json(&json_path, &report)?;
     let csv_path = out.join(format!("optima-{cars}.csv"));
     let mut csv = csv::Writer::from_writer(Vec::new());
-    for (kind, rows) in [("ticket", &tickets), ("route", &routes)] {
+    for (kind, rows) in [("ticket", tickets), ("route", routes)] {
         for s in rows.iter() {
             csv.serialize(ShareRow {
                 kind,
@@ -739,7 +675,7 @@ fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
         o.score,
         o.fewest_cars
     );
-    for (title, rows) in [("Tickets", &tickets), ("Routes", &routes)] {
+    for (title, rows) in [("Tickets", tickets), ("Routes", routes)] {
         outln!("\n{title} in the optimal plans");
         outln!("  {:<34} {:>6} {:>7}", "", "Points", "Share");
         for s in rows.iter() {
@@ -784,27 +720,6 @@ struct BreakEvenArgs {
     files: FilesArgs,
 }
 
-#[derive(serde::Serialize)]
-struct BreakEvenReport<'a> {
-    board: &'a str,
-    cars: u32,
-    optimum: u32,
-    tickets: &'a [BreakEven],
-    routes: Vec<RouteBlock<'a>>,
-    /// Tickets and routes whose solves the time limit cut short (no row).
-    unfinished: &'a [String],
-}
-
-#[derive(serde::Serialize)]
-struct RouteBlock<'a> {
-    name: &'a str,
-    points: u32,
-    optimum_if_blocked: u32,
-    change: i64,
-    /// Some optimal plan does without it.
-    avoidable: bool,
-}
-
 fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
@@ -814,25 +729,7 @@ fn run_break_even(args: &BreakEvenArgs) -> Result<ExitCode> {
     let r = break_even_with(&board, cars, args.files.threads, &|step| bar.step(step));
     bar.finish();
     let r = r.context("break-even analysis failed")?;
-    let routes: Vec<RouteBlock> = r
-        .routes
-        .iter()
-        .map(|i| RouteBlock {
-            name: &i.name,
-            points: i.points,
-            optimum_if_blocked: i.optimum,
-            change: i.change,
-            avoidable: i.change == 0,
-        })
-        .collect();
-    let report = BreakEvenReport {
-        board: &board.name,
-        cars,
-        optimum: r.optimum,
-        tickets: &r.tickets,
-        routes,
-        unfinished: &r.unfinished,
-    };
+    let report = BreakEvenReport::new(&board, &r);
     let json_path = out.join(format!("breakeven-{cars}.json"));
     write_json(&json_path, &report)?;
     let csv_path = out.join(format!("breakeven-{cars}.csv"));
@@ -980,7 +877,7 @@ fn usage(message: impl Into<String>) -> anyhow::Error {
 fn load_board(path: Option<&PathBuf>) -> Result<Board> {
     let board = match path {
         Some(p) => Board::load(p)?,
-        None => Board::from_json(USA_BOARD, "data/usa.json (built in)")?,
+        None => Board::usa(),
     };
     for w in &board.warnings {
         eprintln!("warning: {w}");
@@ -1061,10 +958,7 @@ fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
 
     let reports: Vec<SweepReport> = entries
         .iter()
-        .map(|e| SweepReport {
-            plan_from: e.plan_from,
-            report: SolveReport::new(&board, e.cars, &e.outcome),
-        })
+        .map(|e| SweepReport::new(&board, e))
         .collect();
     let csv_path = out.join("sweep.csv");
     let mut csv = csv::Writer::from_writer(Vec::new());
@@ -1326,15 +1220,6 @@ struct BenchRow {
     proven: bool,
     score: u32,
     seconds: f64,
-}
-
-/// One element of sweep.json: the `solve` schema plus the budget whose
-/// solve found the reported plan (see the tie-break).
-#[derive(serde::Serialize)]
-struct SweepReport {
-    plan_from: u32,
-    #[serde(flatten)]
-    report: SolveReport,
 }
 
 #[derive(serde::Serialize)]

@@ -1,4 +1,5 @@
-//! What `ttr-opt solve` prints: a table for people, JSON for programs.
+//! What the commands report: a table for people, JSON for programs (the
+//! shapes the CLI writes and the Python package returns).
 //!
 //! The JSON schema is documented in the README ("JSON output") and is stable:
 //! fields may be added, never renamed or removed.
@@ -200,5 +201,148 @@ impl SolveReport {
             let _ = writeln!(out, "\nwarning: {w}");
         }
         out
+    }
+}
+
+/// One element of sweep.json: the `solve` schema plus the budget whose
+/// solve found the reported plan (see the tie-break).
+#[derive(Serialize)]
+pub struct SweepReport {
+    pub plan_from: u32,
+    #[serde(flatten)]
+    pub report: SolveReport,
+}
+
+impl SweepReport {
+    pub fn new(board: &Board, e: &crate::sweep::SweepEntry) -> SweepReport {
+        SweepReport {
+            plan_from: e.plan_from,
+            report: SolveReport::new(board, e.cars, &e.outcome),
+        }
+    }
+}
+
+/// The answer to `sensitivity` (sensitivity-<cars>.json).
+#[derive(Serialize)]
+pub struct SensitivityReport<'a> {
+    pub board: &'a str,
+    pub cars: u32,
+    pub optimum: u32,
+    pub tickets: &'a [crate::analysis::Impact],
+    pub routes: &'a [crate::analysis::Impact],
+    /// Tickets and routes whose solve the time limit cut short (no row).
+    pub unfinished: &'a [String],
+}
+
+impl<'a> SensitivityReport<'a> {
+    pub fn new(board: &'a Board, s: &'a crate::analysis::Sensitivity) -> SensitivityReport<'a> {
+        SensitivityReport {
+            board: &board.name,
+            cars: s.cars,
+            optimum: s.base.plan.score(),
+            tickets: &s.tickets,
+            routes: &s.routes,
+            unfinished: &s.unfinished,
+        }
+    }
+}
+
+/// The answer to `breakeven` (breakeven-<cars>.json).
+#[derive(Serialize)]
+pub struct BreakEvenReport<'a> {
+    pub board: &'a str,
+    pub cars: u32,
+    pub optimum: u32,
+    pub tickets: &'a [crate::analysis::BreakEven],
+    pub routes: Vec<RouteBlock<'a>>,
+    /// Tickets and routes whose solves the time limit cut short (no row).
+    pub unfinished: &'a [String],
+}
+
+/// A route of the optimum and the optimum without it.
+#[derive(Serialize)]
+pub struct RouteBlock<'a> {
+    pub name: &'a str,
+    pub points: u32,
+    pub optimum_if_blocked: u32,
+    pub change: i64,
+    /// Some optimal plan does without it.
+    pub avoidable: bool,
+}
+
+impl<'a> BreakEvenReport<'a> {
+    pub fn new(board: &'a Board, b: &'a crate::analysis::Balance) -> BreakEvenReport<'a> {
+        BreakEvenReport {
+            board: &board.name,
+            cars: b.cars,
+            optimum: b.optimum,
+            tickets: &b.tickets,
+            routes: b
+                .routes
+                .iter()
+                .map(|i| RouteBlock {
+                    name: &i.name,
+                    points: i.points,
+                    optimum_if_blocked: i.optimum,
+                    change: i.change,
+                    avoidable: i.change == 0,
+                })
+                .collect(),
+            unfinished: &b.unfinished,
+        }
+    }
+}
+
+/// The answer to `optima` (optima-<cars>.json).
+#[derive(Serialize)]
+pub struct OptimaReport<'a> {
+    pub board: &'a str,
+    pub cars: u32,
+    pub score: u32,
+    /// Number of optimal route sets (a string: it can exceed JSON's exact integers).
+    pub count: String,
+    pub fewest_cars: u32,
+    pub listed: usize,
+    pub capped: bool,
+    pub tickets: Vec<crate::optima::Share>,
+    pub routes: Vec<crate::optima::Share>,
+    pub plans: Vec<PlanRow>,
+}
+
+/// One listed optimal plan.
+#[derive(Serialize)]
+pub struct PlanRow {
+    pub cars_used: u32,
+    pub routes: Vec<String>,
+    pub tickets: Vec<String>,
+}
+
+impl<'a> OptimaReport<'a> {
+    pub fn new(board: &'a Board, o: &crate::optima::Optima) -> OptimaReport<'a> {
+        let (tickets, routes) = o.shares(board);
+        OptimaReport {
+            board: &board.name,
+            cars: o.cars,
+            score: o.score,
+            count: o.count.to_string(),
+            fewest_cars: o.fewest_cars,
+            listed: o.plans.len(),
+            capped: o.capped,
+            tickets,
+            routes,
+            plans: o
+                .plans
+                .iter()
+                .map(|p| PlanRow {
+                    cars_used: p.iter().map(|&r| board.route(r).length).sum(),
+                    routes: p.iter().map(|&r| board.route_label(r)).collect(),
+                    tickets: o
+                        .tickets_of(board, p)
+                        .iter()
+                        .map(|&t| board.ticket_label(t))
+                        .collect(),
+                })
+                .collect(),
+        }
     }
 }
