@@ -21,6 +21,12 @@ pub fn interrupt() {
     INTERRUPTED.store(true, Ordering::SeqCst);
 }
 
+/// Ends an interruption, for a caller that goes on after one (the Python
+/// package, where Ctrl-C stops one call, not the interpreter).
+pub fn clear_interrupt() {
+    INTERRUPTED.store(false, Ordering::SeqCst);
+}
+
 /// Whether [`interrupt`] was called.
 pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)

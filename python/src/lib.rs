@@ -1,0 +1,268 @@
+//! The native half of the `ttr_opt` Python package: one function per
+//! analysis, each a thin call into the `ttr_opt` library that returns the
+//! answer as JSON text in the documented schema (the Python half parses it
+//! into plain dicts and lists).
+//!
+//! Every call releases the GIL while it solves and watches for Ctrl-C: the
+//! solve stops as at a time limit and the call raises `KeyboardInterrupt`.
+//! Bad input raises `ValueError` with the message the command line prints
+//! (file, entry, problem).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use serde::Serialize;
+
+use ttr_opt::analysis::{break_even, sensitivity};
+use ttr_opt::board::Board;
+use ttr_opt::check::{check as check_plan, PlanFile};
+use ttr_opt::model::Instance;
+use ttr_opt::optima::all_optima;
+use ttr_opt::replan::{replan as replan_state, ReplanReport};
+use ttr_opt::report::{BreakEvenReport, OptimaReport, SensitivityReport, SolveReport, SweepReport};
+use ttr_opt::solve::{solve as solve_instance, Method, SolveOptions};
+use ttr_opt::state::GameState;
+use ttr_opt::sweep::sweep as sweep_budgets;
+
+/// An error of the input (a file, an entry): `ValueError`.
+fn bad_input(e: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// An error of the solver: `RuntimeError`, with its causes.
+fn failed(e: impl std::fmt::Display) -> PyErr {
+    PyRuntimeError::new_err(e.to_string())
+}
+
+/// The board of a call: a file, the JSON text of one, or the built-in USA
+/// board.
+fn board(path: Option<PathBuf>, json: Option<String>) -> PyResult<Board> {
+    match (path, json) {
+        (Some(p), _) => Board::load(&p).map_err(bad_input),
+        (None, Some(text)) => Board::from_json(&text, "the board dict").map_err(bad_input),
+        (None, None) => Ok(Board::usa()),
+    }
+}
+
+fn json(value: &impl Serialize) -> PyResult<String> {
+    serde_json::to_string(value).map_err(failed)
+}
+
+/// Runs `work` without the GIL under the call's time limit, checking for
+/// Ctrl-C every tenth of a second: on one, the solvers stop as at a time
+/// limit, and the call raises `KeyboardInterrupt` once they have.
+fn run<T: Send>(
+    py: Python<'_>,
+    time_limit: Option<f64>,
+    work: impl FnOnce() -> PyResult<T> + Send,
+) -> PyResult<T> {
+    if let Some(t) = time_limit {
+        if !(t > 0.0 && t <= 1e7) {
+            return Err(PyValueError::new_err(format!(
+                "time_limit must be above 0 and at most 1e7 seconds, got {t}"
+            )));
+        }
+    }
+    ttr_opt::limits::set_time_limit(time_limit);
+    let mut interrupted: Option<PyErr> = None;
+    let result = py.detach(|| {
+        std::thread::scope(|scope| {
+            let worker = scope.spawn(work);
+            while !worker.is_finished() {
+                std::thread::sleep(Duration::from_millis(100));
+                if interrupted.is_none() {
+                    if let Err(e) = Python::attach(|py| py.check_signals()) {
+                        ttr_opt::limits::interrupt();
+                        interrupted = Some(e);
+                    }
+                }
+            }
+            worker
+                .join()
+                .unwrap_or_else(|_| Err(failed("the solver stopped unexpectedly")))
+        })
+    });
+    ttr_opt::limits::set_time_limit(None);
+    ttr_opt::limits::clear_interrupt();
+    match interrupted {
+        Some(e) => Err(e),
+        None => result,
+    }
+}
+
+/// The method by its command-line name.
+fn method(name: &str) -> PyResult<Method> {
+    use clap::ValueEnum;
+    Method::from_str(name, true).map_err(|_| {
+        PyValueError::new_err(format!(
+            "unknown method {name:?} (auto, frontier, forest, paper, paper-integer)"
+        ))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (board_path=None, board_json=None, cars=None, method_name="auto", time_limit=None))]
+fn solve(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    cars: Option<u32>,
+    method_name: &str,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let m = method(method_name)?;
+    let cars = cars.unwrap_or(b.cars);
+    run(py, time_limit, || {
+        let options = SolveOptions {
+            method: m,
+            ..SolveOptions::default()
+        };
+        let outcome = solve_instance(&Instance::new(&b, cars), &options).map_err(failed)?;
+        json(&SolveReport::new(&b, cars, &outcome))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (board_path=None, board_json=None, start=1, end=None, threads=2, time_limit=None))]
+fn sweep(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    start: u32,
+    end: Option<u32>,
+    threads: usize,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let end = end.unwrap_or(b.cars);
+    if start == 0 || start > end {
+        return Err(PyValueError::new_err(format!(
+            "the budgets must run from 1 or more up to at least the start: got {start}..{end}"
+        )));
+    }
+    run(py, time_limit, || {
+        let entries = sweep_budgets(&b, start, end, threads, &|_| {}).map_err(failed)?;
+        let reports: Vec<SweepReport> = entries.iter().map(|e| SweepReport::new(&b, e)).collect();
+        json(&reports)
+    })
+}
+
+#[pyfunction(name = "sensitivity")]
+#[pyo3(signature = (board_path=None, board_json=None, cars=None, threads=2, time_limit=None))]
+fn sensitivity_json(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    cars: Option<u32>,
+    threads: usize,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let cars = cars.unwrap_or(b.cars);
+    run(py, time_limit, || {
+        let s = sensitivity(&b, cars, threads).map_err(failed)?;
+        json(&SensitivityReport::new(&b, &s))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (board_path=None, board_json=None, cars=None, threads=2, time_limit=None))]
+fn breakeven(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    cars: Option<u32>,
+    threads: usize,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let cars = cars.unwrap_or(b.cars);
+    run(py, time_limit, || {
+        let r = break_even(&b, cars, threads).map_err(failed)?;
+        json(&BreakEvenReport::new(&b, &r))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (board_path=None, board_json=None, cars=None, max=20, time_limit=None))]
+fn optima(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    cars: Option<u32>,
+    max: usize,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let cars = cars.unwrap_or(b.cars);
+    run(py, time_limit, || {
+        let o = all_optima(&b, cars, max).map_err(failed)?;
+        json(&OptimaReport::new(&b, &o))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (state_path, method_name="auto", time_limit=None))]
+fn replan(
+    py: Python<'_>,
+    state_path: PathBuf,
+    method_name: &str,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let (b, state) = GameState::load(&state_path).map_err(bad_input)?;
+    let m = method(method_name)?;
+    run(py, time_limit, || {
+        let options = SolveOptions {
+            method: m,
+            ..SolveOptions::default()
+        };
+        let r = replan_state(&b, &state, &options).map_err(failed)?;
+        json(&ReplanReport::new(&b, &state, &r))
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (plan_path=None, plan_json=None, board_path=None, board_json=None, cars=None, time_limit=None))]
+fn check(
+    py: Python<'_>,
+    plan_path: Option<PathBuf>,
+    plan_json: Option<String>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    cars: Option<u32>,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let plan = match (plan_path, plan_json) {
+        (Some(p), _) => PlanFile::load(&p),
+        (None, Some(text)) => PlanFile::from_json(&text, "the plan dict"),
+        (None, None) => return Err(PyValueError::new_err("no plan given")),
+    }
+    .map_err(bad_input)?;
+    let b = match (&board_path, &board_json, &plan.board) {
+        (None, None, Some(p)) => board(Some(p.clone()), None)?,
+        _ => board(board_path, board_json)?,
+    };
+    let claimed = plan.claimed(&b).map_err(bad_input)?;
+    let cars = cars.or(plan.cars).unwrap_or(b.cars);
+    run(py, time_limit, || {
+        let verdict = check_plan(&b, &claimed, cars).map_err(failed)?;
+        json(&verdict)
+    })
+}
+
+/// The native module; `ttr_opt` (Python) wraps it.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(sweep, m)?)?;
+    m.add_function(wrap_pyfunction!(sensitivity_json, m)?)?;
+    m.add_function(wrap_pyfunction!(breakeven, m)?)?;
+    m.add_function(wrap_pyfunction!(optima, m)?)?;
+    m.add_function(wrap_pyfunction!(replan, m)?)?;
+    m.add_function(wrap_pyfunction!(check, m)?)?;
+    Ok(())
+}

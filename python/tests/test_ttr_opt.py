@@ -1,0 +1,102 @@
+"""The ttr_opt package: the same answers as the library, plain Python
+objects, input errors as ValueError naming the entry, Ctrl-C as
+KeyboardInterrupt."""
+
+import json
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pandas
+import pytest
+
+import ttr_opt
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+
+
+def test_285_at_45_cars():
+    r = ttr_opt.solve(cars=45)
+    assert (r["score"], r["status"], r["bound"]) == (285, "optimal", 285)
+    assert r["ticket_points"] + r["route_points"] == 285
+    assert len(r["routes"]) == 18 and len(r["tickets"]) == 16
+    # Rows as records: a DataFrame directly.
+    assert list(r["tickets"].to_pandas()["points"].sort_values())[-1] == 22
+
+
+def test_a_board_by_file_or_dict_gives_the_same_answer():
+    path = DATA / "usa-big-cities.json"
+    by_file = ttr_opt.solve(cars=20, board=path)
+    by_dict = ttr_opt.solve(cars=20, board=json.loads(path.read_text()))
+    assert by_file["score"] == by_dict["score"] and by_file["status"] == "optimal"
+
+
+def test_a_sweep_is_records_pandas_takes():
+    rows = ttr_opt.sweep(1, 8)
+    frame = pandas.DataFrame(rows)
+    # 1..6 cars: the best routes (1, 2, 4, 8, 10 points), then Denver - El
+    # Paso's ticket at 6 (as the CLI test derives); never decreasing.
+    assert list(frame["score"][:6]) == [1, 2, 4, 8, 10, 15]
+    assert frame["score"].is_monotonic_increasing
+    assert (frame["status"] == "optimal").all()
+    assert list(rows.to_pandas()["cars"]) == list(range(1, 9))
+
+
+def test_bad_input_raises_value_error_naming_the_entry(tmp_path):
+    board = json.loads((DATA / "usa.json").read_text())
+    board["routes"][4]["length"] = 0
+    with pytest.raises(ValueError, match=r"routes\[4\]\.length"):
+        ttr_opt.solve(board=board)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(board))
+    with pytest.raises(ValueError, match=r"(?s)bad\.json.*routes\[4\]\.length"):
+        ttr_opt.solve(board=bad)
+    with pytest.raises(ValueError, match="unknown method"):
+        ttr_opt.solve(method="guess")
+    with pytest.raises(ValueError, match="time_limit"):
+        ttr_opt.solve(time_limit=-1)
+
+
+def test_replan_the_late_game():
+    r = ttr_opt.replan(DATA / "states" / "late.json")
+    # The README's worked example: 83 points, Seattle - New York given up.
+    assert (r["score"], r["status"]) == (83, "optimal")
+    assert [t["name"] for t in r["lost"]] == ["Seattle – New York"]
+
+
+def test_check_a_plan_of_pairs_and_a_file():
+    ok = ttr_opt.check(DATA / "plans" / "coast-to-coast.json")
+    assert ok["legal"] and ok["score"] == 179 and ok["optimum"] == 285
+    assert ok["short_of_optimum"] == 106
+    # Both tracks of the Seattle - Portland double route: not legal.
+    bad = ttr_opt.check([("Seattle", "Portland"), ("Portland", "Seattle")])
+    assert not bad["legal"]
+    assert "two tracks of" in bad["problems"][0]
+    with pytest.raises(ValueError, match=r"routes\[0\]: unknown city"):
+        ttr_opt.check([("Atlantis", "Miami")])
+
+
+def test_sensitivity_and_optima_rows():
+    s = ttr_opt.sensitivity(cars=12)
+    assert s["unfinished"] == []
+    assert all(row["change"] <= 0 for row in s["tickets"] + s["routes"])
+    o = ttr_opt.optima(cars=2)
+    # 2 cars: any two of the five one-car routes, or one of the 25 two-car
+    # routes (the CLI test derives the same from the board file).
+    assert o["count"] == "35" and o["capped"] is True and o["listed"] == 20
+
+
+def test_ctrl_c_stops_a_long_solve_and_the_next_call_works():
+    # Switzerland at 40 cars takes over a minute; Ctrl-C after a second.
+    def interrupt():
+        time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=interrupt, daemon=True).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        ttr_opt.solve(board=DATA / "switzerland.json")
+    assert time.monotonic() - started < 30
+    assert ttr_opt.solve(cars=10)["score"] == 29

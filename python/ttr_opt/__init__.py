@@ -1,0 +1,126 @@
+"""The maximum score in Ticket to Ride, computed exactly: the Python face
+of ttr-opt.
+
+Every function solves to proven optimality (unless ``time_limit`` stops it)
+and returns plain Python objects in the schemas the command line writes as
+JSON (see the README): dicts, and lists of dicts that ``pandas.DataFrame``
+takes directly (each such list also has ``.to_pandas()``).
+
+A board is ``None`` (the original USA board, built in), a path to a board
+file, or a dict in the board format of ``data/README.md``. Bad input raises
+``ValueError`` with the message the command line prints (the file, the
+entry, the problem); Ctrl-C stops a long solve and raises
+``KeyboardInterrupt``. Solves release the GIL.
+
+>>> import ttr_opt
+>>> ttr_opt.solve(cars=45)["score"]
+285
+"""
+
+import json
+import os
+
+from . import _native
+
+__all__ = [
+    "Records",
+    "solve",
+    "sweep",
+    "sensitivity",
+    "breakeven",
+    "optima",
+    "replan",
+    "check",
+]
+
+
+class Records(list):
+    """A list of dicts (one per row): ``pandas.DataFrame(records)`` or
+    ``records.to_pandas()``."""
+
+    def to_pandas(self):
+        import pandas
+
+        return pandas.DataFrame(list(self))
+
+
+def _board(board):
+    if board is None:
+        return {}
+    if isinstance(board, dict):
+        return {"board_json": json.dumps(board)}
+    return {"board_path": os.fspath(board)}
+
+
+def _answer(text):
+    """The JSON answer, its lists of rows as Records."""
+    value = json.loads(text)
+    if isinstance(value, list):
+        return Records(value)
+    for key, item in value.items():
+        if isinstance(item, list) and all(isinstance(x, dict) for x in item):
+            value[key] = Records(item)
+    return value
+
+
+def solve(cars=None, board=None, method="auto", time_limit=None):
+    """The optimal plan for ``cars`` train cars (default: the board's own):
+    score, bound, routes, tickets (the ``solve --json`` schema)."""
+    return _answer(
+        _native.solve(cars=cars, method_name=method, time_limit=time_limit, **_board(board))
+    )
+
+
+def sweep(start=1, end=None, board=None, threads=2, time_limit=None):
+    """The proven optimum of every budget from ``start`` to ``end`` (default:
+    the board's car count): one ``solve`` record per budget, with
+    ``plan_from``."""
+    return _answer(
+        _native.sweep(start=start, end=end, threads=threads, time_limit=time_limit, **_board(board))
+    )
+
+
+def sensitivity(cars=None, board=None, threads=2, time_limit=None):
+    """The optimum without each ticket and each route of the optimal plan:
+    ``tickets`` and ``routes`` rows (name, points, optimum, change), and
+    ``unfinished`` (rows a time limit left out)."""
+    return _answer(
+        _native.sensitivity(cars=cars, threads=threads, time_limit=time_limit, **_board(board))
+    )
+
+
+def breakeven(cars=None, board=None, threads=2, time_limit=None):
+    """For every ticket, whether it is in every, some or no optimum and how
+    many points would change that; for every route of the optimum, the cost
+    of losing it."""
+    return _answer(
+        _native.breakeven(cars=cars, threads=threads, time_limit=time_limit, **_board(board))
+    )
+
+
+def optima(cars=None, board=None, max=20, time_limit=None):
+    """Every optimal plan of a budget: ``count`` (a string: it can be huge),
+    each ticket's and route's share of the optima, and up to ``max`` plans."""
+    return _answer(_native.optima(cars=cars, max=max, time_limit=time_limit, **_board(board)))
+
+
+def replan(state, method="auto", time_limit=None):
+    """The best final score from a game in progress: ``state`` is the path
+    of a game-state file (format in ``data/README.md``)."""
+    return _answer(
+        _native.replan(os.fspath(state), method_name=method, time_limit=time_limit)
+    )
+
+
+def check(plan, board=None, cars=None, time_limit=None):
+    """A plan of your own, judged: ``plan`` is a plan file's path, a dict in
+    its format (``{"routes": [{"from": ..., "to": ...}, ...]}``), or a list
+    of ``(from, to)`` pairs. Says whether it is legal, its score by the
+    verifier, and how far it is from the proven optimum."""
+    if isinstance(plan, (list, tuple)):
+        plan = {"routes": [{"from": a, "to": b} for a, b in plan]}
+    if isinstance(plan, dict):
+        source = {"plan_json": json.dumps(plan)}
+    else:
+        source = {"plan_path": os.fspath(plan)}
+    return _answer(_native.check(cars=cars, time_limit=time_limit, **source, **_board(board)))
