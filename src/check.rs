@@ -63,12 +63,7 @@ impl PlanFile {
     /// Parses a plan's text; `file` names it in messages (its `board` is
     /// kept as written).
     pub fn from_json(text: &str, file: &str) -> Result<PlanFile, StateError> {
-        let value = input::parse(text).map_err(|e| StateError::Json {
-            file: file.to_string(),
-            line: e.line,
-            column: e.column,
-            message: e.message,
-        })?;
+        let value = input::parse(text).map_err(|e| StateError::syntax(file, e))?;
         let mut r = Reader::default();
         let fields = read_plan(&value, &mut r);
         match fields {

@@ -163,9 +163,18 @@ impl Mip {
     /// listed costs 0). The dual simplex stops early at an objective cutoff
     /// ([`Mip::set_cutoff`]) only when minimising.
     pub fn minimise(&mut self, costs: &[(usize, f64)]) -> Result<(), MipError> {
+        self.objective(1, costs)
+    }
+
+    /// Sets the objective's sense (1 minimise, -1 maximise) and `costs`.
+    fn objective(
+        &mut self,
+        sense: highs_sys::HighsInt,
+        costs: &[(usize, f64)],
+    ) -> Result<(), MipError> {
         let ptr = self.model().as_mut_ptr();
         // SAFETY: `ptr` is a live Highs instance.
-        let status = unsafe { highs_sys::Highs_changeObjectiveSense(ptr, 1) };
+        let status = unsafe { highs_sys::Highs_changeObjectiveSense(ptr, sense) };
         check(status, "changing the objective sense")?;
         for &(col, cost) in costs {
             // SAFETY: as above.
@@ -350,17 +359,7 @@ impl Mip {
     /// Turns the model into the maximisation of `costs` (every column not
     /// listed keeps its cost).
     pub fn maximise(&mut self, costs: &[(usize, f64)]) -> Result<(), MipError> {
-        let ptr = self.model().as_mut_ptr();
-        // SAFETY: a live Highs instance.
-        let status = unsafe { highs_sys::Highs_changeObjectiveSense(ptr, -1) };
-        check(status, "changing the objective sense")?;
-        for &(col, cost) in costs {
-            // SAFETY: as above.
-            let status =
-                unsafe { highs_sys::Highs_changeColCost(ptr, col as highs_sys::HighsInt, cost) };
-            check(status, "changing a cost")?;
-        }
-        Ok(())
+        self.objective(-1, costs)
     }
 
     /// Names columns in the written model; `names` must be unique, of ASCII

@@ -68,6 +68,18 @@ pub enum StateError {
     Invalid { file: String, problems: Vec<String> },
 }
 
+impl StateError {
+    /// A JSON syntax error of `file`.
+    pub(crate) fn syntax(file: &str, e: input::Syntax) -> StateError {
+        StateError::Json {
+            file: file.to_string(),
+            line: e.line,
+            column: e.column,
+            message: e.message,
+        }
+    }
+}
+
 // The file format, as read: fields checked against their ranges by
 // `input`. An entry with a problem is `None`, so that the others keep their
 // index in messages.
@@ -227,12 +239,7 @@ impl GameState {
 /// The state's fields and the problems found in them; an error if the
 /// checks against the board cannot run.
 fn parse(text: &str, file: &str) -> Result<(RawState, Vec<String>), StateError> {
-    let value = input::parse(text).map_err(|e| StateError::Json {
-        file: file.to_string(),
-        line: e.line,
-        column: e.column,
-        message: e.message,
-    })?;
+    let value = input::parse(text).map_err(|e| StateError::syntax(file, e))?;
     let mut reader = Reader::default();
     match read_state(&value, &mut reader) {
         Some(raw) => Ok((raw, reader.problems)),
