@@ -238,19 +238,7 @@ pub struct Frequency {
 /// Counts, for every ticket and route of the board, the plans that complete
 /// or claim it. Sorted by count, most first; equal counts in board order.
 pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -> Frequency {
-    // Per printed ticket (a plan completes at most one trip of each).
-    let mut tickets = vec![0usize; board.cards.len()];
-    let mut routes = vec![0usize; board.routes.len()];
-    let mut n = 0;
-    for plan in plans {
-        n += 1;
-        for t in &plan.tickets {
-            tickets[board.ticket(*t).card] += 1;
-        }
-        for r in &plan.routes {
-            routes[r.0] += 1;
-        }
-    }
+    let (n, tickets, routes) = plan_counts(board, plans);
     let share = |count: usize| if n == 0 { 0.0 } else { count as f64 / n as f64 };
     let mut ticket_rows: Vec<Chosen> = board
         .cards
@@ -282,6 +270,28 @@ pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -
         tickets: ticket_rows,
         routes: route_rows,
     }
+}
+
+/// How many of `plans` there are, and per printed ticket (by index into
+/// `Board::cards`; a plan completes at most one trip of each) and per route
+/// (by id) how many complete or claim it.
+pub(crate) fn plan_counts<'a>(
+    board: &Board,
+    plans: impl IntoIterator<Item = &'a Plan>,
+) -> (usize, Vec<usize>, Vec<usize>) {
+    let mut tickets = vec![0usize; board.cards.len()];
+    let mut routes = vec![0usize; board.routes.len()];
+    let mut n = 0;
+    for plan in plans {
+        n += 1;
+        for t in &plan.tickets {
+            tickets[board.ticket(*t).card] += 1;
+        }
+        for r in &plan.routes {
+            routes[r.0] += 1;
+        }
+    }
+    (n, tickets, routes)
 }
 
 /// Whether a ticket is completed by the optimal plans of a budget.

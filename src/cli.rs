@@ -50,10 +50,6 @@ mod export;
 #[error("cannot write to standard output: {0}")]
 pub struct StdoutError(pub std::io::Error);
 
-/// The original North-American board, built into the binary so that
-/// `ttr-opt solve` works from any directory.
-const USA_BOARD: &str = crate::board::USA_JSON;
-
 /// Exit code when a time limit stopped the solver before it proved optimality.
 pub const EXIT_TIME_LIMIT: u8 = 3;
 
@@ -843,11 +839,16 @@ fn budget(text: &str) -> Result<u32, String> {
     }
 }
 
-/// Worker threads: 1 to 64.
+/// Worker threads: [`crate::input::THREADS`].
 fn threads(text: &str) -> Result<usize, String> {
+    let range = crate::input::THREADS;
     match text.trim().parse::<usize>() {
-        Ok(n) if (1..=64).contains(&n) => Ok(n),
-        _ => Err("expected a whole number of threads from 1 to 64".into()),
+        Ok(n) if range.contains(&n) => Ok(n),
+        _ => Err(format!(
+            "expected a whole number of threads from {} to {}",
+            range.start(),
+            range.end()
+        )),
     }
 }
 

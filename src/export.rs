@@ -16,9 +16,8 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::heuristic;
-use crate::mip::MipError;
 use crate::model::{paper::PaperModel, route_column_names, Instance};
-use crate::solve::{model_bytes, Method, SolveError};
+use crate::solve::{model_fits, Method, SolveError};
 use crate::verify::{evaluate, VerifyError};
 
 /// Which formulation to write.
@@ -105,25 +104,9 @@ pub fn export(
         ModelKind::Paper => Method::Paper,
         ModelKind::Forest => Method::Forest,
     };
-    let bytes = model_bytes(inst, method);
-    if bytes > crate::frontier::memory_budget() {
-        return Err(SolveError::Limit(format!(
-            "the {kind:?} model of this board at {} cars would need about {} MB, above the \
-             memory budget of {} MB (raise it with --memory-limit)",
-            inst.cars,
-            bytes >> 20,
-            crate::frontier::memory_budget() >> 20
-        )));
-    }
+    model_fits(inst, method, "")?;
     // HiGHS picks the format by the extension of the name it writes.
-    let name = path
-        .file_name()
-        .map_or("model".into(), |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(
-        ".tmp-{}-{name}.{}",
-        std::process::id(),
-        format.extension()
-    ));
+    let tmp = crate::output::temporary(path).with_extension(format.extension());
     // Created here first: HiGHS's writer crashes on a path it cannot open
     // (seen with a folder that does not exist), where this is a plain
     // I/O message.
@@ -138,7 +121,7 @@ pub fn export(
         }
     };
     crate::output::commit(&tmp, path)
-        .map_err(|e| SolveError::Mip(MipError(format!("cannot write {}: {e}", path.display()))))?;
+        .map_err(|e| SolveError::Io(format!("cannot write {}: {e}", path.display())))?;
     Ok(Exported {
         model: kind,
         format,

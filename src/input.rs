@@ -17,6 +17,8 @@ use serde_json::{Map, Value};
 
 /// Train cars of a board, a game state or a command line.
 pub const CARS: RangeInclusive<u32> = 1..=10_000;
+/// Worker threads a caller may ask for (each solve is single-threaded).
+pub const THREADS: RangeInclusive<usize> = 1..=64;
 /// Cars a route takes.
 pub const LENGTH: RangeInclusive<u32> = 1..=100;
 /// Points a claimed route scores (rule card or `points`).

@@ -340,9 +340,7 @@ impl Mip {
             nodes,
         })
     }
-}
 
-impl Mip {
     /// Makes `cols` integer (within their bounds: binary for 0..1 columns),
     /// for a model file whose reader solves it as a MIP.
     pub fn set_integer(&mut self, cols: &[usize]) -> Result<(), MipError> {
@@ -382,8 +380,7 @@ impl Mip {
     /// Writes the model to `path`, in the format its extension names
     /// (`.mps` or `.lp`).
     pub fn write(&mut self, path: &std::path::Path) -> Result<(), MipError> {
-        let name = std::ffi::CString::new(path.to_string_lossy().as_bytes())
-            .map_err(|_| MipError(format!("{}: a NUL in the file name", path.display())))?;
+        let name = c_path(path)?;
         // SAFETY: a live Highs instance and a NUL-terminated file name.
         let status =
             unsafe { highs_sys::Highs_writeModel(self.model().as_mut_ptr(), name.as_ptr()) };
@@ -402,8 +399,7 @@ pub fn solve_file(path: &std::path::Path) -> Result<f64, MipError> {
             unsafe { highs_sys::Highs_destroy(self.0) }
         }
     }
-    let name = std::ffi::CString::new(path.to_string_lossy().as_bytes())
-        .map_err(|_| MipError(format!("{}: a NUL in the file name", path.display())))?;
+    let name = c_path(path)?;
     // SAFETY: Highs_create returns a fresh instance, owned (and freed) here;
     // every call below gets it and NUL-terminated strings.
     unsafe {
@@ -434,6 +430,12 @@ pub fn solve_file(path: &std::path::Path) -> Result<f64, MipError> {
         }
         Ok(highs_sys::Highs_getObjectiveValue(highs.0))
     }
+}
+
+/// A file name as HiGHS's C interface takes it.
+fn c_path(path: &std::path::Path) -> Result<std::ffi::CString, MipError> {
+    std::ffi::CString::new(path.to_string_lossy().as_bytes())
+        .map_err(|_| MipError(format!("{}: a NUL in the file name", path.display())))
 }
 
 fn int64_info(solved: &highs::SolvedModel, name: &CStr) -> i64 {

@@ -486,12 +486,7 @@ pub fn over_sweep(
     // Plans listed per budget before the frontier counts instead: a few
     // keep the listing on budgets with few optima, where it is fastest.
     const LISTED: usize = 20;
-    if let Some(e) = entries.iter().find(|e| !e.outcome.proven) {
-        return Err(SolveError::TimeLimit(format!(
-            "the optimum of {} cars was proven",
-            e.cars
-        )));
-    }
+    crate::sweep::all_proven(board, entries)?;
     let counted: Vec<Optima> = crate::solve::worker_pool(threads)?.install(|| {
         // Largest budgets first: they take longest, and the small ones fill
         // in behind them.
@@ -538,43 +533,32 @@ pub fn over_sweep(
         }
         p
     };
+    // The reported plans' counts, as in `frequency.json`.
+    let (_, picked_tickets, picked_routes) =
+        crate::analysis::plan_counts(board, entries.iter().map(|e| &e.outcome.plan));
     let mut tickets: Vec<Presence> = board
         .cards
         .iter()
         .enumerate()
         .map(|(c, card)| {
-            let picked = entries
-                .iter()
-                .filter(|e| {
-                    e.outcome
-                        .plan
-                        .tickets
-                        .iter()
-                        .any(|&t| board.ticket(t).card == c)
-                })
-                .count() as u32;
             presence(
                 card.name.clone(),
                 crate::analysis::best_trip(board, card),
                 None,
                 &|o| o.ticket_counts[c],
-                picked,
+                picked_tickets[c] as u32,
             )
         })
         .collect();
     let mut routes: Vec<Presence> = board
         .route_ids()
         .map(|r| {
-            let picked = entries
-                .iter()
-                .filter(|e| e.outcome.plan.routes.contains(&r))
-                .count() as u32;
             presence(
                 board.route_label(r),
                 board.route(r).points,
                 Some(board.route(r).length),
                 &|o| o.route_counts[r.0],
-                picked,
+                picked_routes[r.0] as u32,
             )
         })
         .collect();

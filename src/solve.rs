@@ -131,28 +131,13 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
     let clock = Clock::new(started, options.time_limit);
     // A model too large for the memory budget is refused before anything
     // is built (even the starting plan, slow on such boards).
-    let bytes = model_bytes(inst, options.method);
-    if options.method != Method::Frontier
-        && !inst.takes_everything()
-        && bytes > crate::frontier::memory_budget()
-    {
+    if options.method != Method::Frontier && !inst.takes_everything() {
         let frontier = if Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
             ", or try --method frontier"
         } else {
             ""
         };
-        return Err(SolveError::Limit(format!(
-            "the {} model of this board at {} cars would need about {} MB, above the memory \
-             budget of {} MB (raise it with --memory-limit{frontier})",
-            if matches!(options.method, Method::Paper | Method::PaperInteger) {
-                "paper"
-            } else {
-                "forest"
-            },
-            inst.cars,
-            bytes >> 20,
-            crate::frontier::memory_budget() >> 20
-        )));
+        model_fits(inst, options.method, frontier)?;
     }
     let start = match &options.start {
         Some(start) => start.clone(),
@@ -237,13 +222,35 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
+/// Refuses the MIP model of `method` (paper or forest) for `inst` when its
+/// estimated size passes the memory budget, before anything is built;
+/// `hint` ends the message's advice.
+pub(crate) fn model_fits(inst: &Instance, method: Method, hint: &str) -> Result<(), SolveError> {
+    let bytes = model_bytes(inst, method);
+    if bytes <= crate::frontier::memory_budget() {
+        return Ok(());
+    }
+    Err(SolveError::Limit(format!(
+        "the {} model of this board at {} cars would need about {} MB, above the memory \
+         budget of {} MB (raise it with --memory-limit{hint})",
+        if matches!(method, Method::Paper | Method::PaperInteger) {
+            "paper"
+        } else {
+            "forest"
+        },
+        inst.cars,
+        bytes >> 20,
+        crate::frontier::memory_budget() >> 20
+    )))
+}
+
 /// An upper estimate of the memory a MIP model of `inst` takes once built
 /// and solved, from its column count: the forest model has at most one tree
 /// per ticket city, each with a column per city and two per route (about
 /// 5 KB a column measured, HiGHS's copies included: 110 MB for 22,658
 /// columns on a complete graph of 40 cities); the paper model a flow per
 /// ticket over every arc (16 KB a column on the Swiss map, 286 MB).
-pub(crate) fn model_bytes(inst: &Instance, method: Method) -> usize {
+fn model_bytes(inst: &Instance, method: Method) -> usize {
     let board = inst.board;
     let per_tree = board.cities.len() + 2 * inst.routes.len();
     match method {

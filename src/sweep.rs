@@ -74,12 +74,19 @@ pub fn sweep_proven(
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
     let entries = sweep(board, from, to, threads, progress)?;
+    all_proven(board, &entries)?;
+    Ok(entries)
+}
+
+/// [`SolveError::TimeLimit`] naming the first budget of `entries` that the
+/// run's time limit left unproven, if any.
+pub fn all_proven(board: &Board, entries: &[SweepEntry]) -> Result<(), SolveError> {
     match entries.iter().find(|e| !e.outcome.proven) {
         Some(e) => Err(SolveError::TimeLimit(format!(
             "the optimum of {} cars on {} was proven",
             e.cars, board.name
         ))),
-        None => Ok(entries),
+        None => Ok(()),
     }
 }
 

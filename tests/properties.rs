@@ -258,31 +258,30 @@ proptest! {
         let key = |name: String, (some, all_of, share): (u32, u32, f64)| -> Row {
             (name, some, all_of, (share * 1e6).round() as i64)
         };
-        let mut expected: Vec<Row> = board
+        // Both sorted, against the library's rows.
+        let sorted = |mut rows: Vec<Row>| {
+            rows.sort();
+            rows
+        };
+        let rows = |presence: &[ttr_opt::optima::Presence]| -> Vec<Row> {
+            sorted(
+                presence
+                    .iter()
+                    .map(|p| key(p.name.clone(), (p.some, p.every, p.share_sum)))
+                    .collect(),
+            )
+        };
+        let tickets: Vec<Row> = board
             .cards
             .iter()
             .enumerate()
             .map(|(c, card)| key(card.name.clone(), tally(&|p| p.0.contains(&c))))
             .collect();
-        let mut got: Vec<Row> = every
-            .tickets
-            .iter()
-            .map(|p| key(p.name.clone(), (p.some, p.every, p.share_sum)))
-            .collect();
-        expected.sort();
-        got.sort();
-        prop_assert_eq!(got, expected);
-        let mut expected: Vec<Row> = board
+        prop_assert_eq!(rows(&every.tickets), sorted(tickets));
+        let routes: Vec<Row> = board
             .route_ids()
             .map(|r| key(board.route_label(r), tally(&|p| p.1.contains(&r))))
             .collect();
-        let mut got: Vec<Row> = every
-            .routes
-            .iter()
-            .map(|p| key(p.name.clone(), (p.some, p.every, p.share_sum)))
-            .collect();
-        expected.sort();
-        got.sort();
-        prop_assert_eq!(got, expected);
+        prop_assert_eq!(rows(&every.routes), sorted(routes));
     }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{list, load_board, write_csv, write_json, write_text, FilesArgs, USA_BOARD};
+use super::{list, load_board, write_csv, write_json, write_text, FilesArgs};
 use crate::balance::Progress;
 use crate::board::Board;
 use crate::plot;
@@ -30,7 +30,7 @@ fn board_text(path: Option<&PathBuf>) -> Result<(String, String)> {
             p.display().to_string(),
         )),
         None => Ok((
-            USA_BOARD.to_string(),
+            crate::board::USA_JSON.to_string(),
             "data/usa.json (built in)".to_string(),
         )),
     }

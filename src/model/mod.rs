@@ -224,21 +224,14 @@ pub fn route_column_names(inst: &Instance, cols: &[usize]) -> Vec<(usize, String
         .zip(&inst.routes)
         .enumerate()
         .map(|(e, (&c, &r))| {
-            let label: String = inst
-                .board
-                .route_label(r)
-                .chars()
-                .map(|ch| if ch.is_ascii_alphanumeric() { ch } else { '_' })
+            // The label's runs of letters and digits, joined by one
+            // underscore each ("Los Angeles – Miami": Los_Angeles_Miami).
+            let label = inst.board.route_label(r);
+            let words: Vec<&str> = label
+                .split(|ch: char| !ch.is_ascii_alphanumeric())
+                .filter(|w| !w.is_empty())
                 .collect();
-            let mut name = format!("x{e}_");
-            // Runs of separators as one underscore.
-            for part in label.split('_').filter(|p| !p.is_empty()) {
-                if !name.ends_with('_') {
-                    name.push('_');
-                }
-                name.push_str(part);
-            }
-            (c, name)
+            (c, format!("x{e}_{}", words.join("_")))
         })
         .collect()
 }
