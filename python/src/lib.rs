@@ -46,6 +46,41 @@ fn board(path: Option<PathBuf>, json: Option<String>) -> PyResult<Board> {
     }
 }
 
+/// `value` if it lies in `lo..=hi` (the command line's ranges), else a
+/// `ValueError` naming the argument. Taken as i64 so that a negative
+/// number is a `ValueError` too, not a conversion error.
+fn in_range(what: &str, value: i64, lo: u64, hi: u64) -> PyResult<u64> {
+    match u64::try_from(value) {
+        Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must be a whole number from {lo} to {hi}, got {value}"
+        ))),
+    }
+}
+
+/// A budget in the range of [`ttr_opt::input::CARS`].
+fn budget(what: &str, value: i64) -> PyResult<u32> {
+    let range = ttr_opt::input::CARS;
+    Ok(in_range(what, value, *range.start() as u64, *range.end() as u64)? as u32)
+}
+
+/// Worker threads in the range of [`ttr_opt::input::THREADS`].
+fn threads(value: i64) -> PyResult<usize> {
+    let range = ttr_opt::input::THREADS;
+    Ok(in_range("threads", value, *range.start() as u64, *range.end() as u64)? as usize)
+}
+
+/// The board of a call and its budget (the board's own by default).
+fn board_and_cars(
+    path: Option<PathBuf>,
+    json: Option<String>,
+    cars: Option<i64>,
+) -> PyResult<(Board, u32)> {
+    let b = board(path, json)?;
+    let cars = budget("cars", cars.unwrap_or(b.cars as i64))?;
+    Ok((b, cars))
+}
+
 fn json(value: &impl Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(failed)
 }
@@ -108,13 +143,12 @@ fn solve(
     py: Python<'_>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    cars: Option<u32>,
+    cars: Option<i64>,
     method_name: &str,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
+    let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let m = method(method_name)?;
-    let cars = cars.unwrap_or(b.cars);
     run(py, time_limit, || {
         let options = SolveOptions {
             method: m,
@@ -131,16 +165,18 @@ fn sweep(
     py: Python<'_>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    start: u32,
-    end: Option<u32>,
-    threads: usize,
+    start: i64,
+    end: Option<i64>,
+    threads: i64,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     let b = board(board_path, board_json)?;
-    let end = end.unwrap_or(b.cars);
-    if start == 0 || start > end {
+    let start = budget("start", start)?;
+    let end = budget("end", end.unwrap_or(b.cars as i64))?;
+    let threads = self::threads(threads)?;
+    if start > end {
         return Err(PyValueError::new_err(format!(
-            "the budgets must run from 1 or more up to at least the start: got {start}..{end}"
+            "end must not be below start: got {start}..{end}"
         )));
     }
     run(py, time_limit, || {
@@ -156,12 +192,12 @@ fn sensitivity_json(
     py: Python<'_>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    cars: Option<u32>,
-    threads: usize,
+    cars: Option<i64>,
+    threads: i64,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
-    let cars = cars.unwrap_or(b.cars);
+    let (b, cars) = board_and_cars(board_path, board_json, cars)?;
+    let threads = self::threads(threads)?;
     run(py, time_limit, || {
         let s = sensitivity(&b, cars, threads).map_err(failed)?;
         json(&SensitivityReport::new(&b, &s))
@@ -174,12 +210,12 @@ fn breakeven(
     py: Python<'_>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    cars: Option<u32>,
-    threads: usize,
+    cars: Option<i64>,
+    threads: i64,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
-    let cars = cars.unwrap_or(b.cars);
+    let (b, cars) = board_and_cars(board_path, board_json, cars)?;
+    let threads = self::threads(threads)?;
     run(py, time_limit, || {
         let r = break_even(&b, cars, threads).map_err(failed)?;
         json(&BreakEvenReport::new(&b, &r))
@@ -192,12 +228,11 @@ fn optima(
     py: Python<'_>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    cars: Option<u32>,
+    cars: Option<i64>,
     max: usize,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
-    let cars = cars.unwrap_or(b.cars);
+    let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     run(py, time_limit, || {
         let o = all_optima(&b, cars, max).map_err(failed)?;
         json(&OptimaReport::new(&b, &o))
@@ -232,7 +267,7 @@ fn check(
     plan_json: Option<String>,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-    cars: Option<u32>,
+    cars: Option<i64>,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     let plan = match (plan_path, plan_json) {
@@ -246,7 +281,10 @@ fn check(
         _ => board(board_path, board_json)?,
     };
     let claimed = plan.claimed(&b).map_err(bad_input)?;
-    let cars = cars.or(plan.cars).unwrap_or(b.cars);
+    let cars = budget(
+        "cars",
+        cars.or(plan.cars.map(i64::from)).unwrap_or(b.cars as i64),
+    )?;
     run(py, time_limit, || {
         let verdict = check_plan(&b, &claimed, cars).map_err(failed)?;
         json(&verdict)

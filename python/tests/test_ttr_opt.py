@@ -57,6 +57,18 @@ def test_bad_input_raises_value_error_naming_the_entry(tmp_path):
         ttr_opt.solve(method="guess")
     with pytest.raises(ValueError, match="time_limit"):
         ttr_opt.solve(time_limit=-1)
+    # The command line's ranges: budgets 1 to 10000, threads 1 to 64.
+    for call in [
+        lambda: ttr_opt.solve(cars=0),
+        lambda: ttr_opt.solve(cars=-3),
+        lambda: ttr_opt.solve(cars=10001),
+        lambda: ttr_opt.sweep(5, 3),
+        lambda: ttr_opt.sweep(1, 3, threads=0),
+        lambda: ttr_opt.sensitivity(cars=5, threads=65),
+        lambda: ttr_opt.check([("Seattle", "Portland")], cars=0),
+    ]:
+        with pytest.raises(ValueError, match="must"):
+            call()
 
 
 def test_replan_the_late_game():
