@@ -1,60 +1,73 @@
+#![deny(missing_docs)]
 //! ttr-opt: the maximum score in Ticket to Ride, computed exactly (MIP and
-//! dynamic programming).
+//! dynamic programming), and the analyses built on it.
 //!
-//! Where things are:
-//! - [`board`]: the board file format, loading and validation;
-//! - [`graph`]: the board as a `petgraph` graph (shortest paths, components);
-//! - [`model`]: the optimisation [`model::Instance`] and its MIP formulations
-//!   ([`model::paper`], the published model; [`model::forest`], the fast one);
-//! - [`mip`]: the HiGHS session (options, cut rows, warm starts, bounds);
-//! - [`branch`]: the branch and cut that solves the forest model;
-//! - [`generate`]: seeded random boards shaped like the published maps;
-//! - [`export`]: a budget's model as an MPS or LP file, for other solvers;
-//! - [`solve`]: runs a method (or picks one) and verifies the answer;
-//! - [`frontier`]: the exact dynamic programme over the map;
-//! - [`sweep`]: every budget in a range, sharing work;
-//! - [`heuristic`]: greedy and beam starting plans;
-//! - [`state`]: a game in progress (the `replan` file format);
-//! - [`replan`]: the best plan from a game state;
-//! - [`check`]: a player's own plan, judged and set beside the optimum;
-//! - [`rules`]: the rules engine for simulated games;
-//! - [`players`]: simulated strategies (random, greedy, planner);
-//! - [`simulate`]: many seeded games and their statistics;
-//! - [`optima`]: every optimal plan of a budget, counted and listed;
-//! - [`analysis`]: sensitivity of the optimum to tickets and routes;
-//! - [`verify`]: the independent union-find check of every reported plan;
-//! - [`input`]: reading input files, the ranges of every number;
-//! - [`limits`]: the run's time limit, shared by all its solves;
-//! - [`output`]: result files, written atomically into safe folders;
-//! - [`plot`]: the figures (PNG and SVG, embedded font);
-//! - [`report`]: the human table and the JSON schema;
-//! - [`cli`]: the `ttr-opt` command line, thin over the above.
+//! The folders are the layers, each using only those above it:
+//! - [`board`]: the board file format, loading and validation
+//!   ([`board::Board`]); the board as a graph ([`board::graph`]); seeded
+//!   random boards ([`board::generate`]); the ranges of every input number
+//!   ([`board::input`]);
+//! - [`model`]: one optimisation question ([`model::Instance`]) and its MIP
+//!   formulations: [`model::paper`], the published model, and
+//!   [`model::forest`], the fast one; the HiGHS session ([`model::mip`]);
+//!   a model written as an MPS or LP file ([`model::export`]);
+//! - [`solve`]: runs a method (or picks one) and verifies the answer
+//!   ([`solve::solve`]); the branch and cut ([`solve::branch`]), the frontier
+//!   programme ([`solve::frontier`]), starting plans ([`solve::heuristic`]),
+//!   every budget of a range ([`solve::sweep`]), the independent union-find
+//!   check ([`solve::verify`]) and the run's time limit ([`solve::limits`]);
+//! - [`analysis`]: sensitivity, frequency and break-even
+//!   ([`analysis`] itself); every optimal plan ([`analysis::optima`]); what-if
+//!   scenarios ([`analysis::scenario`]); the balance report
+//!   ([`analysis::balance`]); a player's own plan judged
+//!   ([`analysis::check`]);
+//! - [`game`]: the rules engine, simulated players, a game in progress and
+//!   its best continuation;
+//! - [`output`]: result files written atomically, the JSON reports every face
+//!   returns ([`output::report`]) and the figures ([`output::plot`]);
+//! - [`cli`]: the `ttr-opt` command line, thin over the above (the Python
+//!   package in `python/` is another face over the same calls).
+//!
+//! The MIP is built in [`model::forest`] (constraints and cut separation) and
+//! solved by [`solve::branch`].
+//!
+//! # Example
+//!
+//! A board of three cities, solved for 4 train cars: the two routes to
+//! Boston (3 + 2 cars) would complete the 9-point ticket but do not fit, so
+//! the best plan is the 3-car route (4 points) and the ticket is left open.
+//!
+//! ```
+//! use ttr_opt::board::Board;
+//! use ttr_opt::model::Instance;
+//! use ttr_opt::solve::{solve, SolveOptions};
+//!
+//! let board = Board::from_json(
+//!     r#"{
+//!         "name": "tiny", "cars": 4,
+//!         "route_points": { "1": 1, "2": 2, "3": 4 },
+//!         "cities": [ { "name": "Albany", "x": 0, "y": 0 },
+//!                     { "name": "Boston", "x": 2, "y": 0 },
+//!                     { "name": "Hartford", "x": 1, "y": 1 } ],
+//!         "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
+//!                     { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
+//!         "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ]
+//!     }"#,
+//!     "tiny.json",
+//! )?;
+//! let outcome = solve(&Instance::new(&board, board.cars), &SolveOptions::default())?;
+//! assert!(outcome.proven);
+//! assert_eq!(outcome.plan.score(), 4);
+//! // With one car more both routes fit: 4 + 2 route points and the ticket.
+//! let outcome = solve(&Instance::new(&board, 5), &SolveOptions::default())?;
+//! assert_eq!(outcome.plan.score(), 15);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod analysis;
-pub mod balance;
 pub mod board;
-pub mod branch;
-pub mod check;
 pub mod cli;
-pub mod export;
-pub mod frontier;
-pub mod generate;
-pub mod graph;
-pub mod heuristic;
-pub mod input;
-pub mod limits;
-pub mod mip;
+pub mod game;
 pub mod model;
-pub mod optima;
 pub mod output;
-pub mod players;
-pub mod plot;
-pub mod replan;
-pub mod report;
-pub mod rules;
-pub mod scenario;
-pub mod simulate;
 pub mod solve;
-pub mod state;
-pub mod sweep;
-pub mod verify;

@@ -32,7 +32,7 @@ fn every_board_runs_every_analysis() {
             "{file}"
         );
 
-        let entries = ttr_opt::sweep::sweep(&board, 1, CARS, 2, &|_| {}).unwrap();
+        let entries = ttr_opt::solve::sweep::sweep(&board, 1, CARS, 2, &|_| {}).unwrap();
         assert_eq!(
             entries.last().unwrap().outcome.plan.score(),
             optimum,
@@ -42,7 +42,7 @@ fn every_board_runs_every_analysis() {
             .windows(2)
             .all(|w| w[0].outcome.plan.score() <= w[1].outcome.plan.score()));
 
-        let optima = ttr_opt::optima::all_optima(&board, CARS, 5).unwrap();
+        let optima = ttr_opt::analysis::optima::all_optima(&board, CARS, 5).unwrap();
         assert_eq!(optima.score, optimum, "{file}");
         assert!(optima.count >= 1 && !optima.plans.is_empty(), "{file}");
 
@@ -62,7 +62,7 @@ fn every_board_runs_every_analysis() {
             );
         }
 
-        let (report, _) = ttr_opt::balance::balance(&board, CARS, 2, &|_| {}).unwrap();
+        let (report, _) = ttr_opt::analysis::balance::balance(&board, CARS, 2, &|_| {}).unwrap();
         assert_eq!(report.optimum, optimum, "{file}");
         assert!(report.markdown(&[]).contains("## Routes"));
 
@@ -74,11 +74,11 @@ fn every_board_runs_every_analysis() {
             }
             v
         };
-        let c = ttr_opt::scenario::compare(&board, &variant, 2, &|_, _| {}).unwrap();
+        let c = ttr_opt::analysis::scenario::compare(&board, &variant, 2, &|_, _| {}).unwrap();
         assert!(c.rows.iter().all(|r| r.variant <= r.base), "{file}");
 
         let games =
-            ttr_opt::simulate::simulate(&board, &["greedy", "random"], 2, 1, &|| {}).unwrap();
+            ttr_opt::game::simulate::simulate(&board, &["greedy", "random"], 2, 1, &|| {}).unwrap();
         assert_eq!(games.len(), 2, "{file}");
     }
 }

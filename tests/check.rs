@@ -5,8 +5,8 @@ mod common;
 
 use std::process::Command;
 
+use ttr_opt::analysis::check::{check, PlanCheck, PlanFile};
 use ttr_opt::board::Board;
-use ttr_opt::check::{check, PlanCheck, PlanFile};
 
 fn ttr_opt(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_ttr-opt"))

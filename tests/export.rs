@@ -5,8 +5,8 @@ mod common;
 
 use std::process::Command;
 
-use ttr_opt::export::{export, Format, ModelKind};
-use ttr_opt::mip::solve_file;
+use ttr_opt::model::export::{export, Format, ModelKind};
+use ttr_opt::model::mip::solve_file;
 use ttr_opt::model::Instance;
 use ttr_opt::solve::Method;
 

@@ -3,9 +3,9 @@
 
 mod common;
 
+use ttr_opt::board::generate::board_json;
+use ttr_opt::board::graph::BoardGraph;
 use ttr_opt::board::Board;
-use ttr_opt::generate::board_json;
-use ttr_opt::graph::BoardGraph;
 use ttr_opt::solve::Method;
 
 fn generated(seed: u64) -> Board {

@@ -2,8 +2,8 @@
 
 mod common;
 
+use ttr_opt::analysis::optima::{all_optima, all_optima_by};
 use ttr_opt::board::RouteId;
-use ttr_opt::optima::{all_optima, all_optima_by};
 use ttr_opt::solve::Method;
 
 #[test]

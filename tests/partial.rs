@@ -22,7 +22,7 @@ fn an_interrupted_break_even_reports_the_rows_it_finished() {
     let heard = AtomicUsize::new(0);
     let cut = break_even_with(&b, cars, 1, &|_| {
         if heard.fetch_add(1, Ordering::SeqCst) == 1 {
-            ttr_opt::limits::interrupt();
+            ttr_opt::solve::limits::interrupt();
         }
     })
     .unwrap();

@@ -5,8 +5,8 @@ mod common;
 use std::path::Path;
 
 use ttr_opt::analysis::{frequency, sensitivity};
-use ttr_opt::plot;
-use ttr_opt::sweep::sweep;
+use ttr_opt::output::plot;
+use ttr_opt::solve::sweep::sweep;
 
 /// A real PNG, or an SVG whose text is drawn as glyph outlines.
 fn check(paths: &[std::path::PathBuf]) {

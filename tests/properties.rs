@@ -4,10 +4,10 @@ mod common;
 
 use proptest::prelude::*;
 use ttr_opt::board::{Board, RouteId};
-use ttr_opt::frontier::{Frontier, Goal};
 use ttr_opt::model::Instance;
+use ttr_opt::solve::frontier::{Frontier, Goal};
+use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{solve, Method, SolveOptions};
-use ttr_opt::verify::evaluate;
 
 /// Routes of a random board: a spanning path over the cities (lengths
 /// `path`) plus the `extra` routes that are neither loops nor repeated pairs.
@@ -216,8 +216,8 @@ proptest! {
     #[test]
     fn frequency_over_every_optimum_matches_brute_force((board, cars) in random_multi_trip_board()) {
         let to = cars.clamp(1, 12);
-        let entries = ttr_opt::sweep::sweep_proven(&board, 1, to, 2, &|_| {}).unwrap();
-        let every = ttr_opt::optima::over_sweep(&board, &entries, 2, &|_| {}).unwrap();
+        let entries = ttr_opt::solve::sweep::sweep_proven(&board, 1, to, 2, &|_| {}).unwrap();
+        let every = ttr_opt::analysis::optima::over_sweep(&board, &entries, 2, &|_| {}).unwrap();
         let all: Vec<_> = board.ticket_ids().collect();
         let plans: Vec<_> = common::every_plan(&board)
             .into_iter()
@@ -263,7 +263,7 @@ proptest! {
             rows.sort();
             rows
         };
-        let rows = |presence: &[ttr_opt::optima::Presence]| -> Vec<Row> {
+        let rows = |presence: &[ttr_opt::analysis::optima::Presence]| -> Vec<Row> {
             sorted(
                 presence
                     .iter()

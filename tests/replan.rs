@@ -5,11 +5,11 @@ mod common;
 
 use ttr_opt::analysis::blocked;
 use ttr_opt::board::Board;
+use ttr_opt::game::replan::{replan, Replan};
+use ttr_opt::game::state::{GameState, StateError};
 use ttr_opt::model::Instance;
-use ttr_opt::replan::{replan, Replan};
+use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{solve, SolveOptions};
-use ttr_opt::state::{GameState, StateError};
-use ttr_opt::verify::evaluate;
 
 fn state(board: &Board, json: serde_json::Value) -> Result<GameState, StateError> {
     GameState::from_json(&json.to_string(), "state.json", board)

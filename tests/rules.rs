@@ -8,8 +8,8 @@ use std::collections::VecDeque;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use ttr_opt::board::{Board, Colour, RouteId, TicketId};
-use ttr_opt::rules::{longest_path, Action, Card, Expect, Game, COLOURS};
-use ttr_opt::simulate::play;
+use ttr_opt::game::rules::{longest_path, Action, Card, Expect, Game, COLOURS};
+use ttr_opt::game::simulate::play;
 
 fn rng() -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(7)
@@ -373,7 +373,7 @@ fn a_seed_replays_the_same_game() {
     let b = common::usa();
     let a = play(&b, &["greedy", "random", "greedy"], 0, 99).unwrap();
     let c = play(&b, &["greedy", "random", "greedy"], 0, 99).unwrap();
-    let key = |p: &ttr_opt::simulate::Played| {
+    let key = |p: &ttr_opt::game::simulate::Played| {
         p.seats
             .iter()
             .map(|s| (s.score, s.turns, s.routes.clone()))

@@ -3,8 +3,8 @@
 
 mod common;
 
+use ttr_opt::analysis::scenario::{compare, Scenario, ScenarioError};
 use ttr_opt::board::Board;
-use ttr_opt::scenario::{compare, Scenario, ScenarioError};
 
 /// A–B–C–D in a line: A–B 1 car, B–C 2 cars, C–D 3 cars (1, 2 and 4
 /// points); tickets A–C 5 and B–D 4.

@@ -5,11 +5,11 @@ mod common;
 
 use std::process::Command;
 
-use ttr_opt::replan::replan;
-use ttr_opt::simulate::{quantile, simulate, summarise};
+use ttr_opt::game::replan::replan;
+use ttr_opt::game::simulate::{quantile, simulate, summarise};
+use ttr_opt::game::state::GameState;
+use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{Method, SolveOptions};
-use ttr_opt::state::GameState;
-use ttr_opt::verify::evaluate;
 
 #[test]
 fn no_player_beats_the_optimum_for_its_own_tickets() {

@@ -5,9 +5,9 @@ mod common;
 
 use common::brute_force;
 use ttr_opt::model::Instance;
+use ttr_opt::solve::sweep::sweep;
+use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{solve, SolveOptions};
-use ttr_opt::sweep::sweep;
-use ttr_opt::verify::evaluate;
 
 #[test]
 fn small_board_sweep_matches_brute_force() {

@@ -5,13 +5,13 @@
 mod common;
 
 use proptest::prelude::*;
+use ttr_opt::analysis::optima::all_optima;
 use ttr_opt::board::{Board, RouteId};
+use ttr_opt::game::replan::replan;
+use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
-use ttr_opt::optima::all_optima;
-use ttr_opt::replan::replan;
+use ttr_opt::solve::verify::{check, Claim};
 use ttr_opt::solve::{Method, SolveOptions};
-use ttr_opt::state::GameState;
-use ttr_opt::verify::{check, Claim};
 
 /// A – B has a 2-car track (2 points) beside a 3-car one (4 points),
 /// B – C one car (1 point) and C – D five (10 points); the ticket A – C is
@@ -155,7 +155,7 @@ fn every_optimum_is_counted_with_its_track() {
 #[test]
 fn a_sweep_answers_every_budget_as_brute_force_does() {
     let b = tunnel_and_ferry();
-    let entries = ttr_opt::sweep::sweep(&b, 1, 9, 1, &|_| {}).unwrap();
+    let entries = ttr_opt::solve::sweep::sweep(&b, 1, 9, 1, &|_| {}).unwrap();
     for e in &entries {
         assert!(e.outcome.proven);
         assert_eq!(
@@ -374,8 +374,8 @@ fn the_long_form_with_equal_tracks_is_the_short_form() {
 
 /// A game of `players` on `b` past the ticket choice (two kept each), every
 /// hand full of cards.
-fn dealt(b: &Board, players: usize) -> ttr_opt::rules::Game<'_> {
-    use ttr_opt::rules::{Action, Expect, Game};
+fn dealt(b: &Board, players: usize) -> ttr_opt::game::rules::Game<'_> {
+    use ttr_opt::game::rules::{Action, Expect, Game};
     let mut g = Game::new(b, players, 7).unwrap();
     while let Expect::Tickets { offered, .. } = g.expect().clone() {
         let p = g.current();
@@ -390,7 +390,7 @@ fn dealt(b: &Board, players: usize) -> ttr_opt::rules::Game<'_> {
 
 #[test]
 fn the_rules_engine_lets_a_player_claim_one_track_of_a_pair() {
-    use ttr_opt::rules::Action;
+    use ttr_opt::game::rules::Action;
     let cities = ["A", "B", "C", "D", "E", "F"];
     let tickets: Vec<(&str, &str, u32)> = (0..6)
         .flat_map(|i| (i + 1..6).map(move |j| (cities[i], cities[j], 5)))
@@ -433,7 +433,7 @@ fn the_map_draws_unequal_tracks() {
     let b = tunnel_and_ferry();
     let plan = common::solve_with(&b, 4, Method::Auto).plan;
     let dir = scratch("plot");
-    let paths = ttr_opt::plot::map(&b, &plan, 4, &dir.join("map")).unwrap();
+    let paths = ttr_opt::output::plot::map(&b, &plan, 4, &dir.join("map")).unwrap();
     for p in paths {
         assert!(
             std::fs::metadata(&p).unwrap().len() > 1000,
@@ -516,7 +516,7 @@ proptest! {
         prop_assert_eq!(outcome.plan.score(), expected);
         let expected = common::brute_force_optima(&board, cars).len() as u128;
         for method in [Method::Frontier, Method::Forest] {
-            let o = ttr_opt::optima::all_optima_by(&board, cars, 100_000, method).unwrap();
+            let o = ttr_opt::analysis::optima::all_optima_by(&board, cars, 100_000, method).unwrap();
             prop_assert_eq!(o.count, expected, "{:?}", method);
         }
     }
@@ -561,8 +561,8 @@ fn simulated_games_on_unequal_pairs_keep_the_rules() {
         let names: Vec<&str> = (0..n)
             .map(|i| ["random", "greedy", "planner"][(g as usize + i) % 3])
             .collect();
-        let p =
-            ttr_opt::simulate::play(&b, &names, g, g).unwrap_or_else(|e| panic!("game {g}: {e}"));
+        let p = ttr_opt::game::simulate::play(&b, &names, g, g)
+            .unwrap_or_else(|e| panic!("game {g}: {e}"));
         for s in &p.seats {
             assert!(
                 common::one_per_pair(&b, &s.routes),

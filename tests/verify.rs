@@ -3,7 +3,7 @@
 mod common;
 
 use ttr_opt::board::{RouteId, TicketId};
-use ttr_opt::verify::{check, evaluate, Claim, StationPartition};
+use ttr_opt::solve::verify::{check, evaluate, Claim, StationPartition};
 
 fn line() -> ttr_opt::board::Board {
     // A–B–C–D, one car each, E–F, and D–E; tickets A–C (5) and A–F (9).

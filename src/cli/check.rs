@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, EXIT_TIME_LIMIT};
+use crate::analysis::check::{check, PlanCheck, PlanFile};
 use crate::board::Board;
-use crate::check::{check, PlanCheck, PlanFile};
 
 #[derive(clap::Args)]
 pub(super) struct CheckArgs {

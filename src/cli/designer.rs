@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{list, load_board, write_csv, write_json, write_text, FilesArgs};
-use crate::balance::Progress;
+use crate::analysis::balance::Progress;
+use crate::analysis::scenario::{compare, Scenario};
 use crate::board::Board;
-use crate::plot;
-use crate::scenario::{compare, Scenario};
-use crate::sweep::SweepEntry;
+use crate::output::plot;
+use crate::solve::sweep::SweepEntry;
 
 #[derive(clap::Args)]
 pub(super) struct CompareArgs {
@@ -26,7 +26,8 @@ pub(super) struct CompareArgs {
 fn board_text(path: Option<&PathBuf>) -> Result<(String, String)> {
     match path {
         Some(p) => Ok((
-            crate::input::read_text(p).with_context(|| format!("cannot read {}", p.display()))?,
+            crate::board::input::read_text(p)
+                .with_context(|| format!("cannot read {}", p.display()))?,
             p.display().to_string(),
         )),
         None => Ok((
@@ -45,14 +46,6 @@ fn say(which: &str, e: &SweepEntry) {
     );
 }
 
-#[derive(serde::Serialize)]
-struct CompareRow {
-    cars: u32,
-    base: u32,
-    variant: u32,
-    change: i64,
-}
-
 pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
     let base = load_board(args.files.board.as_ref())?;
     let (text, _) = board_text(args.files.board.as_ref())?;
@@ -68,21 +61,12 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
         .context("comparison failed")?;
 
     let csv_path = out.join(format!("compare-{stem}.csv"));
-    let mut csv = csv::Writer::from_writer(Vec::new());
-    for r in &result.rows {
-        csv.serialize(CompareRow {
-            cars: r.cars,
-            base: r.base,
-            variant: r.variant,
-            change: r.change,
-        })?;
-    }
-    write_csv(csv, &csv_path)?;
+    write_csv(&csv_path, &result.rows)?;
     let json_path = out.join(format!("compare-{stem}.json"));
     write_json(&json_path, &result)?;
     let mut written = vec![csv_path, json_path];
     if args.files.plot {
-        let curve = |f: fn(&crate::scenario::Row) -> u32| -> Vec<(u32, u32)> {
+        let curve = |f: fn(&crate::analysis::scenario::Row) -> u32| -> Vec<(u32, u32)> {
             result.rows.iter().map(|r| (r.cars, f(r))).collect()
         };
         let (a, b) = (curve(|r| r.base), curve(|r| r.variant));
@@ -97,57 +81,7 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
         outln!("{}", serde_json::to_string_pretty(&result)?);
         return Ok(ExitCode::SUCCESS);
     }
-    outln!("Base: {}\nVariant: {}", result.base, result.variant);
-    if !scenario.description.is_empty() {
-        outln!("  {}", scenario.description);
-    }
-    outln!(
-        "\n{:>5} {:>6} {:>8} {:>7}",
-        "cars",
-        "base",
-        "variant",
-        "change"
-    );
-    for r in &result.rows {
-        let mark = if r.change != 0 {
-            format!("{:+}", r.change)
-        } else {
-            "".into()
-        };
-        outln!("{:>5} {:>6} {:>8} {:>7}", r.cars, r.base, r.variant, mark);
-    }
-    outln!(
-        "\nAt {} cars (base) and {} cars (variant): {} against {} points",
-        result.base_cars,
-        result.variant_cars,
-        result.base_score,
-        result.variant_score
-    );
-    for (title, rows) in [
-        (
-            "Tickets only the base plan completes",
-            &result.tickets_base_only,
-        ),
-        (
-            "Tickets only the variant plan completes",
-            &result.tickets_variant_only,
-        ),
-        ("Tickets both complete", &result.tickets_both),
-        ("Routes only the base plan claims", &result.routes_base_only),
-        (
-            "Routes only the variant plan claims",
-            &result.routes_variant_only,
-        ),
-    ] {
-        outln!(
-            "\n{title}: {}",
-            if rows.is_empty() {
-                "none".to_string()
-            } else {
-                rows.join(", ")
-            }
-        );
-    }
+    out!("{}", result.table(&scenario.description));
     outln!("\nwrote {}", list(&written));
     Ok(ExitCode::SUCCESS)
 }
@@ -186,7 +120,7 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
     // Budgets of the sweep a line each; then the break-even solves, with a
     // bar on a terminal.
     let bar = crate::cli::StepBar::new();
-    let result = crate::balance::balance(&board, cars, args.threads, &|p| match p {
+    let result = crate::analysis::balance::balance(&board, cars, args.threads, &|p| match p {
         Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
         Progress::Step(step) => bar.step(step),
     });

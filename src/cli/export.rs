@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, usage, EXIT_TIME_LIMIT};
-use crate::export::{export, Format, ModelKind};
+use crate::model::export::{export, Format, ModelKind};
 use crate::model::Instance;
 
 #[derive(clap::Args)]

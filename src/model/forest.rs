@@ -38,7 +38,7 @@
 //! fewer on the Swiss map, and Europe at 45 cars in 9.4 s instead of 12.3 s.
 //! The directed cuts are exponentially many; they are found by max-flow
 //! ([`ForestModel::separate`]) at every node of our own branch and cut
-//! ([`crate::branch`]) and added as rows until none is violated. Only x
+//! ([`crate::solve::branch`]) and added as rows until none is violated. Only x
 //! needs to be integer: once the cuts hold, a
 //! positive z^r_k means both ends of ticket k have positive flow from r over
 //! claimed routes, so the ticket really is complete.
@@ -59,7 +59,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::{route_sums, Col, Columns, Instance};
 use crate::board::CityId;
-use crate::mip::{Mip, MipError};
+use crate::model::mip::{Mip, MipError};
 
 /// One arc of one root's arborescence.
 struct Arc {
@@ -199,6 +199,9 @@ fn distances_within(
     dist
 }
 
+/// The rooted-forest model of one instance: which HiGHS column is which, for
+/// reading solutions and separating cuts. [`ForestModel::build`] makes it with
+/// its [`Mip`].
 pub struct ForestModel {
     /// x_e, in the order of `Instance::routes`.
     x: Vec<Col>,
@@ -210,6 +213,10 @@ pub struct ForestModel {
 }
 
 impl ForestModel {
+    /// Builds the model for `inst` and hands it to HiGHS, without the rows that
+    /// are separated later ([`ForestModel::separate`]). Every column is
+    /// continuous: the branch and cut ([`crate::solve::branch`]) branches on
+    /// the x columns.
     pub fn build(inst: &Instance) -> Result<(ForestModel, Mip), MipError> {
         let board = inst.board;
         let n = board.cities.len();
@@ -543,6 +550,7 @@ impl ForestModel {
             .collect()
     }
 
+    /// The x_e columns, in the order of `Instance::routes`.
     pub fn x_columns(&self) -> Vec<usize> {
         self.x.iter().map(|c| c.index).collect()
     }

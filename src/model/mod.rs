@@ -8,19 +8,22 @@
 //! - [`forest`]: a rooted-arborescence (directed cut) model of the same
 //!   problem, with cuts separated by max-flow. The default; much tighter.
 
+pub mod export;
 pub mod forest;
+pub mod mip;
 pub mod paper;
 
 use good_lp::{Expression, ProblemVariables, Variable, VariableDefinition};
 
 use std::collections::BTreeMap;
 
+use crate::board::graph::BoardGraph;
 use crate::board::{Board, PairId, RouteId, TicketId};
-use crate::graph::BoardGraph;
 
 /// One optimisation question on a board.
 #[derive(Clone, Debug)]
 pub struct Instance<'a> {
+    /// The board asked about.
     pub board: &'a Board,
     /// Train cars available.
     pub cars: u32,
@@ -116,12 +119,16 @@ pub struct Plan {
     pub routes: Vec<RouteId>,
     /// Completed tickets, in id order.
     pub tickets: Vec<TicketId>,
+    /// Train cars the routes take.
     pub cars_used: u32,
+    /// Points of the claimed routes.
     pub route_points: u32,
+    /// Points of the completed tickets.
     pub ticket_points: u32,
 }
 
 impl Plan {
+    /// The plan's score: `route_points + ticket_points`.
     pub fn score(&self) -> u32 {
         self.route_points + self.ticket_points
     }
@@ -206,7 +213,7 @@ pub(crate) fn one_trip_per_ticket(inst: &Instance, scores: &[Expression]) -> Vec
 pub(crate) fn scoring_trips(inst: &Instance, routes: &[RouteId]) -> Vec<TicketId> {
     let board = inst.board;
     let picked: Vec<_> = routes.iter().map(|&r| board.route(r).clone()).collect();
-    let component = crate::graph::components(board.cities.len(), &picked);
+    let component = crate::board::graph::components(board.cities.len(), &picked);
     board.scoring(
         inst.tickets
             .iter()

@@ -24,8 +24,10 @@ use good_lp::{variable, Expression, SolverModel};
 
 use super::{route_sums, Col, Columns, Instance};
 use crate::board::{CityId, RouteId};
-use crate::mip::{Mip, MipError};
+use crate::model::mip::{Mip, MipError};
 
+/// Model (1) of one instance: which HiGHS column is which, for warm starts and
+/// for reading solutions. [`PaperModel::build`] makes it with its [`Mip`].
 pub struct PaperModel {
     /// x_e, in the order of `Instance::routes`.
     x: Vec<Col>,

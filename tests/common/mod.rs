@@ -3,8 +3,8 @@
 
 use ttr_opt::board::{Board, RouteId};
 use ttr_opt::model::Instance;
+use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{solve, Method, Outcome, SolveOptions};
-use ttr_opt::verify::evaluate;
 
 /// Every exact method.
 pub const METHODS: [Method; 5] = [

@@ -13,10 +13,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::board::input::{self, join, Reader};
 use crate::board::{Board, BoardError};
-use crate::input::{self, join, Reader};
+use crate::solve::sweep::{sweep_proven, SweepEntry};
 use crate::solve::SolveError;
-use crate::sweep::{sweep_proven, SweepEntry};
 
 /// A scenario as written in its file, its numbers checked against the
 /// ranges of a board file.
@@ -24,16 +24,20 @@ use crate::sweep::{sweep_proven, SweepEntry};
 pub struct Scenario {
     /// Short name of the variant, shown in the comparison.
     pub name: String,
+    /// Free text shown above the comparison; empty when the file gives none.
     pub description: String,
     /// Train cars per player in the variant (default: the base board's).
     pub cars: Option<u32>,
+    /// The edits, applied in this order.
     pub changes: Vec<Change>,
 }
 
 /// City pair naming a route or ticket, in either order.
 #[derive(Clone, Debug)]
 pub struct Pair {
+    /// One city, as the file names it.
     pub from: String,
+    /// The other city.
     pub to: String,
 }
 
@@ -42,16 +46,23 @@ pub struct Pair {
 pub enum Change {
     /// New points for a ticket (or for one trip of a ticket with several).
     SetTicket {
+        /// One city of the trip.
         from: String,
+        /// The other city of the trip.
         to: String,
+        /// The trip's new points.
         points: u32,
     },
     /// New length and/or points for a route. A new length without points
     /// scores by the rule card.
     SetRoute {
+        /// One city of the route.
         from: String,
+        /// The other city of the route.
         to: String,
+        /// The new length in train cars, if it changes.
         length: Option<u32>,
+        /// The new points, if given.
         points: Option<u32>,
     },
     /// Take a route off the board.
@@ -64,26 +75,45 @@ pub enum Change {
     AddTicket(Value),
 }
 
+/// Everything wrong with a scenario file, or with the board it makes.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {
+    /// The file could not be read.
     #[error("cannot read {file}: {source}")]
     Io {
+        /// The file, as named in the message.
         file: String,
+        /// The error reading it.
         source: std::io::Error,
     },
+    /// The file (or the base board's text) is not valid JSON.
     #[error("{file}:{line}:{column}: {message}")]
     Json {
+        /// The file, as named in the message.
         file: String,
+        /// Line of the syntax error, from 1.
         line: usize,
+        /// Column of the syntax error, from 1.
         column: usize,
+        /// What is wrong, without the location.
         message: String,
     },
+    /// The file is JSON but not a valid scenario, or its changes name
+    /// routes or tickets the board does not have.
     #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
-    Invalid { file: String, problems: Vec<String> },
+    Invalid {
+        /// The file, as named in the message.
+        file: String,
+        /// Every problem, each naming its entry (`changes[2]`).
+        problems: Vec<String>,
+    },
     /// The variant fails a board's checks; the board error names the
     /// scenario file.
     #[error("the changed board is not valid: {problem}")]
-    Board { problem: BoardError },
+    Board {
+        /// The board's error.
+        problem: BoardError,
+    },
 }
 
 impl Scenario {
@@ -97,6 +127,7 @@ impl Scenario {
         Scenario::from_json(&text, &file)
     }
 
+    /// Parses and checks a scenario's text; `file` names it in messages.
     pub fn from_json(text: &str, file: &str) -> Result<Scenario, ScenarioError> {
         let value = input::parse(text).map_err(|e| ScenarioError::Json {
             file: file.to_string(),
@@ -346,29 +377,43 @@ fn edit(board: &mut Map<String, Value>, change: &Change) -> Result<(), String> {
 /// One budget of a comparison.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The base board's optimum, in points.
     pub base: u32,
+    /// The variant's optimum, in points.
     pub variant: u32,
+    /// `variant` minus `base`, in points.
     pub change: i64,
 }
 
 /// The base board and a variant, side by side.
 #[derive(Clone, Debug, Serialize)]
 pub struct Comparison {
+    /// The base board's name.
     pub base: String,
+    /// The variant's name, the base's with the scenario's: "USA (1910
+    /// revisions)".
     pub variant: String,
+    /// Every budget from 1 to the larger car count, in order.
     pub rows: Vec<Row>,
     /// The plans at each board's own car count.
     pub base_cars: u32,
+    /// The variant's own car count.
     pub variant_cars: u32,
+    /// The base optimum at `base_cars`, in points.
     pub base_score: u32,
+    /// The variant's optimum at `variant_cars`, in points.
     pub variant_score: u32,
     /// Tickets completed by the base plan only, the variant plan only, and both.
     pub tickets_base_only: Vec<String>,
+    /// Tickets completed by the variant plan only.
     pub tickets_variant_only: Vec<String>,
+    /// Tickets completed by both plans.
     pub tickets_both: Vec<String>,
     /// Routes claimed by the base plan only and by the variant plan only.
     pub routes_base_only: Vec<String>,
+    /// Routes claimed by the variant plan only.
     pub routes_variant_only: Vec<String>,
 }
 

@@ -10,8 +10,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::players::{by_name, Strategy};
-use crate::rules::{Action, Game, RuleError};
+use crate::game::players::{by_name, Strategy};
+use crate::game::rules::{Action, Game, RuleError};
 
 /// Moves after which a game is stopped as stalled (no real game comes near:
 /// 45 cars at one route per turn is a few hundred moves for 5 players).
@@ -20,27 +20,43 @@ const MAX_MOVES: usize = 5_000;
 /// One player's game.
 #[derive(Clone, Debug, Serialize)]
 pub struct Seat {
+    /// The game's number in the run, from 0.
     pub game: u64,
+    /// The game's seed (`seed + game`): it replays the game.
     pub seed: u64,
     /// Position in the turn order (0 moves first).
     pub position: usize,
+    /// Players in the game.
     pub players: usize,
+    /// The strategy's name ("greedy", "planner").
     pub strategy: String,
+    /// The final score, in points: routes, tickets ± and the longest-path
+    /// bonus.
     pub score: i64,
+    /// Points of the routes claimed.
     pub route_points: u32,
+    /// Points of completed tickets minus those of failed ones.
     pub ticket_points: i64,
+    /// Tickets held and completed.
     pub tickets_completed: usize,
+    /// Tickets held at the end, completed or not.
     pub tickets_held: usize,
+    /// The player's longest continuous path, in cars.
     pub longest_path: u32,
+    /// The longest-path bonus won: 10 points, or 0.
     pub bonus: u32,
+    /// Train cars placed on the board.
     pub cars_used: u32,
+    /// Turns taken.
     pub turns: u32,
     /// Score without the longest-path bonus: what the optimum bounds.
     pub network_score: i64,
     /// The game was stopped: the move limit, or no player could move.
     pub stalled: bool,
+    /// The routes claimed (not in the JSON).
     #[serde(skip)]
     pub routes: Vec<RouteId>,
+    /// The tickets held, each by its first trip (not in the JSON).
     #[serde(skip)]
     pub tickets: Vec<TicketId>,
 }
@@ -48,6 +64,7 @@ pub struct Seat {
 /// One game's record.
 #[derive(Clone, Debug)]
 pub struct Played {
+    /// One entry per player, in turn order.
     pub seats: Vec<Seat>,
     /// Total moves made.
     pub moves: usize,
@@ -126,7 +143,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
 
 /// Plays `games` games between `names` (seats rotating), on the current
 /// rayon pool, calling `progress` after each. When the run's time limit
-/// ([`crate::limits`]) stops it, the games finished before it, in order.
+/// ([`crate::solve::limits`]) stops it, the games finished before it, in order.
 pub fn simulate(
     board: &Board,
     names: &[&str],
@@ -139,7 +156,7 @@ pub fn simulate(
         .map(|g| {
             // A game the run's time limit overtook played on with unproven
             // plans: it is left out, not counted.
-            if crate::limits::expired() {
+            if crate::solve::limits::expired() {
                 return Ok(None);
             }
             let n = names.len();
@@ -147,7 +164,7 @@ pub fn simulate(
             let order: Vec<&str> = (0..n).map(|i| names[(i + shift) % n]).collect();
             let played = play(board, &order, g, seed.wrapping_add(g))?;
             progress();
-            Ok((!crate::limits::expired()).then_some(played))
+            Ok((!crate::solve::limits::expired()).then_some(played))
         })
         .collect::<Result<_, RuleError>>()?;
     // The games before the first one left out: the same first games as a
@@ -158,20 +175,35 @@ pub fn simulate(
 /// Distribution of one strategy's results.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
+    /// The strategy's name.
     pub strategy: String,
+    /// Seats it played, over all games.
     pub seats: usize,
+    /// Games in which it has the top score (ties count as a win for each).
     pub wins: usize,
+    /// Mean final score, in points.
     pub mean: f64,
+    /// Lowest final score.
     pub min: i64,
+    /// 10th percentile of the final scores.
     pub p10: f64,
+    /// 25th percentile of the final scores.
     pub p25: f64,
+    /// Median final score.
     pub median: f64,
+    /// 75th percentile of the final scores.
     pub p75: f64,
+    /// 90th percentile of the final scores.
     pub p90: f64,
+    /// Highest final score.
     pub max: i64,
+    /// Mean number of tickets completed per seat.
     pub mean_tickets_completed: f64,
+    /// Mean number of tickets held per seat.
     pub mean_tickets_held: f64,
+    /// Mean train cars placed per seat.
     pub mean_cars_used: f64,
+    /// Mean turns taken per seat.
     pub mean_turns: f64,
     /// Mean of (optimum − network score): how far below the single-player
     /// optimum for the board's cars the strategy lands.
@@ -269,4 +301,14 @@ pub fn route_shares(board: &Board, played: &[Played], strategy: &str) -> Vec<f64
             }
         })
         .collect()
+}
+
+/// The optimum of one player alone with the board's own cars: what the
+/// simulated scores are measured against.
+pub fn single_player_optimum(board: &Board) -> Result<u32, crate::solve::SolveError> {
+    let instance = crate::model::Instance::new(board, board.cars);
+    let outcome = crate::solve::solve_proven(&instance, &Default::default(), || {
+        format!("the optimum of {} cars was proven", board.cars)
+    })?;
+    Ok(outcome.plan.score())
 }

@@ -5,10 +5,10 @@
 use petgraph::algo::astar;
 use petgraph::graph::NodeIndex;
 
+use crate::board::graph::{self, BoardGraph};
 use crate::board::{Board, RouteId, TicketId};
-use crate::frontier::Frontier;
-use crate::graph::{self, BoardGraph};
 use crate::model::Instance;
+use crate::solve::frontier::Frontier;
 
 /// States kept per car count by the beam search in [`start`].
 const BEAM_WIDTH: usize = 20;
@@ -78,7 +78,7 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
     let mut used = 0;
     // The run's time limit ends the ticket phase early: a worse start, but
     // the solve that wanted it can still answer in time.
-    while !crate::limits::expired() {
+    while !crate::solve::limits::expired() {
         let current = score(inst, &chosen).0;
         let mut best: Option<(f64, Vec<RouteId>, u32)> = None;
         for &t in &inst.tickets {

@@ -35,6 +35,7 @@ impl StationPartition {
         StationPartition { representative }
     }
 
+    /// Whether the routes join cities `a` and `b`.
     pub fn connected(&self, a: CityId, b: CityId) -> bool {
         self.representative[a.0] == self.representative[b.0]
     }
@@ -43,8 +44,11 @@ impl StationPartition {
 /// What a set of claimed routes is worth, recomputed from scratch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Evaluation {
+    /// Train cars the routes take.
     pub cars_used: u32,
+    /// Points of the routes.
     pub route_points: u32,
+    /// Points of the `completed` tickets.
     pub ticket_points: u32,
     /// Tickets among those in play whose cities the routes connect, in id
     /// order; of a ticket with several trips, only the best connected trip.
@@ -55,6 +59,7 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// The total: `route_points + ticket_points`.
     pub fn score(&self) -> u32 {
         self.route_points + self.ticket_points
     }

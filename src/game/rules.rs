@@ -31,12 +31,14 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, Colour, RouteId, TicketId};
-use crate::verify::evaluate;
+use crate::solve::verify::evaluate;
 
 /// A train card: one of the 8 colours, or a locomotive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Card {
+    /// A coloured card, one of [`COLOURS`].
     Train(Colour),
+    /// A locomotive: stands in for a card of any colour.
     Locomotive,
 }
 
@@ -83,9 +85,13 @@ pub enum Action {
     /// rest of its length in cards of `colour` (the track's colour, or any
     /// one colour on a gray track; ignored when paying only locomotives).
     Claim {
+        /// The route claimed.
         route: RouteId,
+        /// The track's index in the route's `tracks`.
         track: usize,
+        /// The colour of the cards paid.
         colour: Colour,
+        /// Locomotives paid, standing in for cards of `colour`.
         locomotives: u32,
     },
     /// Only when no other move is legal (no cards or tickets left to draw,
@@ -97,7 +103,12 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Expect {
     /// Keep at least `min` of `offered` (2 at the start of the game, 1 later).
-    Tickets { offered: Vec<TicketId>, min: usize },
+    Tickets {
+        /// The tickets just drawn (or dealt).
+        offered: Vec<TicketId>,
+        /// The fewest the player must keep.
+        min: usize,
+    },
     /// Any turn action.
     Turn,
     /// The second train card of a draw (not a face-up locomotive).
@@ -116,11 +127,16 @@ fn illegal<T>(reason: impl Into<String>) -> Result<T, RuleError> {
 /// One player's state.
 #[derive(Clone, Debug)]
 pub struct Player {
+    /// Train cards held, counted by [`Card::index`].
     pub hand: Hand,
+    /// Train cars left.
     pub cars: u32,
     /// Claimed tracks.
     pub tracks: Vec<(RouteId, usize)>,
+    /// Tickets kept, each by its first trip (a ticket with several trips scores
+    /// its best).
     pub tickets: Vec<TicketId>,
+    /// Points of the routes claimed so far.
     pub route_points: u32,
     /// Turns taken (a turn ends with the second card, a claim, kept
     /// tickets or a pass).
@@ -128,9 +144,11 @@ pub struct Player {
 }
 
 impl Player {
+    /// The routes of the claimed tracks.
     pub fn routes(&self) -> Vec<RouteId> {
         self.tracks.iter().map(|t| t.0).collect()
     }
+    /// Train cards held, in all.
     pub fn cards(&self) -> u32 {
         self.hand.iter().sum()
     }
@@ -139,19 +157,29 @@ impl Player {
 /// Final result for one player.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FinalScore {
+    /// Points of the routes claimed.
     pub route_points: u32,
+    /// Trips of held tickets the player's routes complete (of a ticket with
+    /// several trips, its best one).
     pub completed: Vec<TicketId>,
+    /// Held tickets not completed, each by its smallest trip (the points lost).
     pub failed: Vec<TicketId>,
     /// Completed minus failed ticket points.
     pub ticket_points: i64,
+    /// Length of the player's longest continuous path, in cars.
     pub longest_path: u32,
+    /// The longest-path bonus: [`LONGEST_PATH_BONUS`] to every player tied for
+    /// the longest path, 0 to the others.
     pub bonus: u32,
+    /// The final score: `route_points + ticket_points + bonus` (negative when
+    /// failed tickets cost more than the rest earned).
     pub score: i64,
 }
 
 /// A game in progress.
 #[derive(Clone, Debug)]
 pub struct Game<'b> {
+    /// The board played on.
     pub board: &'b Board,
     rng: ChaCha8Rng,
     deck: Vec<Card>,
@@ -159,6 +187,7 @@ pub struct Game<'b> {
     face_up: Vec<Card>,
     /// Front = top.
     ticket_deck: VecDeque<TicketId>,
+    /// Every player's state, in turn order.
     pub players: Vec<Player>,
     /// Per route, per track: the player who claimed it.
     owner: Vec<Vec<Option<usize>>>,
@@ -258,21 +287,27 @@ impl<'b> Game<'b> {
     pub fn current(&self) -> usize {
         self.current
     }
+    /// What the player to move is asked for.
     pub fn expect(&self) -> &Expect {
         &self.expect
     }
+    /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.over
     }
+    /// The face-up cards (5, or fewer when the deck and discard run out).
     pub fn face_up(&self) -> &[Card] {
         &self.face_up
     }
+    /// Cards left in the draw deck.
     pub fn deck_len(&self) -> usize {
         self.deck.len()
     }
+    /// Cards in the discard pile.
     pub fn discard_len(&self) -> usize {
         self.discard.len()
     }
+    /// Tickets left in the ticket deck.
     pub fn tickets_left(&self) -> usize {
         self.ticket_deck.len()
     }
@@ -280,6 +315,8 @@ impl<'b> Game<'b> {
     pub fn owner(&self, route: RouteId, track: usize) -> Option<usize> {
         self.owner[route.0][track]
     }
+    /// Whether the last round has begun: some player's cars have fallen to 2 or
+    /// fewer.
     pub fn in_last_round(&self) -> bool {
         self.last_round.is_some()
     }

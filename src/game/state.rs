@@ -10,14 +10,17 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+use crate::board::input::{self, Reader};
 use crate::board::{read_colour, Board, BoardError, Colour, RouteId, TicketId};
-use crate::input::{self, Reader};
 
 /// One track of a route: the route and the index of the track in its
 /// `tracks` (0 for a single route).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Track {
+    /// The route the track belongs to.
     pub route: RouteId,
+    /// The track's index in the route's
+    /// [`tracks`](crate::board::Route::tracks), which gives its colour.
     pub index: usize,
 }
 
@@ -46,26 +49,45 @@ pub struct GameState {
 /// Everything wrong with a game-state file.
 #[derive(Debug, thiserror::Error)]
 pub enum StateError {
+    /// The file could not be read.
     #[error("cannot read {file}: {source}")]
     Io {
+        /// The file, as named in the message.
         file: String,
+        /// The error reading it.
         source: std::io::Error,
     },
+    /// The file is not valid JSON.
     #[error("{file}: invalid JSON at line {line}, column {column}: {message}")]
     Json {
+        /// The file, as named in the message.
         file: String,
+        /// Line of the syntax error, from 1.
         line: usize,
+        /// Column of the syntax error, from 1.
         column: usize,
+        /// What is wrong, without the location.
         message: String,
     },
+    /// The board file the state (or plan) names does not load.
     #[error("{file}: board {board}: {source}")]
     Board {
+        /// The state or plan file, as named in the message.
         file: String,
+        /// The board file as the state names it, relative to the state file.
         board: String,
+        /// Why the board does not load.
         source: BoardError,
     },
+    /// The file is JSON but not a valid state (or plan), or names routes or
+    /// tickets its board does not have.
     #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
-    Invalid { file: String, problems: Vec<String> },
+    Invalid {
+        /// The file, as named in the message.
+        file: String,
+        /// Every problem, each naming its entry (`owned[2]`).
+        problems: Vec<String>,
+    },
 }
 
 impl StateError {

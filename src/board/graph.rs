@@ -9,6 +9,8 @@ use crate::board::{Board, CityId, Route, RouteId};
 
 /// The undirected graph of the routes a player may still use.
 pub struct BoardGraph {
+    /// One node per city (node index = city index), one edge per route,
+    /// weighted by its id.
     pub graph: UnGraph<CityId, RouteId>,
 }
 

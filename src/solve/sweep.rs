@@ -29,11 +29,11 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 use crate::board::{Board, RouteId};
-use crate::frontier::{Frontier, Goal};
-use crate::heuristic;
 use crate::model::Instance;
+use crate::solve::frontier::{Frontier, Goal};
+use crate::solve::heuristic;
+use crate::solve::verify::VerifyError;
 use crate::solve::{self, Method, Outcome, SolveError, SolveOptions};
-use crate::verify::VerifyError;
 
 /// How the sweep chooses among alternate optima; written into its outputs.
 pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
@@ -45,6 +45,7 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
 /// One budget's verified answer.
 #[derive(Clone, Debug)]
 pub struct SweepEntry {
+    /// The budget, in train cars.
     pub cars: u32,
     /// The proof for `cars`; its plan is the one [`TIE_BREAK`] picks.
     pub outcome: Outcome,
@@ -54,6 +55,24 @@ pub struct SweepEntry {
 
 /// Solves budgets `from..=to` on `threads` worker threads, calling
 /// `progress` with each answer as it is verified.
+///
+/// On a board of two routes to Boston (Albany – Hartford, 3 cars and 4
+/// points; Hartford – Boston, 2 cars and 2 points) and a 9-point ticket
+/// Albany – Boston:
+/// ```
+/// # let board = ttr_opt::board::Board::from_json(r#"{
+/// #     "name": "tiny", "cars": 5, "route_points": { "1": 1, "2": 2, "3": 4 },
+/// #     "cities": [ { "name": "Albany", "x": 0, "y": 0 }, { "name": "Boston", "x": 2, "y": 0 },
+/// #                 { "name": "Hartford", "x": 1, "y": 1 } ],
+/// #     "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
+/// #                 { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
+/// #     "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ] }"#, "tiny.json")?;
+/// let entries = ttr_opt::solve::sweep::sweep(&board, 1, 5, 2, &|_| {})?;
+/// let scores: Vec<u32> = entries.iter().map(|e| e.outcome.plan.score()).collect();
+/// assert_eq!(scores, [0, 2, 4, 4, 15]);
+/// assert!(entries.iter().all(|e| e.outcome.proven));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn sweep(
     board: &Board,
     from: u32,
@@ -113,7 +132,7 @@ fn run(
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
-            if crate::limits::expired() {
+            if crate::solve::limits::expired() {
                 return (Vec::new(), 0);
             }
             let inst = instance(i);
@@ -141,7 +160,7 @@ fn run(
             .into_par_iter()
             .with_max_len(1)
             .map(|i| {
-                if crate::limits::expired() {
+                if crate::solve::limits::expired() {
                     return Ok(Method::Forest);
                 }
                 solve::choose(&instance(i), &prepared[i].0, solve::SWEEP_GAP)
@@ -178,7 +197,7 @@ fn run(
     let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
     let forest_task = |i: usize| -> Result<(), SolveError> {
         // Past the time limit: no search, not even the instance.
-        if crate::limits::expired() {
+        if crate::solve::limits::expired() {
             record(i, solve::unsolved(board));
             return Ok(());
         }
@@ -199,8 +218,8 @@ fn run(
             max_cars: budgets[hi],
             min_cars: budgets[lo],
             lower: lower.clone(),
-            deadline: crate::limits::deadline(),
-            memory: Some(crate::frontier::HANDOVER_MEMORY),
+            deadline: crate::solve::limits::deadline(),
+            memory: Some(crate::solve::frontier::HANDOVER_MEMORY),
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
             // Over the memory budget (or out of time): the branch and cut

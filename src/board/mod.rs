@@ -6,6 +6,10 @@
 //! that the rest of the program can rely on its invariants (ids in range, no
 //! self-loops, positive lengths, unique city names, every ticket reachable).
 
+pub mod generate;
+pub mod graph;
+pub mod input;
+
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::Path;
@@ -13,10 +17,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::input::{self, describe, Reader};
+use crate::board::input::{describe, Reader};
 
 /// The text of `data/usa.json`, built in.
-pub const USA_JSON: &str = include_str!("../data/usa.json");
+pub const USA_JSON: &str = include_str!("../../data/usa.json");
 
 /// Index of a city in [`Board::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -43,16 +47,27 @@ pub struct TicketId(pub usize);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Colour {
+    /// A gray track: claimed with cards of any one colour (`grey` in a file
+    /// means the same).
     #[serde(alias = "grey")]
     Gray,
+    /// A red track: claimed with red cards.
     Red,
+    /// An orange track: claimed with orange cards.
     Orange,
+    /// A yellow track: claimed with yellow cards.
     Yellow,
+    /// A green track: claimed with green cards.
     Green,
+    /// A blue track: claimed with blue cards.
     Blue,
+    /// A pink track: claimed with pink cards (`purple` in a file means the
+    /// same).
     #[serde(alias = "purple")]
     Pink,
+    /// A white track: claimed with white cards.
     White,
+    /// A black track: claimed with black cards.
     Black,
 }
 
@@ -73,17 +88,24 @@ impl fmt::Display for Colour {
     }
 }
 
+/// A city of the board.
 #[derive(Clone, Debug, Serialize)]
 pub struct City {
+    /// The city's name, unique on the board ("Kansas City").
     pub name: String,
     /// Map position (x to the east, y to the south), used for plots only.
     pub x: f64,
+    /// The map position's y, to the south (see `x`).
     pub y: f64,
 }
 
+/// A route: what one claim buys, between two cities. A double route of equal
+/// tracks is one route with two colours.
 #[derive(Clone, Debug, Serialize)]
 pub struct Route {
+    /// One end, as the board file lists it (`from`).
     pub a: CityId,
+    /// The other end (`to`).
     pub b: CityId,
     /// Train cars needed to claim the route.
     pub length: u32,
@@ -102,8 +124,11 @@ pub struct Route {
 /// tickets of the Swiss map) scores only its best completed trip.
 #[derive(Clone, Debug, Serialize)]
 pub struct Ticket {
+    /// One city of the trip, as the board file lists it (`from`).
     pub a: CityId,
+    /// The other city of the trip (`to`).
     pub b: CityId,
+    /// Points the trip scores when completed.
     pub points: u32,
     /// The printed card this trip belongs to, an index into [`Board::cards`].
     pub card: usize,
@@ -113,24 +138,35 @@ pub struct Ticket {
 /// scores (the best one completed).
 #[derive(Clone, Debug, Serialize)]
 pub struct Card {
+    /// The ticket's name: the file's `name`, or "Boston – Miami" from its first
+    /// trip.
     pub name: String,
+    /// Its trips, in file order; a ticket of one trip has one.
     pub trips: Vec<TicketId>,
 }
 
 /// A validated board. Construct it with [`Board::load`] or [`Board::from_json`].
 #[derive(Clone, Debug)]
 pub struct Board {
+    /// The board's short name ("USA"), used in messages and output file names.
     pub name: String,
+    /// The board's long name, shown above the result table; empty when the file
+    /// gives none.
     pub title: String,
     /// Train cars each player starts with (45 on the original board).
     pub cars: u32,
+    /// The cities, in file order; a [`CityId`] indexes them.
     pub cities: Vec<City>,
+    /// The routes, in file order (a city pair with tracks of several kinds
+    /// gives one route per kind); a [`RouteId`] indexes them.
     pub routes: Vec<Route>,
     /// The routes of each city pair, in id order: one for most pairs,
     /// several where parallel tracks differ in length or points.
     pub pairs: Vec<Vec<RouteId>>,
     /// Trips of all tickets; every [`Card`] groups the trips of one printed ticket.
     pub tickets: Vec<Ticket>,
+    /// The printed tickets, in file order, each with the trips it holds; a
+    /// ticket with no connected trip is left out.
     pub cards: Vec<Card>,
     /// Things that were accepted but are worth telling the user, such as a
     /// ticket dropped because its cities are not connected by any routes.
@@ -140,20 +176,34 @@ pub struct Board {
 /// Everything wrong with a board file, found in one pass.
 #[derive(Debug, thiserror::Error)]
 pub enum BoardError {
+    /// The file could not be read.
     #[error("cannot read {file}: {source}")]
     Io {
+        /// The file, as named in the message.
         file: String,
+        /// The error reading it.
         source: std::io::Error,
     },
+    /// The file is not valid JSON.
     #[error("{file}: invalid JSON at line {line}, column {column}: {message}")]
     Json {
+        /// The file, as named in the message.
         file: String,
+        /// Line of the syntax error, from 1.
         line: usize,
+        /// Column of the syntax error, from 1.
         column: usize,
+        /// What is wrong, without the location.
         message: String,
     },
+    /// The file is JSON but not a valid board.
     #[error("{file}: {} problem(s) found:\n  - {}", problems.len(), problems.join("\n  - "))]
-    Invalid { file: String, problems: Vec<String> },
+    Invalid {
+        /// The file, as named in the message.
+        file: String,
+        /// Every problem, in file order, each naming its entry.
+        problems: Vec<String>,
+    },
 }
 
 // The file format, as read: every field already checked against its range
@@ -499,6 +549,21 @@ impl Board {
     }
 
     /// Parses and validates a board; `file` names the source in messages.
+    ///
+    /// Every problem is reported at once, each naming its entry:
+    /// ```
+    /// use ttr_opt::board::Board;
+    ///
+    /// let text = r#"{ "name": "bad", "cars": 45,
+    ///     "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 } ],
+    ///     "routes": [ { "from": "A", "to": "B", "length": 0, "tracks": ["red"] },
+    ///                 { "from": "A", "to": "Nowhere", "length": 2, "tracks": ["red"] } ],
+    ///     "tickets": [] }"#;
+    /// let message = Board::from_json(text, "bad.json").unwrap_err().to_string();
+    /// assert!(message.contains("bad.json"));
+    /// assert!(message.contains("routes[0].length"));
+    /// assert!(message.contains("Nowhere"));
+    /// ```
     pub fn from_json(text: &str, file: &str) -> Result<Board, BoardError> {
         let value = input::parse(text).map_err(|e| BoardError::Json {
             file: file.to_string(),
@@ -523,26 +588,32 @@ impl Board {
         })
     }
 
+    /// The city of an id.
     pub fn city(&self, id: CityId) -> &City {
         &self.cities[id.0]
     }
 
+    /// The route of an id.
     pub fn route(&self, id: RouteId) -> &Route {
         &self.routes[id.0]
     }
 
+    /// The ticket trip of an id.
     pub fn ticket(&self, id: TicketId) -> &Ticket {
         &self.tickets[id.0]
     }
 
+    /// The city of this exact name, if the board has one.
     pub fn city_id(&self, name: &str) -> Option<CityId> {
         self.cities.iter().position(|c| c.name == name).map(CityId)
     }
 
+    /// Every route id, in order.
     pub fn route_ids(&self) -> impl Iterator<Item = RouteId> {
         (0..self.routes.len()).map(RouteId)
     }
 
+    /// Every ticket trip id, in order.
     pub fn ticket_ids(&self) -> impl Iterator<Item = TicketId> {
         (0..self.tickets.len()).map(TicketId)
     }
@@ -774,7 +845,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
 
     // A ticket whose cities no set of routes connects can never score; the
     // paper assumes such tickets away, so drop them and say so.
-    let components = crate::graph::components(cities.len(), &routes);
+    let components = crate::board::graph::components(cities.len(), &routes);
     let mut warnings = Vec::new();
     tickets.retain(|t| {
         let keep = components[t.a.0] == components[t.b.0];

@@ -25,9 +25,9 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::board::RouteId;
-use crate::heuristic;
-use crate::mip::{Basis, LpStatus, Mip, MipError};
+use crate::model::mip::{Basis, LpStatus, Mip, MipError};
 use crate::model::{forest::ForestModel, Instance};
+use crate::solve::heuristic;
 
 /// Cut rounds at the root, and at every other node before branching.
 const ROOT_ROUNDS: usize = 200;
@@ -317,7 +317,7 @@ impl Search<'_, '_> {
                 self.mip.set_basis(&basis)?;
             }
             loop {
-                if self.lps > 0 && crate::limits::passed(self.deadline) {
+                if self.lps > 0 && crate::solve::limits::passed(self.deadline) {
                     heap.push(node);
                     stopped = true;
                     break 'search;
@@ -468,7 +468,7 @@ impl Search<'_, '_> {
         loop {
             // Interrupted (Ctrl-C): the node stops where it is, as at a
             // deadline, once it has a bound.
-            if self.lps > 0 && crate::limits::interrupted() {
+            if self.lps > 0 && crate::solve::limits::interrupted() {
                 return Ok(NodeEnd::Stopped(last));
             }
             if let Some(deadline) = self.deadline {

@@ -1,19 +1,26 @@
 //! Solving an [`Instance`]: pick a method (the forest model's branch and
-//! cut in [`crate::branch`], the frontier programme, or the paper's MIP),
+//! cut in [`crate::solve::branch`], the frontier programme, or the paper's MIP),
 //! run it, and check the answer with the independent verifier before anyone
 //! sees it.
+
+pub mod bench;
+pub mod branch;
+pub mod frontier;
+pub mod heuristic;
+pub mod limits;
+pub mod sweep;
+pub mod verify;
 
 use std::time::Instant;
 
 use serde::Serialize;
 
 use crate::board::RouteId;
-use crate::branch::{self, Answer, Reach};
-use crate::frontier::{Frontier, Goal};
-use crate::heuristic;
-use crate::mip::{Mip, MipError, MipStatus};
+use crate::model::mip::{Mip, MipError, MipStatus};
 use crate::model::{paper::PaperModel, Instance, Plan};
-use crate::verify::{self, Claim, VerifyError};
+use crate::solve::branch::{Answer, Reach};
+use crate::solve::frontier::{Frontier, Goal};
+use crate::solve::verify::{Claim, VerifyError};
 
 /// Which exact method to use. All of them return the same optimum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -33,8 +40,23 @@ pub enum Method {
     PaperInteger,
 }
 
+impl Method {
+    /// The name on the command line and in the JSON (`paper-integer`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Frontier => "frontier",
+            Method::Forest => "forest",
+            Method::Paper => "paper",
+            Method::PaperInteger => "paper-integer",
+        }
+    }
+}
+
+/// How to solve: the method, a time limit and a starting plan.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
+    /// The method; [`Method::Auto`] picks one.
     pub method: Method,
     /// Wall-clock limit in seconds for the whole solve.
     pub time_limit: Option<f64>,
@@ -55,11 +77,13 @@ impl Default for SolveOptions {
 /// A verified answer.
 #[derive(Clone, Debug)]
 pub struct Outcome {
+    /// The best plan found, as the verifier scores it.
     pub plan: Plan,
     /// The plan is proven optimal.
     pub proven: bool,
     /// Upper bound on the optimum (integer: scores are integers).
     pub bound: u32,
+    /// Wall-clock time of the solve, in seconds.
     pub seconds: f64,
     /// The method that produced the answer (never `Auto`).
     pub method: Method,
@@ -82,10 +106,13 @@ impl Outcome {
     }
 }
 
+/// Why a solve gave no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
+    /// HiGHS failed.
     #[error(transparent)]
     Mip(#[from] MipError),
+    /// The answer failed the independent check: always a bug.
     #[error(transparent)]
     Verify(#[from] VerifyError),
     /// The instance is beyond a documented limit of the method asked for
@@ -126,6 +153,19 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
 }
 
 /// Solves `inst` and returns a plan checked by the union-find verifier.
+///
+/// The paper's headline, 285 points with 45 cars on the original USA board:
+/// ```
+/// use ttr_opt::board::Board;
+/// use ttr_opt::model::Instance;
+/// use ttr_opt::solve::{solve, SolveOptions};
+///
+/// let board = Board::usa();
+/// let outcome = solve(&Instance::new(&board, 45), &SolveOptions::default())?;
+/// assert!(outcome.proven);
+/// assert_eq!((outcome.plan.score(), outcome.bound), (285, 285));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
     let started = Instant::now();
     let clock = Clock::new(started, options.time_limit);
@@ -197,7 +237,12 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             } else {
                 // The root's incumbent is at least as good as the start.
                 let best = answer.routes;
-                match solve_frontier(inst, &best, &clock, Some(crate::frontier::HANDOVER_MEMORY)) {
+                match solve_frontier(
+                    inst,
+                    &best,
+                    &clock,
+                    Some(crate::solve::frontier::HANDOVER_MEMORY),
+                ) {
                     Some(run) => {
                         method = Method::Frontier;
                         run
@@ -227,7 +272,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
 /// `hint` ends the message's advice.
 pub(crate) fn model_fits(inst: &Instance, method: Method, hint: &str) -> Result<(), SolveError> {
     let bytes = model_bytes(inst, method);
-    if bytes <= crate::frontier::memory_budget() {
+    if bytes <= crate::solve::frontier::memory_budget() {
         return Ok(());
     }
     Err(SolveError::Limit(format!(
@@ -240,7 +285,7 @@ pub(crate) fn model_fits(inst: &Instance, method: Method, hint: &str) -> Result<
         },
         inst.cars,
         bytes >> 20,
-        crate::frontier::memory_budget() >> 20
+        crate::solve::frontier::memory_budget() >> 20
     )))
 }
 
@@ -318,13 +363,18 @@ fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
 /// forest model's branch and cut or the frontier programme. Costs one root
 /// node of the branch and cut.
 pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, SolveError> {
-    if crate::limits::expired()
+    if crate::solve::limits::expired()
         || inst.takes_everything()
         || !Frontier::fits(inst.board, &inst.routes, &inst.tickets)
     {
         return Ok(Method::Forest);
     }
-    let answer = branch::solve(inst, start, crate::limits::deadline(), Reach::Root(gap))?;
+    let answer = branch::solve(
+        inst,
+        start,
+        crate::solve::limits::deadline(),
+        Reach::Root(gap),
+    )?;
     Ok(if answer.loose_root {
         Method::Frontier
     } else {
@@ -419,7 +469,7 @@ impl Clock {
     fn new(started: Instant, limit: Option<f64>) -> Clock {
         let own = limit.map(|l| started + std::time::Duration::from_secs_f64(l));
         Clock {
-            deadline: crate::limits::earliest(own, crate::limits::deadline()),
+            deadline: crate::solve::limits::earliest(own, crate::solve::limits::deadline()),
         }
     }
 
@@ -428,7 +478,7 @@ impl Clock {
     }
 
     fn expired(&self) -> bool {
-        crate::limits::passed(self.deadline)
+        crate::solve::limits::passed(self.deadline)
     }
 
     /// Seconds left, or `None` without a limit.
@@ -521,7 +571,7 @@ pub const SWEEP_GAP: f64 = 0.4;
 
 /// Runs the programme for the instance's budget alone, with the starting
 /// plan's score as the bound to beat; `None` if it ran out of time or of
-/// memory (`memory` bytes of tables, or [`crate::frontier::memory_budget`]).
+/// memory (`memory` bytes of tables, or [`crate::solve::frontier::memory_budget`]).
 fn solve_frontier(
     inst: &Instance,
     start: &[RouteId],

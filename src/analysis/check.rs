@@ -16,12 +16,12 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::board::input::{self, Reader};
 use crate::board::{Board, RouteId};
-use crate::input::{self, Reader};
+use crate::game::state::{describe, read_routes, resolve_route, RawRoute, StateError, Track};
 use crate::model::Instance;
+use crate::solve::verify::evaluate;
 use crate::solve::{solve, SolveError, SolveOptions};
-use crate::state::{describe, read_routes, resolve_route, RawRoute, StateError, Track};
-use crate::verify::evaluate;
 
 const PLAN_FIELDS: &[&str] = &["board", "cars", "routes"];
 
@@ -127,14 +127,18 @@ fn read_plan(root: &Value, r: &mut Reader) -> Option<PlanFields> {
 /// A ticket a plan completes.
 #[derive(Clone, Debug, Serialize)]
 pub struct TicketRow {
+    /// The ticket's name, "Los Angeles – New York".
     pub name: String,
+    /// Points of the trip the plan completes.
     pub points: u32,
 }
 
 /// The verdict on a plan.
 #[derive(Clone, Debug, Serialize)]
 pub struct PlanCheck {
+    /// The board's short name.
     pub board: String,
+    /// The budget the plan is judged against, in train cars.
     pub cars: u32,
     /// No rule is broken: within the budget, no track listed twice, at most
     /// one track of each city pair.
@@ -144,29 +148,60 @@ pub struct PlanCheck {
     /// The plan's figures by the union-find verifier (of the distinct
     /// routes it names, legal or not).
     pub cars_used: u32,
+    /// The plan's score by the verifier: `route_points + ticket_points`.
     pub score: u32,
+    /// Points from the plan's routes.
     pub route_points: u32,
+    /// Points from the tickets its routes complete.
     pub ticket_points: u32,
+    /// The distinct routes the plan names, "Denver – Kansas City", in board
+    /// order.
     pub routes: Vec<String>,
     /// Every ticket its routes complete (a single player may hold any).
     pub tickets: Vec<TicketRow>,
     /// The best score at `cars` (proven when `optimum_proven`; else the
     /// best plan found before the time limit, with `bound` above it).
     pub optimum: u32,
+    /// Whether `optimum` is proven optimal.
     pub optimum_proven: bool,
+    /// Proven upper bound on the optimum, in points (`optimum` when proven).
     pub bound: u32,
     /// `optimum` minus `score` (0 for an optimal plan).
     pub short_of_optimum: i64,
     /// Where the optimal plan differs: its routes and tickets the plan
     /// lacks, and the plan's that it does without.
     pub optimum_routes_not_in_plan: Vec<String>,
+    /// The plan's routes the optimal plan does without.
     pub plan_routes_not_in_optimum: Vec<String>,
+    /// Tickets the optimal plan completes and the plan does not.
     pub optimum_tickets_not_in_plan: Vec<String>,
+    /// Tickets the plan completes and the optimal plan does not.
     pub plan_tickets_not_in_optimum: Vec<String>,
 }
 
 /// Judges `claimed` on `board` with `cars` cars: its legality, its score by
 /// the union-find verifier, and the optimum of the budget beside it.
+///
+/// A plan of Hartford – Boston alone, judged with 5 cars:
+/// ```
+/// use ttr_opt::analysis::check::{check, PlanFile};
+/// # let board = ttr_opt::board::Board::from_json(r#"{
+/// #     "name": "tiny", "cars": 5, "route_points": { "1": 1, "2": 2, "3": 4 },
+/// #     "cities": [ { "name": "Albany", "x": 0, "y": 0 }, { "name": "Boston", "x": 2, "y": 0 },
+/// #                 { "name": "Hartford", "x": 1, "y": 1 } ],
+/// #     "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
+/// #                 { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
+/// #     "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ] }"#, "tiny.json")?;
+/// let plan = PlanFile::from_json(
+///     r#"{ "routes": [ { "from": "Boston", "to": "Hartford" } ] }"#,
+///     "my-plan.json",
+/// )?;
+/// let verdict = check(&board, &plan.claimed(&board)?, 5)?;
+/// assert!(verdict.legal);
+/// assert_eq!((verdict.score, verdict.optimum, verdict.short_of_optimum), (2, 15, 13));
+/// assert_eq!(verdict.optimum_tickets_not_in_plan, ["Albany – Boston"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check(board: &Board, claimed: &Claimed, cars: u32) -> Result<PlanCheck, SolveError> {
     let mut problems = Vec::new();
     let mut routes: Vec<RouteId> = Vec::new();

@@ -11,23 +11,35 @@ use serde::Serialize;
 use crate::board::{Board, Colour};
 use crate::solve::{Method, Outcome};
 
+/// A claimed route in the JSON output.
 #[derive(Serialize)]
 pub struct RouteRow {
+    /// One end, as the board file lists it.
     pub from: String,
+    /// The other end.
     pub to: String,
+    /// Train cars the route takes.
     pub length: u32,
     /// Colour of each parallel track; a player claims one of them.
     pub colours: Vec<Colour>,
+    /// Points the route scores.
     pub points: u32,
 }
 
+/// A completed ticket in the JSON output (of a ticket with several trips, the
+/// trip completed).
 #[derive(Serialize)]
 pub struct TicketRow {
+    /// One city of the trip, as the board file lists it.
     pub from: String,
+    /// The other city.
     pub to: String,
+    /// Points the trip scores.
     pub points: u32,
 }
 
+/// Whether the reported plan is proven optimal (`"optimal"`) or the time limit
+/// came first (`"time_limit"`).
 #[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -40,26 +52,39 @@ pub enum Status {
 /// The answer to `solve`, in the documented JSON schema.
 #[derive(Serialize)]
 pub struct SolveReport {
+    /// The board's short name.
     pub board: String,
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The plan's score: `ticket_points + route_points`.
     pub score: u32,
+    /// Points from completed tickets.
     pub ticket_points: u32,
+    /// Points from claimed routes.
     pub route_points: u32,
+    /// Train cars the plan needs (at most `cars`).
     pub cars_used: u32,
+    /// Whether the plan is proven optimal.
     pub status: Status,
     /// Proven upper bound on the optimum.
     pub bound: u32,
     /// (bound − score) / bound; 0 when proven optimal.
     pub gap: f64,
+    /// Wall-clock time of the solve, in seconds (to the millisecond).
     pub seconds: f64,
+    /// The method that produced the answer (never `auto`).
     pub method: Method,
+    /// The claimed routes, in board order.
     pub routes: Vec<RouteRow>,
+    /// The completed tickets, in board order.
     pub tickets: Vec<TicketRow>,
+    /// The solver's work: solves, cuts and nodes.
     pub solver: SolverStats,
     /// Messages about the input (tickets dropped at load, …).
     pub warnings: Vec<String>,
 }
 
+/// How much work the solve took.
 #[derive(Serialize)]
 pub struct SolverStats {
     /// HiGHS solves, LP and MIP.
@@ -71,6 +96,7 @@ pub struct SolverStats {
 }
 
 impl SolveReport {
+    /// The report of `outcome`, the answer for `cars` cars on `board`.
     pub fn new(board: &Board, cars: u32, outcome: &Outcome) -> SolveReport {
         let plan = &outcome.plan;
         let city = |c: crate::board::CityId| board.city(c).name.clone();
@@ -208,13 +234,16 @@ impl SolveReport {
 /// solve found the reported plan (see the tie-break).
 #[derive(Serialize)]
 pub struct SweepReport {
+    /// The budget whose solve found the reported plan (`cars` or less).
     pub plan_from: u32,
+    /// The `solve` fields, flattened into the same object.
     #[serde(flatten)]
     pub report: SolveReport,
 }
 
 impl SweepReport {
-    pub fn new(board: &Board, e: &crate::sweep::SweepEntry) -> SweepReport {
+    /// The report of one sweep entry.
+    pub fn new(board: &Board, e: &crate::solve::sweep::SweepEntry) -> SweepReport {
         SweepReport {
             plan_from: e.plan_from,
             report: SolveReport::new(board, e.cars, &e.outcome),
@@ -222,19 +251,25 @@ impl SweepReport {
     }
 }
 
-/// The answer to `sensitivity` (sensitivity-<cars>.json).
+/// The answer to `sensitivity` (`sensitivity-<cars>.json`).
 #[derive(Serialize)]
 pub struct SensitivityReport<'a> {
+    /// The board's short name.
     pub board: &'a str,
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum with every ticket and route, in points.
     pub optimum: u32,
+    /// One row per ticket of the optimal plan, largest loss first.
     pub tickets: &'a [crate::analysis::Impact],
+    /// One row per route of the optimal plan, largest loss first.
     pub routes: &'a [crate::analysis::Impact],
     /// Tickets and routes whose solve the time limit cut short (no row).
     pub unfinished: &'a [String],
 }
 
 impl<'a> SensitivityReport<'a> {
+    /// The report of a sensitivity analysis of `board`.
     pub fn new(board: &'a Board, s: &'a crate::analysis::Sensitivity) -> SensitivityReport<'a> {
         SensitivityReport {
             board: &board.name,
@@ -247,13 +282,18 @@ impl<'a> SensitivityReport<'a> {
     }
 }
 
-/// The answer to `breakeven` (breakeven-<cars>.json).
+/// The answer to `breakeven` (`breakeven-<cars>.json`).
 #[derive(Serialize)]
 pub struct BreakEvenReport<'a> {
+    /// The board's short name.
     pub board: &'a str,
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum at that budget, in points.
     pub optimum: u32,
+    /// Every ticket of the board, in board order, with its break-even values.
     pub tickets: &'a [crate::analysis::BreakEven],
+    /// Every route of the reported optimal plan, with the optimum if blocked.
     pub routes: Vec<RouteBlock<'a>>,
     /// Tickets and routes whose solves the time limit cut short (no row).
     pub unfinished: &'a [String],
@@ -262,15 +302,20 @@ pub struct BreakEvenReport<'a> {
 /// A route of the optimum and the optimum without it.
 #[derive(Serialize)]
 pub struct RouteBlock<'a> {
+    /// "Denver – Kansas City".
     pub name: &'a str,
+    /// The route's own points.
     pub points: u32,
+    /// The optimum with the route taken by an opponent, in points.
     pub optimum_if_blocked: u32,
+    /// `optimum_if_blocked` minus the optimum (zero or negative).
     pub change: i64,
     /// Some optimal plan does without it.
     pub avoidable: bool,
 }
 
 impl<'a> BreakEvenReport<'a> {
+    /// The report of a break-even analysis of `board`.
     pub fn new(board: &'a Board, b: &'a crate::analysis::Balance) -> BreakEvenReport<'a> {
         BreakEvenReport {
             board: &board.name,
@@ -293,32 +338,45 @@ impl<'a> BreakEvenReport<'a> {
     }
 }
 
-/// The answer to `optima` (optima-<cars>.json).
+/// The answer to `optima` (`optima-<cars>.json`).
 #[derive(Serialize)]
 pub struct OptimaReport<'a> {
+    /// The board's short name.
     pub board: &'a str,
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum, in points.
     pub score: u32,
     /// Number of optimal route sets (a string: it can exceed JSON's exact integers).
     pub count: String,
+    /// The fewest train cars an optimal plan uses.
     pub fewest_cars: u32,
+    /// Optimal plans listed in `plans`.
     pub listed: usize,
+    /// More optimal plans exist than are listed.
     pub capped: bool,
-    pub tickets: Vec<crate::optima::Share>,
-    pub routes: Vec<crate::optima::Share>,
+    /// Tickets completed by at least one optimal plan, most often first.
+    pub tickets: Vec<crate::analysis::optima::Share>,
+    /// Routes claimed by at least one optimal plan, most often first.
+    pub routes: Vec<crate::analysis::optima::Share>,
+    /// The listed optimal plans, fewest cars first.
     pub plans: Vec<PlanRow>,
 }
 
 /// One listed optimal plan.
 #[derive(Serialize)]
 pub struct PlanRow {
+    /// Train cars the plan uses.
     pub cars_used: u32,
+    /// The plan's routes, in board order.
     pub routes: Vec<String>,
+    /// The tickets the plan completes, in board order.
     pub tickets: Vec<String>,
 }
 
 impl<'a> OptimaReport<'a> {
-    pub fn new(board: &'a Board, o: &crate::optima::Optima) -> OptimaReport<'a> {
+    /// The report of the optimal plans `o` of `board`.
+    pub fn new(board: &'a Board, o: &crate::analysis::optima::Optima) -> OptimaReport<'a> {
         let (tickets, routes) = o.shares(board);
         OptimaReport {
             board: &board.name,
@@ -343,6 +401,146 @@ impl<'a> OptimaReport<'a> {
                         .collect(),
                 })
                 .collect(),
+        }
+    }
+}
+
+/// The answer to a sweep's frequency table (`frequency.json`): how often
+/// each ticket and route is in the reported optimum of the budgets.
+#[derive(Serialize)]
+pub struct FrequencyReport<'a> {
+    /// The board's short name.
+    pub board: &'a str,
+    /// The smallest budget of the sweep, in train cars.
+    pub from: u32,
+    /// The largest budget of the sweep, in train cars.
+    pub to: u32,
+    /// How the sweep picks one plan among a budget's optima.
+    pub tie_break: &'static str,
+    /// The counts, flattened into the same object: `plans`, `tickets`,
+    /// `routes`.
+    #[serde(flatten)]
+    pub frequency: &'a crate::analysis::Frequency,
+}
+
+impl<'a> FrequencyReport<'a> {
+    /// The report of the frequency table of a sweep of `board` over budgets
+    /// `from` to `to`.
+    pub fn new(
+        board: &'a Board,
+        from: u32,
+        to: u32,
+        frequency: &'a crate::analysis::Frequency,
+    ) -> FrequencyReport<'a> {
+        FrequencyReport {
+            board: &board.name,
+            from,
+            to,
+            tie_break: crate::solve::sweep::TIE_BREAK,
+            frequency,
+        }
+    }
+}
+
+/// The answer to `sweep --all-optima` (`frequency-optima.json`): every
+/// ticket and route over every optimal plan of every budget.
+#[derive(Serialize)]
+pub struct SweepOptimaReport<'a> {
+    /// The board's short name.
+    pub board: &'a str,
+    /// The counts, flattened into the same object.
+    #[serde(flatten)]
+    pub optima: &'a crate::analysis::optima::SweepOptima,
+}
+
+/// The answer to `simulate` (`simulate-<players>.json`).
+#[derive(Serialize)]
+pub struct SimulateReport {
+    /// The board's short name.
+    pub board: String,
+    /// The strategies at the table, in the first game's seat order (the seats
+    /// rotate from game to game).
+    pub players: Vec<String>,
+    /// Games finished (fewer than asked if a time limit stopped the run).
+    pub games: u64,
+    /// The seed of the first game; game g is played with `seed + g`.
+    pub seed: u64,
+    /// The single-player optimum the gaps are measured against.
+    pub optimum: u32,
+    /// Wall-clock time of the run, in seconds.
+    pub seconds: f64,
+    /// Games finished per second of the run.
+    pub games_per_second: f64,
+    /// Games that ended because no player could move.
+    pub stalled: usize,
+    /// The score distribution of each strategy, in order of first appearance in
+    /// `players`.
+    pub strategies: Vec<crate::game::simulate::Summary>,
+    /// Per strategy: the routes claimed most often in play (share of its
+    /// seats), beside their share of the optima of a sweep when known.
+    pub routes: Vec<RouteShare>,
+}
+
+/// A route a strategy claims often, in play and in the optima.
+#[derive(Serialize)]
+pub struct RouteShare {
+    /// The strategy's name.
+    pub strategy: String,
+    /// "Denver – Kansas City".
+    pub route: String,
+    /// Share of the strategy's seats that claimed the route (0 to 1).
+    pub in_play: f64,
+    /// The route's share of a sweep's reported optima (from `frequency.json`),
+    /// when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_optima: Option<f64>,
+}
+
+impl SimulateReport {
+    /// The report of `played` games between `players`; `in_optima` gives
+    /// each route's share of a sweep's optima (from `frequency.json`), when
+    /// one is known, to set beside its share in play.
+    pub fn new(
+        board: &Board,
+        players: &[&str],
+        seed: u64,
+        optimum: u32,
+        seconds: f64,
+        played: &[crate::game::simulate::Played],
+        in_optima: Option<&crate::analysis::Frequency>,
+    ) -> SimulateReport {
+        use crate::game::simulate::{route_shares, summarise};
+        let strategies = summarise(played, players, optimum);
+        let mut routes = Vec::new();
+        for s in &strategies {
+            let shares = route_shares(board, played, &s.strategy);
+            let mut ranked: Vec<(usize, f64)> = shares.into_iter().enumerate().collect();
+            ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (r, share) in ranked.into_iter().take(10) {
+                let route = board.route_label(crate::board::RouteId(r));
+                let in_optima = in_optima
+                    .and_then(|f| f.routes.iter().find(|c| c.name == route))
+                    .map(|c| c.share);
+                routes.push(RouteShare {
+                    strategy: s.strategy.clone(),
+                    route,
+                    in_play: share,
+                    in_optima,
+                });
+            }
+        }
+        let games = played.len() as u64;
+        SimulateReport {
+            board: board.name.clone(),
+            players: players.iter().map(|p| p.to_string()).collect(),
+            games,
+            seed,
+            optimum,
+            seconds,
+            games_per_second: games as f64 / seconds.max(1e-9),
+            stalled: played.iter().filter(|p| p.stalled).count(),
+            strategies,
+            routes,
         }
     }
 }

@@ -17,16 +17,18 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+use crate::analysis::optima::{Presence, SweepOptima};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
 use crate::model::Plan;
-use crate::optima::{Presence, SweepOptima};
 
 /// A figure that could not be drawn or written.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw {file}: {message}")]
 pub struct PlotError {
+    /// The figure's file.
     pub file: String,
+    /// What went wrong.
     pub message: String,
 }
 

@@ -7,13 +7,18 @@
 //! Frequency (the paper's Table 3 and Figure 4): how often each ticket and
 //! route is in the reported optimum over the budgets of a sweep.
 
+pub mod balance;
+pub mod check;
+pub mod optima;
+pub mod scenario;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::frontier::{Frontier, Goal};
 use crate::model::Instance;
 use crate::model::Plan;
+use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::{self, solve_proven, Method, Outcome, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
@@ -29,8 +34,11 @@ pub struct Impact {
     pub change: i64,
 }
 
+/// The sensitivity table of one budget: the optimum, and what each ticket and
+/// route of the optimal plan is worth to it.
 #[derive(Clone, Debug)]
 pub struct Sensitivity {
+    /// The budget, in train cars.
     pub cars: u32,
     /// The full problem's answer.
     pub base: Outcome,
@@ -49,12 +57,34 @@ pub struct Sensitivity {
 /// shown while a long analysis runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Step<'a> {
+    /// Solves the analysis makes in all.
     pub total: usize,
+    /// What this solve found, as a line for the user ("without Boston – Miami:
+    /// 273 points").
     pub what: &'a str,
 }
 
 /// Solves the board at `cars`, then once more per ticket and per route of
 /// the optimal plan without it, on `threads` threads.
+///
+/// With 5 cars the optimum takes both routes and the ticket (4 + 2 + 9
+/// points); without the ticket it keeps both routes, and without Albany –
+/// Hartford only Hartford – Boston is left:
+/// ```
+/// # let board = ttr_opt::board::Board::from_json(r#"{
+/// #     "name": "tiny", "cars": 5, "route_points": { "1": 1, "2": 2, "3": 4 },
+/// #     "cities": [ { "name": "Albany", "x": 0, "y": 0 }, { "name": "Boston", "x": 2, "y": 0 },
+/// #                 { "name": "Hartford", "x": 1, "y": 1 } ],
+/// #     "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
+/// #                 { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
+/// #     "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ] }"#, "tiny.json")?;
+/// let s = ttr_opt::analysis::sensitivity(&board, 5, 1)?;
+/// assert_eq!(s.base.plan.score(), 15);
+/// assert_eq!((s.tickets[0].optimum, s.tickets[0].change), (6, -9));
+/// assert_eq!(s.routes[0].name, "Albany – Hartford");
+/// assert_eq!((s.routes[0].optimum, s.routes[0].change), (2, -13));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
     sensitivity_with(board, cars, threads, &|_| {})
 }
@@ -211,10 +241,11 @@ pub fn blocked(board: &Board, cars: u32, r: RouteId) -> Instance<'_> {
 }
 
 /// How often one ticket or route is in the plans of a sweep.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Chosen {
     /// "Los Angeles – New York"
     pub name: String,
+    /// Points: a ticket's best trip, a route's own.
     pub points: u32,
     /// Train cars (routes only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -226,8 +257,9 @@ pub struct Chosen {
 }
 
 /// Frequency tables over a set of plans (one per budget).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Frequency {
+    /// The number of plans counted (one per budget swept).
     pub plans: usize,
     /// Every ticket of the board, most often completed first.
     pub tickets: Vec<Chosen>,
@@ -312,8 +344,11 @@ pub struct BreakEven {
     /// The ticket's index in [`Board::cards`].
     #[serde(skip)]
     pub card: usize,
+    /// "Los Angeles – New York", or the name of a ticket with several trips.
     pub name: String,
+    /// The ticket's points (its best trip's, for a ticket with several).
     pub points: u32,
+    /// Whether every, some or no optimal plan completes it.
     pub membership: Membership,
     /// Best score of a plan that completes the ticket (None: no plan within
     /// the budget can).
@@ -336,7 +371,9 @@ pub struct BreakEven {
 /// The break-even table of a budget.
 #[derive(Clone, Debug)]
 pub struct Balance {
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum at that budget, in points.
     pub optimum: u32,
     /// Every ticket of the board, in board order (but those in
     /// `unfinished`).
@@ -435,7 +472,10 @@ pub fn break_even_with(
                     let mut best = solve::solve(&inst, &options)?;
                     // Should the frontier outgrow memory after all, the
                     // branch and cut takes over.
-                    if !best.proven && method == Method::Frontier && !crate::limits::expired() {
+                    if !best.proven
+                        && method == Method::Frontier
+                        && !crate::solve::limits::expired()
+                    {
                         best = solve::solve(&inst, &SolveOptions::default())?;
                     }
                     if !best.proven {
@@ -512,7 +552,7 @@ fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
         return false;
     }
     let goal = Goal {
-        deadline: crate::limits::deadline(),
+        deadline: crate::solve::limits::deadline(),
         memory: Some(FRIENDLY_MEMORY),
         ..Goal::budget(cars, optimum)
     };

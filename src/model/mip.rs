@@ -15,13 +15,17 @@ use highs::HighsModelStatus;
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MipStatus {
+    /// The solve finished: the solution is optimal (within the gap of
+    /// [`Mip::new`]).
     Optimal,
+    /// The time limit (or another limit, or an interrupt) stopped it first.
     TimeLimit,
 }
 
 /// One solve's outcome.
 #[derive(Clone, Debug)]
 pub struct MipResult {
+    /// Whether the solve finished.
     pub status: MipStatus,
     /// Objective of the best solution found (`None` if there is none).
     pub objective: Option<f64>,
@@ -36,7 +40,9 @@ pub struct MipResult {
 /// How an in-place LP solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LpStatus {
+    /// The LP is solved to optimality.
     Optimal,
+    /// The LP has no solution (the node's bounds exclude every plan).
     Infeasible,
     /// The objective passed the cutoff of [`Mip::set_cutoff`].
     Cutoff,
@@ -57,15 +63,21 @@ pub struct Basis {
 /// An LP solve's outcome (values only when optimal).
 #[derive(Clone, Debug)]
 pub struct LpResult {
+    /// How the solve ended.
     pub status: LpStatus,
+    /// The objective value (negative infinity when not optimal).
     pub objective: f64,
+    /// Column values (empty when not optimal).
     pub values: Vec<f64>,
 }
 
+/// An error from HiGHS (or from handing it a model), with its description.
 #[derive(Debug, thiserror::Error)]
 #[error("HiGHS: {0}")]
 pub struct MipError(pub String);
 
+/// A HiGHS model, live across solves: the session every MIP method works
+/// through.
 pub struct Mip {
     // `highs::Model::solve` consumes the model; it is put back after each solve.
     model: Option<highs::Model>,
@@ -101,6 +113,7 @@ impl Mip {
             .expect("model is put back after every solve")
     }
 
+    /// Sets the HiGHS option `key` to `value`.
     pub fn option<V: highs::HighsOptionValue>(
         &mut self,
         key: &str,
@@ -244,7 +257,7 @@ impl Mip {
 
     /// Re-solves the model as an LP in place (every column must be
     /// continuous), warm-started from the last basis: the node solve of
-    /// [`crate::branch`]. Cheaper than [`Mip::solve`], which hands the model
+    /// [`crate::solve::branch`]. Cheaper than [`Mip::solve`], which hands the model
     /// through the `highs` crate's solve and back.
     pub fn solve_lp(&mut self, columns: usize) -> Result<LpResult, MipError> {
         let ptr = self.model().as_mut_ptr();
@@ -301,6 +314,8 @@ impl Mip {
             .map_err(|e| MipError(format!("setting the start solution: {e:?}")))
     }
 
+    /// Solves the model as it stands (as a MIP if it was built as one), from
+    /// the start solution if one was set.
     pub fn solve(&mut self) -> Result<MipResult, MipError> {
         let model = self
             .model

@@ -20,10 +20,10 @@
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
+use crate::game::state::GameState;
 use crate::model::Instance;
+use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{solve, Outcome, SolveError, SolveOptions};
-use crate::state::GameState;
-use crate::verify::{evaluate, VerifyError};
 
 /// The answer for a game state.
 #[derive(Clone, Debug)]
@@ -33,13 +33,18 @@ pub struct Replan {
     pub outcome: Outcome,
     /// Routes the player owns, and the points they already earned.
     pub owned: Vec<RouteId>,
+    /// Points of the owned routes, already earned.
     pub owned_points: u32,
     /// Routes to claim, their cars and points.
     pub claim: Vec<RouteId>,
+    /// Train cars the routes to claim take.
     pub claim_cars: u32,
+    /// Points the routes to claim score.
     pub claim_points: u32,
     /// Held tickets the final network completes, and those it gives up.
     pub completed: Vec<TicketId>,
+    /// Held tickets none of whose trips the final network completes, each by
+    /// its smallest trip (the points lost).
     pub lost: Vec<TicketId>,
     /// Tickets not held that the plan completes (only when tickets may still
     /// be drawn): draw them if they come up.
@@ -217,8 +222,11 @@ fn penalty(board: &Board, card: usize) -> u32 {
 /// A route or ticket row of the replan report.
 #[derive(Serialize)]
 pub struct Row {
+    /// "Los Angeles – New York".
     pub name: String,
+    /// Points: a route's; a ticket's, negative for one given up.
     pub points: i64,
+    /// Train cars (routes only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<u32>,
 }
@@ -226,29 +234,48 @@ pub struct Row {
 /// The answer to `replan`, in the documented JSON schema.
 #[derive(Serialize)]
 pub struct ReplanReport {
+    /// The board's short name.
     pub board: String,
+    /// Players in the game (2–5).
     pub players: u32,
+    /// Train cars the player has left.
     pub cars_left: u32,
     /// Final score: `owned_points + claim_points + ticket_points`.
     pub score: i64,
+    /// Points still to gain: `score` minus `owned_points`.
     pub to_gain: i64,
+    /// Points of the owned routes, already earned.
     pub owned_points: u32,
+    /// Points of the routes to claim.
     pub claim_points: u32,
+    /// Train cars the routes to claim take (at most `cars_left`).
     pub claim_cars: u32,
     /// Held tickets completed (+) and lost (−), and drawn tickets completed.
     pub ticket_points: i64,
-    pub status: crate::report::Status,
+    /// Whether the plan is proven optimal or the time limit cut the solve
+    /// short.
+    pub status: crate::output::report::Status,
+    /// Proven upper bound on the final score (= `score` when optimal).
     pub bound: i64,
+    /// Wall-clock time of the solve, in seconds (to the millisecond).
     pub seconds: f64,
+    /// The method that produced the answer.
     pub method: crate::solve::Method,
+    /// The routes to claim.
     pub claim: Vec<Row>,
+    /// Held tickets the plan completes.
     pub completed: Vec<Row>,
+    /// Held tickets the plan gives up, with their points negative.
     pub lost: Vec<Row>,
+    /// Tickets not held that the plan completes: worth drawing for (only when
+    /// the state allows drawing).
     pub drawn: Vec<Row>,
+    /// The routes the player already owns.
     pub owned: Vec<Row>,
 }
 
 impl ReplanReport {
+    /// The report of `r`, the answer for `state` on `board`.
     pub fn new(board: &Board, state: &GameState, r: &Replan) -> ReplanReport {
         let route = |&id: &RouteId| Row {
             name: board.route_label(id),
@@ -282,9 +309,9 @@ impl ReplanReport {
             claim_cars: r.claim_cars,
             ticket_points,
             status: if r.outcome.proven {
-                crate::report::Status::Optimal
+                crate::output::report::Status::Optimal
             } else {
-                crate::report::Status::TimeLimit
+                crate::output::report::Status::TimeLimit
             },
             bound: r.bound,
             seconds: (r.outcome.seconds * 1000.0).round() / 1000.0,
@@ -307,8 +334,10 @@ impl ReplanReport {
             self.board, self.players, self.cars_left
         );
         let verdict = match self.status {
-            crate::report::Status::Optimal => "Best final score",
-            crate::report::Status::TimeLimit => "Best final score found (NOT proven optimal)",
+            crate::output::report::Status::Optimal => "Best final score",
+            crate::output::report::Status::TimeLimit => {
+                "Best final score found (NOT proven optimal)"
+            }
         };
         let _ = writeln!(
             out,

@@ -1,6 +1,6 @@
 //! Simulated players behind one trait: a random legal player, the greedy
 //! strategy of the C# simulation (`shared/seeds/` 000–001), and a planner
-//! that follows the exact partial-game optimum ([`crate::replan`]).
+//! that follows the exact partial-game optimum ([`crate::game::replan`]).
 //!
 //! A strategy reads the game through `&Game` and by convention uses only
 //! what its player could see: the board, the face-up row, claimed routes,
@@ -10,14 +10,15 @@ use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, CityId, Colour, RouteId, TicketId};
-use crate::replan::replan;
-use crate::rules::{Action, Card, Expect, Game};
+use crate::game::replan::replan;
+use crate::game::rules::{Action, Card, Expect, Game};
+use crate::game::state::{GameState, Track};
+use crate::solve::verify::StationPartition;
 use crate::solve::{Method, SolveOptions};
-use crate::state::{GameState, Track};
-use crate::verify::StationPartition;
 
 /// A way of playing.
 pub trait Strategy: Send {
+    /// The strategy's name, as [`STRATEGIES`] spells it.
     fn name(&self) -> &'static str;
     /// The move of player `me`, who is to move in `game`.
     fn decide(&mut self, game: &Game, me: usize, rng: &mut ChaCha8Rng) -> Action;
@@ -25,6 +26,29 @@ pub trait Strategy: Send {
 
 /// The strategies by name, as `ttr-opt simulate --players` spells them.
 pub const STRATEGIES: [&str; 3] = ["random", "greedy", "planner"];
+
+/// Players at one table: the fewest and the most.
+pub const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
+
+/// Checks a table's strategies: 2 to 5 of them, each a known name; the
+/// message says what is wrong.
+pub fn check_players(names: &[&str]) -> Result<(), String> {
+    if let Some(bad) = names.iter().find(|n| by_name(n).is_none()) {
+        return Err(format!(
+            "unknown strategy {bad:?} (known: {})",
+            STRATEGIES.join(", ")
+        ));
+    }
+    if !SEATS.contains(&names.len()) {
+        return Err(format!(
+            "{} strategies named; a game has {} to {} players",
+            names.len(),
+            SEATS.start(),
+            SEATS.end()
+        ));
+    }
+    Ok(())
+}
 
 /// A fresh player of the named strategy.
 pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {

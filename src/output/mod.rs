@@ -2,6 +2,11 @@
 //! truncated file where a good one was), and into folders whose names come
 //! from the command line or a fixed default, never from the data.
 
+pub mod plot;
+pub mod report;
+pub mod rows;
+pub mod table;
+
 use std::io;
 use std::path::{Path, PathBuf};
 

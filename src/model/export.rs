@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::heuristic;
 use crate::model::{paper::PaperModel, route_column_names, Instance};
+use crate::solve::heuristic;
+use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{model_fits, Method, SolveError};
-use crate::verify::{evaluate, VerifyError};
 
 /// Which formulation to write.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -64,10 +64,15 @@ impl Format {
 /// What was written.
 #[derive(Clone, Debug, Serialize)]
 pub struct Exported {
+    /// The formulation written.
     pub model: ModelKind,
+    /// The file format.
     pub format: Format,
+    /// The budget of the model, in train cars.
     pub cars: u32,
+    /// Columns (variables) in the file.
     pub columns: usize,
+    /// Rows (constraints) in the file, cuts included.
     pub rows: usize,
     /// Directed cuts in the file (forest model).
     pub cuts: usize,
@@ -77,6 +82,8 @@ pub struct Exported {
     /// Whether the proof finished: a forest model written at a time limit
     /// holds fewer cuts, and its MIP may score above the optimum.
     pub proven: bool,
+    /// Wall-clock time of building (and, for the forest model, solving) and
+    /// writing, in seconds.
     pub seconds: f64,
 }
 
@@ -147,8 +154,12 @@ fn write(inst: &Instance, kind: ModelKind, tmp: &Path) -> Result<Figures, SolveE
         }
         ModelKind::Forest => {
             let start = heuristic::start(inst);
-            let answer =
-                crate::branch::solve_and_write(inst, &start, crate::limits::deadline(), tmp)?;
+            let answer = crate::solve::branch::solve_and_write(
+                inst,
+                &start,
+                crate::solve::limits::deadline(),
+                tmp,
+            )?;
             let eval = evaluate(inst.board, &answer.routes, &inst.tickets_in_play);
             if eval.score() != answer.score {
                 return Err(VerifyError(format!(

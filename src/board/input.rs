@@ -27,8 +27,11 @@ pub const ROUTE_POINTS: RangeInclusive<u32> = 0..=1_000;
 pub const TICKET_POINTS: RangeInclusive<u32> = 1..=1_000;
 /// Entries per list.
 pub const MAX_CITIES: usize = 1_000;
+/// Route entries per board.
 pub const MAX_ROUTES: usize = 5_000;
+/// Ticket entries per board, and trips over all of them.
 pub const MAX_TICKETS: usize = 5_000;
+/// Trips per ticket.
 pub const MAX_TRIPS: usize = 100;
 /// Parallel tracks of one city pair.
 pub const MAX_TRACKS: usize = 5;
@@ -57,8 +60,11 @@ pub fn read_text(path: &Path) -> std::io::Result<String> {
 /// A JSON syntax error: where, and what, without the location repeated.
 #[derive(Debug)]
 pub struct Syntax {
+    /// Line of the error, from 1.
     pub line: usize,
+    /// Column of the error, from 1.
     pub column: usize,
+    /// serde_json's description, without " at line … column …".
     pub message: String,
 }
 
@@ -129,10 +135,12 @@ pub fn in_file_order(problems: &mut [String], fields: &[&str]) {
 /// for a missing or bad value after recording why.
 #[derive(Default)]
 pub struct Reader {
+    /// Every problem found so far, each as "entry: message".
     pub problems: Vec<String>,
 }
 
 impl Reader {
+    /// Records a problem at entry `at` (the whole file when `at` is empty).
     pub fn problem(&mut self, at: &str, message: impl std::fmt::Display) {
         if at.is_empty() {
             self.problems.push(message.to_string());
@@ -207,6 +215,7 @@ impl Reader {
         Some((from?.to_string(), to?.to_string()))
     }
 
+    /// A string.
     pub fn string<'v>(&mut self, v: &'v Value, at: &str) -> Option<&'v str> {
         match v.as_str() {
             Some(s) => Some(s),
@@ -276,6 +285,7 @@ impl Reader {
         }
     }
 
+    /// `true` or `false`.
     pub fn boolean(&mut self, v: &Value, at: &str) -> Option<bool> {
         match v.as_bool() {
             Some(b) => Some(b),

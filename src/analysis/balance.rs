@@ -12,17 +12,21 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::analysis::{break_even_with, frequency, Balance, Frequency, Membership};
+use crate::board::graph::BoardGraph;
 use crate::board::Board;
-use crate::graph::BoardGraph;
+use crate::solve::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
 use crate::solve::SolveError;
-use crate::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
 
 /// One budget of the score curve.
 #[derive(Clone, Debug, Serialize)]
 pub struct CurvePoint {
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The proven optimum at that budget, in points.
     pub score: u32,
+    /// Points of the optimum from completed tickets.
     pub ticket_points: u32,
+    /// Points of the optimum from claimed routes.
     pub route_points: u32,
     /// Points the last car added (score at `cars` minus at `cars − 1`).
     pub marginal: i64,
@@ -31,6 +35,7 @@ pub struct CurvePoint {
 /// One ticket's value against its cost.
 #[derive(Clone, Debug, Serialize)]
 pub struct TicketValue {
+    /// The ticket's name, "Los Angeles – New York".
     pub name: String,
     /// Printed points (of a ticket with several trips: of the trip that
     /// pays most per car, whose figures all the columns give).
@@ -46,23 +51,37 @@ pub struct TicketValue {
     /// At the board's car count: in every, some or no optimum (`None`:
     /// its break-even solve was cut short, see `unfinished`).
     pub membership: Option<Membership>,
+    /// Points to add before an optimal plan completes it, as in
+    /// [`crate::analysis::BreakEven::raise_by`] (`None` also where its solve
+    /// was cut short).
     pub raise_by: Option<u32>,
+    /// Points to remove before an optimal plan leaves it out, as in
+    /// [`crate::analysis::BreakEven::lower_by`] (`None` also where its solve
+    /// was cut short).
     pub lower_by: Option<u32>,
+    /// The ticket has several trips; the figures are those of its best trip per
+    /// car.
     pub several_trips: bool,
 }
 
 /// Everything in the report, also written as JSON.
 #[derive(Clone, Debug, Serialize)]
 pub struct BalanceReport {
+    /// The board's short name.
     pub board: String,
+    /// The board's title, or its name when it has none.
     pub title: String,
+    /// The budget analysed, in train cars: the sweep covers 1 to `cars`.
     pub cars: u32,
+    /// The optimum at `cars`, in points.
     pub optimum: u32,
+    /// The optimum of every budget from 1 to `cars`.
     pub curve: Vec<CurvePoint>,
     /// Median ticket points per car on the cheapest connection.
     pub median_rate: f64,
     /// Every ticket, most points per car first.
     pub tickets: Vec<TicketValue>,
+    /// How often each ticket and route is in the sweep's reported optima.
     pub frequency: Frequency,
     /// Routes of the optimum at `cars`: the optimum if each were blocked.
     pub blocking: Vec<crate::analysis::Impact>,
@@ -70,6 +89,7 @@ pub struct BalanceReport {
     /// limit (or Ctrl-C) cut short: their cells are missing. Empty when the
     /// report is complete.
     pub unfinished: Vec<String>,
+    /// Wall-clock time of the whole report, in seconds.
     pub seconds: f64,
 }
 
@@ -77,7 +97,9 @@ pub struct BalanceReport {
 /// solve of its break-even analysis.
 #[derive(Clone, Copy, Debug)]
 pub enum Progress<'a> {
+    /// A budget of the sweep is proven.
     Budget(&'a SweepEntry),
+    /// A solve of the break-even analysis has finished.
     Step(crate::analysis::Step<'a>),
 }
 

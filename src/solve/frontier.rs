@@ -101,7 +101,7 @@ pub struct Frontier {
     /// before it reaches the frontier again.
     exit: Vec<Vec<u16>>,
     /// `links[i][s]`: where state s of layer i goes in layer i + 1, when the
-    /// run was asked to keep them (for [`crate::optima`]).
+    /// run was asked to keep them (for [`crate::analysis::optima`]).
     links: Option<Vec<Vec<Link>>>,
 }
 
@@ -230,7 +230,7 @@ impl Frontier {
     }
 
     /// [`Frontier::run`], keeping where every state leads, so that all
-    /// optimal plans can be walked ([`crate::optima`]).
+    /// optimal plans can be walked ([`crate::analysis::optima`]).
     pub(crate) fn run_linked(
         board: &Board,
         routes: &[RouteId],
@@ -349,8 +349,12 @@ impl Frontier {
     ) -> Option<Frontier> {
         let mut dp = Frontier::new(board, routes, tickets, &Goal::all(max_cars));
         // Stopped by the run's time limit or the memory budget: no tables.
-        dp.forward(Some(width), crate::limits::deadline(), memory_budget())
-            .then_some(dp)
+        dp.forward(
+            Some(width),
+            crate::solve::limits::deadline(),
+            memory_budget(),
+        )
+        .then_some(dp)
     }
 
     /// The tables of the programme, before any step is decided.
@@ -438,7 +442,7 @@ impl Frontier {
         let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Vec::new(), vec![0; self.max_cars + 1])];
         for i in 0..self.steps.len() {
-            if crate::limits::passed(deadline) {
+            if crate::solve::limits::passed(deadline) {
                 return false;
             }
             // Every layer is kept (plans are recovered from them), and the
@@ -841,12 +845,12 @@ impl Frontier {
             })
     }
 
-    /// The best score with at most `cars` cars (`cars` ≤ the programme's limit).
     /// The largest budget the tables answer.
     pub fn max_cars(&self) -> u32 {
         self.max_cars as u32
     }
 
+    /// The best score with at most `cars` cars (`cars` ≤ the programme's limit).
     pub fn best(&self, cars: u32) -> u32 {
         let last = self.layers.last().expect("at least the initial layer");
         // After the last step every component is closed: one empty state.

@@ -14,15 +14,17 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::frontier::{Frontier, Goal};
 use crate::model::Instance;
+use crate::solve::frontier::{Frontier, Goal};
+use crate::solve::verify::{evaluate, Evaluation, VerifyError};
 use crate::solve::{solve_proven, Method, SolveError, SolveOptions};
-use crate::verify::{evaluate, Evaluation, VerifyError};
 
 /// All the optimal plans of one budget.
 #[derive(Clone, Debug)]
 pub struct Optima {
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum, in points, that every plan here scores.
     pub score: u32,
     /// Number of distinct optimal route sets (saturating at `u128::MAX`).
     pub count: u128,
@@ -95,11 +97,11 @@ fn optima_of(
 ) -> Result<Optima, SolveError> {
     let cars = inst.cars;
     if !inst.routes.is_empty() && listing {
-        let deadline = crate::limits::deadline();
-        if let Some(plans) = crate::branch::enumerate(inst, score, max, deadline)? {
+        let deadline = crate::solve::limits::deadline();
+        if let Some(plans) = crate::solve::branch::enumerate(inst, score, max, deadline)? {
             return listed(board, inst, cars, score, plans);
         }
-        if crate::limits::expired() {
+        if crate::solve::limits::expired() {
             return Err(SolveError::TimeLimit(format!(
                 "every optimal plan of {cars} cars was found"
             )));
@@ -114,11 +116,11 @@ fn optima_of(
     // programme's tables need be no longer.
     let cars = cars.min(inst.total_length());
     let goal = Goal {
-        deadline: crate::limits::deadline(),
+        deadline: crate::solve::limits::deadline(),
         ..Goal::budget(cars, score)
     };
     let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal);
-    if dp.is_none() && crate::limits::expired() {
+    if dp.is_none() && crate::solve::limits::expired() {
         return Err(SolveError::TimeLimit(format!(
             "every optimal plan of {cars} cars was found"
         )));
@@ -127,7 +129,7 @@ fn optima_of(
         SolveError::Limit(format!(
             "listing all optima at {cars} cars needs more memory than the budget of {} MB \
              (raise it with --memory-limit)",
-            crate::frontier::memory_budget() >> 20
+            crate::solve::frontier::memory_budget() >> 20
         ))
     })?;
     if dp.best(cars) != score {
@@ -365,10 +367,13 @@ fn listed(
 /// One row of the share tables.
 #[derive(Clone, Debug, Serialize)]
 pub struct Share {
+    /// "Los Angeles – New York".
     pub name: String,
+    /// Points: a ticket's best trip, a route's own.
     pub points: u32,
     /// Optimal plans that use it, and that over all optimal plans.
     pub count: u128,
+    /// `count` over the number of optimal plans.
     pub share: f64,
 }
 
@@ -427,6 +432,7 @@ impl Optima {
 pub struct Presence {
     /// "Los Angeles – New York"
     pub name: String,
+    /// Points: a ticket's best trip, a route's own.
     pub points: u32,
     /// Train cars (routes only).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -447,7 +453,9 @@ pub struct Presence {
 /// The optimal plans of one budget, counted.
 #[derive(Clone, Debug, Serialize)]
 pub struct BudgetOptima {
+    /// The budget, in train cars.
     pub cars: u32,
+    /// The optimum at that budget, in points.
     pub score: u32,
     /// Distinct optimal route sets (a string: it can exceed JSON's exact
     /// integers).
@@ -459,8 +467,11 @@ pub struct BudgetOptima {
 /// Frequency tables over every optimal plan of every budget of a sweep.
 #[derive(Clone, Debug, Serialize)]
 pub struct SweepOptima {
+    /// The smallest budget of the sweep, in train cars.
     pub from: u32,
+    /// The largest budget of the sweep, in train cars.
     pub to: u32,
+    /// The optima of each budget, counted, smallest budget first.
     pub budgets: Vec<BudgetOptima>,
     /// Every ticket of the board: most budgets with some optimum using it
     /// first, then most with every optimum, then board order.
@@ -470,7 +481,7 @@ pub struct SweepOptima {
 }
 
 /// Counts every optimal plan of every budget of a proven sweep (`entries`,
-/// as [`crate::sweep::sweep_proven`] returns them) on `threads` workers,
+/// as [`crate::solve::sweep::sweep_proven`] returns them) on `threads` workers,
 /// calling `progress` as each budget is counted. The proofs
 /// are the sweep's: each budget is only counted, by the branch and cut's
 /// listing where the branch and cut proved it and by the frontier's linked
@@ -478,7 +489,7 @@ pub struct SweepOptima {
 /// listing keeps).
 pub fn over_sweep(
     board: &Board,
-    entries: &[crate::sweep::SweepEntry],
+    entries: &[crate::solve::sweep::SweepEntry],
     threads: usize,
     progress: &(dyn Fn(crate::analysis::Step) + Sync),
 ) -> Result<SweepOptima, SolveError> {
@@ -486,7 +497,7 @@ pub fn over_sweep(
     // Plans listed per budget before the frontier counts instead: a few
     // keep the listing on budgets with few optima, where it is fastest.
     const LISTED: usize = 20;
-    crate::sweep::all_proven(board, entries)?;
+    crate::solve::sweep::all_proven(board, entries)?;
     let counted: Vec<Optima> = crate::solve::worker_pool(threads)?.install(|| {
         // Largest budgets first: they take longest, and the small ones fill
         // in behind them.

@@ -1,0 +1,84 @@
+//! `solve` (one budget) and `replan` (the rest of a game in progress).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+
+use super::{budget, load_board, status_code};
+use crate::game::replan::{replan, ReplanReport};
+use crate::game::state::GameState;
+use crate::model::Instance;
+use crate::output::report::SolveReport;
+use crate::solve::{solve, Method, SolveOptions};
+
+#[derive(clap::Args)]
+pub(super) struct SolveArgs {
+    /// Train cars available (default: the board's own, 45 on the USA board).
+    #[arg(long, short = 'c', value_parser = budget)]
+    cars: Option<u32>,
+    /// Board file in the format of data/README.md (default: the built-in USA board).
+    #[arg(long, short = 'b', value_name = "FILE")]
+    board: Option<PathBuf>,
+    /// Print the answer as JSON (schema in the README) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Exact method: auto (default: forest or frontier, whichever suits the
+    /// budget), frontier (dynamic programme), forest (rooted-forest MIP),
+    /// paper (the published flow MIP), paper-integer (the same, binary flows).
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+}
+
+pub(super) fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
+    let board = load_board(args.board.as_ref())?;
+    let cars = args.cars.unwrap_or(board.cars);
+    let options = SolveOptions {
+        method: args.method,
+        time_limit: None,
+        start: None,
+    };
+    let outcome = solve(&Instance::new(&board, cars), &options).context("solving failed")?;
+    let report = SolveReport::new(&board, cars, &outcome);
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let title = if board.title.is_empty() {
+            &board.name
+        } else {
+            &board.title
+        };
+        out!("{}", report.table(title));
+    }
+    Ok(status_code(report.status))
+}
+
+#[derive(clap::Args)]
+pub(super) struct ReplanArgs {
+    /// Game-state file (JSON; it names its board file, relative to itself).
+    #[arg(value_name = "STATE.json")]
+    state: PathBuf,
+    /// Print the answer as JSON (schema in the README) instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Exact method, as for `solve`.
+    #[arg(long, value_enum, default_value_t = Method::Auto)]
+    method: Method,
+}
+
+pub(super) fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
+    let (board, state) = GameState::load(&args.state)?;
+    let options = SolveOptions {
+        method: args.method,
+        time_limit: None,
+        start: None,
+    };
+    let result = replan(&board, &state, &options).context("replanning failed")?;
+    let report = ReplanReport::new(&board, &state, &result);
+    if args.json {
+        outln!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        out!("{}", report.table());
+    }
+    Ok(status_code(report.status))
+}

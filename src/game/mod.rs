@@ -1,0 +1,14 @@
+//! The game itself, beyond the optimum: a rules engine, simulated players
+//! and their statistics, and a game in progress with its best continuation.
+//!
+//! - [`rules`]: the rules engine (deck, draws, claims, scoring);
+//! - [`players`]: simulated strategies (random, greedy, planner);
+//! - [`simulate`]: many seeded games and their statistics;
+//! - [`state`]: a game in progress, the file format `replan` reads;
+//! - [`replan`]: the best plan from a game state.
+
+pub mod players;
+pub mod replan;
+pub mod rules;
+pub mod simulate;
+pub mod state;
