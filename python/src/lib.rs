@@ -9,22 +9,27 @@
 //! (file, entry, problem).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde::Serialize;
 
+use ttr_opt::analysis::check::{check as check_plan, PlanFile};
+use ttr_opt::analysis::optima::all_optima;
+use ttr_opt::analysis::scenario::{compare as compare_boards, Scenario};
 use ttr_opt::analysis::{break_even, sensitivity};
 use ttr_opt::board::Board;
-use ttr_opt::check::{check as check_plan, PlanFile};
+use ttr_opt::game::players::check_players;
+use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
+use ttr_opt::game::simulate::{simulate as play_games, single_player_optimum};
+use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
-use ttr_opt::optima::all_optima;
-use ttr_opt::replan::{replan as replan_state, ReplanReport};
-use ttr_opt::report::{BreakEvenReport, OptimaReport, SensitivityReport, SolveReport, SweepReport};
-use ttr_opt::solve::{solve as solve_instance, Method, SolveOptions};
-use ttr_opt::state::GameState;
-use ttr_opt::sweep::sweep as sweep_budgets;
+use ttr_opt::output::report::{
+    BreakEvenReport, OptimaReport, SensitivityReport, SimulateReport, SolveReport, SweepReport,
+};
+use ttr_opt::solve::sweep::sweep as sweep_budgets;
+use ttr_opt::solve::{solve as solve_instance, worker_pool, Method, SolveOptions};
 
 /// An error of the input (a file, an entry): `ValueError`.
 fn bad_input(e: impl std::fmt::Display) -> PyErr {
@@ -58,15 +63,15 @@ fn in_range(what: &str, value: i64, lo: u64, hi: u64) -> PyResult<u64> {
     }
 }
 
-/// A budget in the range of [`ttr_opt::input::CARS`].
+/// A budget in the range of [`ttr_opt::board::input::CARS`].
 fn budget(what: &str, value: i64) -> PyResult<u32> {
-    let range = ttr_opt::input::CARS;
+    let range = ttr_opt::board::input::CARS;
     Ok(in_range(what, value, *range.start() as u64, *range.end() as u64)? as u32)
 }
 
-/// Worker threads in the range of [`ttr_opt::input::THREADS`].
+/// Worker threads in the range of [`ttr_opt::board::input::THREADS`].
 fn threads(value: i64) -> PyResult<usize> {
-    let range = ttr_opt::input::THREADS;
+    let range = ttr_opt::board::input::THREADS;
     Ok(in_range("threads", value, *range.start() as u64, *range.end() as u64)? as usize)
 }
 
@@ -100,7 +105,7 @@ fn run<T: Send>(
             )));
         }
     }
-    ttr_opt::limits::set_time_limit(time_limit);
+    ttr_opt::solve::limits::set_time_limit(time_limit);
     let mut interrupted: Option<PyErr> = None;
     let result = py.detach(|| {
         std::thread::scope(|scope| {
@@ -109,7 +114,7 @@ fn run<T: Send>(
                 std::thread::sleep(Duration::from_millis(100));
                 if interrupted.is_none() {
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        ttr_opt::limits::interrupt();
+                        ttr_opt::solve::limits::interrupt();
                         interrupted = Some(e);
                     }
                 }
@@ -119,8 +124,8 @@ fn run<T: Send>(
                 .unwrap_or_else(|_| Err(failed("the solver stopped unexpectedly")))
         })
     });
-    ttr_opt::limits::set_time_limit(None);
-    ttr_opt::limits::clear_interrupt();
+    ttr_opt::solve::limits::set_time_limit(None);
+    ttr_opt::solve::limits::clear_interrupt();
     match interrupted {
         Some(e) => Err(e),
         None => result,
@@ -291,6 +296,90 @@ fn check(
     })
 }
 
+#[pyfunction]
+#[pyo3(signature = (scenario_path=None, scenario_json=None, board_path=None, board_json=None, threads=2, time_limit=None))]
+fn compare(
+    py: Python<'_>,
+    scenario_path: Option<PathBuf>,
+    scenario_json: Option<String>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let (scenario, file) = match (scenario_path, scenario_json) {
+        (Some(p), _) => (Scenario::load(&p), p.display().to_string()),
+        (None, Some(text)) => (
+            Scenario::from_json(&text, "the scenario dict"),
+            "the scenario dict".to_string(),
+        ),
+        (None, None) => return Err(PyValueError::new_err("no scenario given")),
+    };
+    let scenario = scenario.map_err(bad_input)?;
+    let base = board(board_path.clone(), board_json.clone())?;
+    // The variant is the base board's text with the changes applied.
+    let text = match (&board_path, &board_json) {
+        (Some(p), _) => ttr_opt::board::input::read_text(p)
+            .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?,
+        (None, Some(text)) => text.clone(),
+        (None, None) => ttr_opt::board::USA_JSON.to_string(),
+    };
+    let variant = scenario.apply(&text, &file).map_err(bad_input)?;
+    let threads = self::threads(threads)?;
+    run(py, time_limit, || {
+        let c = compare_boards(&base, &variant, threads, &|_, _| {}).map_err(failed)?;
+        json(&c)
+    })
+}
+
+/// `simulate`'s report with every seat of every game, for a data frame.
+#[derive(Serialize)]
+struct Simulated<'a> {
+    #[serde(flatten)]
+    report: SimulateReport,
+    seats: Vec<&'a ttr_opt::game::simulate::Seat>,
+}
+
+#[pyfunction]
+#[pyo3(signature = (players, games=1000, seed=1, optimum=None, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate(
+    py: Python<'_>,
+    players: Vec<String>,
+    games: i64,
+    seed: u64,
+    optimum: Option<u32>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let names: Vec<&str> = players.iter().map(String::as_str).collect();
+    check_players(&names).map_err(bad_input)?;
+    let games = in_range("games", games, 1, 1_000_000)?;
+    let threads = self::threads(threads)?;
+    run(py, time_limit, || {
+        let optimum = match optimum {
+            Some(o) => o,
+            None => single_player_optimum(&b).map_err(failed)?,
+        };
+        let started = Instant::now();
+        let played = worker_pool(threads)
+            .map_err(failed)?
+            .install(|| play_games(&b, &names, games, seed, &|| {}))
+            .map_err(failed)?;
+        if played.is_empty() {
+            return Err(failed("time limit: not a single game was finished"));
+        }
+        let seconds = started.elapsed().as_secs_f64();
+        json(&Simulated {
+            report: SimulateReport::new(&b, &names, seed, optimum, seconds, &played, None),
+            seats: played.iter().flat_map(|p| &p.seats).collect(),
+        })
+    })
+}
+
 /// The native module; `ttr_opt` (Python) wraps it.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -302,5 +391,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(optima, m)?)?;
     m.add_function(wrap_pyfunction!(replan, m)?)?;
     m.add_function(wrap_pyfunction!(check, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate, m)?)?;
     Ok(())
 }

@@ -112,3 +112,57 @@ def test_ctrl_c_stops_a_long_solve_and_the_next_call_works():
         ttr_opt.solve(board=DATA / "switzerland.json")
     assert time.monotonic() - started < 30
     assert ttr_opt.solve(cars=10)["score"] == 29
+
+
+def test_compare_matches_sweeps_of_both_boards():
+    # Base: the USA board at 8 cars. The scenario doubles Denver - El Paso
+    # (4 points, completed by the base optimum of 4 cars); the same change made by hand to the
+    # board dict must give the variant's column.
+    base = json.loads((DATA / "usa.json").read_text())
+    base["cars"] = 8
+    scenario = {
+        "name": "dearer",
+        "changes": [{"set_ticket": {"from": "Denver", "to": "El Paso", "points": 8}}],
+    }
+    variant = json.loads(json.dumps(base))
+    [ticket] = [
+        t
+        for t in variant["tickets"]
+        if {t["from"], t["to"]} == {"Denver", "El Paso"}
+    ]
+    assert ticket["points"] == 4
+    ticket["points"] = 8
+    c = ttr_opt.compare(scenario, board=base)
+    rows = c["rows"].to_pandas()
+    assert list(rows["cars"]) == list(range(1, 9))
+    assert list(rows["base"]) == [r["score"] for r in ttr_opt.sweep(1, 8, board=base)]
+    assert list(rows["variant"]) == [r["score"] for r in ttr_opt.sweep(1, 8, board=variant)]
+    assert (rows["change"] == rows["variant"] - rows["base"]).all()
+    # At 4 cars the base optimum completes the ticket: the same plan is worth
+    # 4 more, and no plan without the ticket gains anything.
+    assert rows["change"][3] == 4
+    with pytest.raises(ValueError, match=r"(?s)scenario dict.*Nowhere"):
+        ttr_opt.compare(
+            {"name": "x", "changes": [{"remove_route": {"from": "Nowhere", "to": "Denver"}}]},
+            board=base,
+        )
+
+
+def test_simulate_is_seeded_and_counts_every_seat():
+    kwargs = dict(players=["greedy", "random"], games=20, seed=7, optimum=285)
+    a = ttr_opt.simulate(**kwargs)
+    b = ttr_opt.simulate(**kwargs, threads=1)
+    assert a["games"] == 20 and a["optimum"] == 285
+    seats = a["seats"].to_pandas()
+    # Two seats a game; each strategy's summary is over its own seats.
+    assert len(seats) == 40
+    for s in a["strategies"]:
+        mine = seats[seats["strategy"] == s["strategy"]]
+        assert s["seats"] == len(mine)
+        assert s["max"] == mine["score"].max()
+    # The same seed gives the same games, whatever the threads.
+    assert list(seats["score"]) == list(b["seats"].to_pandas()["score"])
+    with pytest.raises(ValueError, match="unknown strategy"):
+        ttr_opt.simulate(players=["greedy", "cheater"])
+    with pytest.raises(ValueError, match="2 to 5 players"):
+        ttr_opt.simulate(players=["greedy"])

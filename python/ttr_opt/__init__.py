@@ -31,6 +31,8 @@ __all__ = [
     "optima",
     "replan",
     "check",
+    "compare",
+    "simulate",
 ]
 
 
@@ -124,3 +126,46 @@ def check(plan, board=None, cars=None, time_limit=None):
     else:
         source = {"plan_path": os.fspath(plan)}
     return _answer(_native.check(cars=cars, time_limit=time_limit, **source, **_board(board)))
+
+
+def compare(scenario, board=None, threads=2, time_limit=None):
+    """A what-if scenario against its base board (``board``): ``scenario``
+    is a scenario file's path or a dict in its format (``data/README.md``).
+    Both boards are swept over every budget: ``rows`` (cars, base, variant,
+    change), and the tickets and routes that differ at the boards' own car
+    counts (the ``compare --json`` schema)."""
+    if isinstance(scenario, dict):
+        source = {"scenario_json": json.dumps(scenario)}
+    else:
+        source = {"scenario_path": os.fspath(scenario)}
+    return _answer(
+        _native.compare(threads=threads, time_limit=time_limit, **source, **_board(board))
+    )
+
+
+def simulate(
+    players=("greedy", "planner"),
+    games=1000,
+    seed=1,
+    optimum=None,
+    board=None,
+    threads=2,
+    time_limit=None,
+):
+    """Seeded games between simulated strategies (``random``, ``greedy``,
+    ``planner``; 2 to 5, seats rotating), measured against the
+    single-player optimum (solved unless given): ``strategies`` (one summary
+    each), ``routes`` (those claimed most in play) and ``seats`` (every
+    player of every game, one record each). The same seed gives the same
+    games."""
+    return _answer(
+        _native.simulate(
+            list(players),
+            games=games,
+            seed=seed,
+            optimum=optimum,
+            threads=threads,
+            time_limit=time_limit,
+            **_board(board),
+        )
+    )
