@@ -25,8 +25,9 @@
 //!   its best continuation;
 //! - [`output`]: result files written atomically, the JSON reports every face
 //!   returns ([`output::report`]) and the figures ([`output::plot`]);
-//! - [`cli`]: the `ttr-opt` command line, thin over the above (the Python
-//!   package in `python/` is another face over the same calls).
+//! - [`cli`]: the `ttr-opt` command line, thin over the above; [`web`]: the
+//!   local web page of `ttr-opt serve` (the Python package in `python/` is a
+//!   third face over the same calls).
 //!
 //! The MIP is built in [`model::forest`] (constraints and cut separation) and
 //! solved by [`solve::branch`].
@@ -71,3 +72,4 @@ pub mod game;
 pub mod model;
 pub mod output;
 pub mod solve;
+pub mod web;

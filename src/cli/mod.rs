@@ -34,6 +34,7 @@ mod bench;
 mod check;
 mod designer;
 mod export;
+mod serve;
 mod simulate;
 mod solve;
 mod sweep;
@@ -118,6 +119,10 @@ enum Command {
     /// A budget's model (the paper's, or the forest model with the cuts
     /// that proved its optimum) as an MPS or LP file for another solver.
     Export(export::ExportArgs),
+    /// A local web page for designers: the map with the optimal plan of
+    /// every budget, the score curve, a heat map and the tickets table, and
+    /// what-if edits recomputed as you make them.
+    Serve(serve::ServeArgs),
     /// A seeded random board shaped like the published maps (35–60 cities,
     /// planar routes, a deck valued like real ones), as a board file.
     Generate(bench::GenerateArgs),
@@ -361,6 +366,7 @@ pub fn main() -> ExitCode {
         Command::Breakeven(args) => analyses::run_break_even(args),
         Command::Check(args) => check::run_check(args),
         Command::Export(args) => export::run_export(args),
+        Command::Serve(args) => serve::run_serve(args),
         Command::Compare(args) => designer::run_compare(args),
         Command::Balance(args) => designer::run_balance(args),
     };

@@ -468,7 +468,7 @@ impl Search<'_, '_> {
         loop {
             // Interrupted (Ctrl-C): the node stops where it is, as at a
             // deadline, once it has a bound.
-            if self.lps > 0 && crate::solve::limits::interrupted() {
+            if self.lps > 0 && crate::solve::limits::stopped() {
                 return Ok(NodeEnd::Stopped(last));
             }
             if let Some(deadline) = self.deadline {

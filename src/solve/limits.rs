@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 static DEADLINE: Mutex<Option<Instant>> = Mutex::new(None);
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+static CANCELLED: AtomicBool = AtomicBool::new(false);
 
 /// Stops the run as its deadline would (Ctrl-C): every solve ends at its
 /// next check, and what was finished is reported.
@@ -32,10 +33,28 @@ pub fn interrupted() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
+/// Stops the computation in progress as [`interrupt`] does, without ending
+/// the run: the web server cancels a computation a newer request has
+/// superseded, and goes on serving.
+pub fn cancel() {
+    CANCELLED.store(true, Ordering::SeqCst);
+}
+
+/// Ends a cancellation, before the next computation starts.
+pub fn clear_cancel() {
+    CANCELLED.store(false, Ordering::SeqCst);
+}
+
+/// Whether solves must stop now: the run was interrupted or the
+/// computation cancelled.
+pub fn stopped() -> bool {
+    interrupted() || CANCELLED.load(Ordering::SeqCst)
+}
+
 /// Whether a search with this deadline must stop: it passed, or the run
-/// was interrupted.
+/// was interrupted or cancelled.
 pub fn passed(deadline: Option<Instant>) -> bool {
-    interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+    stopped() || deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 /// Sets (or, with `None`, clears) the deadline `seconds` from now.

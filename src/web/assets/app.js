@@ -1,0 +1,512 @@
+// The ttr-opt page: polls /api/status, draws the map, the score curve and
+// the tickets table, and turns the designer's edits into a scenario (the
+// documented file format) that the server computes as a variant.
+"use strict";
+
+const COLOURS = {
+  gray: "#9a9a9a", red: "#d62828", orange: "#f77f00", yellow: "#e9c400",
+  green: "#2a9d4b", blue: "#1d5fd1", pink: "#ef6fb0", white: "#f4f4f4", black: "#222",
+};
+const SVG = "http://www.w3.org/2000/svg";
+const $ = (id) => document.getElementById(id);
+
+const page = {
+  status: null,      // the last /api/status
+  statusText: "",
+  cars: null,        // the selected budget
+  mode: "plan",
+  showVariant: false,
+  scenario: { name: "web edits", description: "", changes: [] },
+  selectedRoute: null,
+  sort: { key: "label", down: false },
+  boardId: null,     // the base run whose board the selects show
+  posted: "",        // the scenario last sent
+};
+
+function el(tag, attrs = {}, text) {
+  const node = document.createElementNS(tag === "svg" || attrs.svg ? SVG : "http://www.w3.org/1999/xhtml", tag);
+  for (const [k, v] of Object.entries(attrs)) if (k !== "svg") node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+function svg(tag, attrs = {}, text) { return el(tag, { ...attrs, svg: true }, text); }
+
+function showError(message) {
+  const box = $("error");
+  box.hidden = !message;
+  box.textContent = message || "";
+}
+
+async function api(method, path, body) {
+  const response = await fetch(path, { method, body });
+  const text = await response.text();
+  let value = null;
+  try { value = text ? JSON.parse(text) : null; } catch (_) { value = { error: text }; }
+  if (!response.ok) throw new Error((value && value.error) || response.statusText);
+  return value;
+}
+
+// ---- The runs -----------------------------------------------------------
+
+function base() { return page.status && page.status.base; }
+function variant() { return page.status && page.status.variant; }
+
+/// The budget `cars` of a run, if proven (the variant's first budget may be
+/// proven before the others).
+function budgetOf(run, cars) {
+  if (!run) return null;
+  const b = run.budgets.find((x) => x.cars === cars);
+  if (b) return b;
+  return run.focus && run.focus.cars === cars ? run.focus : null;
+}
+
+async function poll() {
+  try {
+    const status = await api("GET", "/api/status");
+    const text = JSON.stringify(status);
+    if (text !== page.statusText) {
+      page.statusText = text;
+      page.status = status;
+      render();
+    }
+  } catch (e) {
+    $("progress").textContent = "the server is not answering (" + e.message + ")";
+  }
+}
+
+function describe(run, what) {
+  if (!run) return "";
+  const n = run.board.cars;
+  const proven = run.budgets.length;
+  const state = {
+    queued: "waiting", running: "computing", done: "done", cancelled: "cancelled", failed: "failed",
+  }[run.state];
+  const detail = run.state === "done" ? run.message : `${run.message}, ${run.seconds.toFixed(1)} s`;
+  return `${what}: ${state}, ${proven} of ${n} budgets proven (${detail})`;
+}
+
+// ---- Rendering ------------------------------------------------------------
+
+function render() {
+  const b = base();
+  if (!b) return;
+  $("title").textContent = "ttr-opt: " + (b.board.title || b.board.name);
+  const v = variant();
+  $("progress").textContent = [describe(b, "base"), describe(v, "variant")].filter(Boolean).join(" · ");
+  if (v && v.state === "failed") showError("The variant failed: " + v.message);
+  const slider = $("budget");
+  const top = Math.max(b.board.cars, v ? v.board.cars : 0);
+  slider.max = top;
+  if (page.boardId !== b.id) {
+    page.boardId = b.id;
+    page.cars = b.board.cars;
+    fillCitySelects(b.board);
+  }
+  page.cars = Math.min(page.cars || top, top);
+  slider.value = page.cars;
+  $("budget-value").textContent = page.cars;
+  for (const node of document.querySelectorAll(".at-cars")) node.textContent = page.cars;
+  drawMap();
+  drawCurve();
+  drawDiff();
+  drawChanges();
+  drawTickets();
+}
+
+function shownRun() {
+  const v = variant();
+  return page.showVariant && v ? v : base();
+}
+
+function drawMap() {
+  const run = shownRun();
+  const board = run.board;
+  const map = $("map");
+  map.replaceChildren();
+  if (!board.cities.length) return;
+  const xs = board.cities.map((c) => c.x), ys = board.cities.map((c) => c.y);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const size = Math.max(x1 - x0, y1 - y0, 1);
+  const pad = size * 0.06;
+  const unit = size / 260;
+  map.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
+  const budget = budgetOf(run, page.cars);
+  const inPlan = new Set(budget ? budget.routes : []);
+  const heat = run.heat.routes;
+  const halo = svg("g"), tracks = svg("g"), labels = svg("g");
+  board.routes.forEach((r) => {
+    const a = board.cities[r.a], b = board.cities[r.b];
+    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+    const nx = -dy / len, ny = dx / len;
+    const lanes = r.colours.length * r.pair_size;
+    r.colours.forEach((colour, i) => {
+      const lane = r.pair_index * r.colours.length + i - (lanes - 1) / 2;
+      const off = lane * unit * 2.2;
+      const line = {
+        x1: a.x + nx * off, y1: a.y + ny * off, x2: b.x + nx * off, y2: b.y + ny * off,
+      };
+      const chosen = inPlan.has(r.label);
+      let stroke = COLOURS[colour] || "#888", width = unit * 1.6, opacity = chosen ? 1 : 0.45;
+      if (page.mode === "heat") {
+        const share = heat[r.label] || 0;
+        stroke = heatColour(share);
+        width = unit * (1 + 3 * share);
+        opacity = 1;
+      } else if (chosen) {
+        halo.append(svg("line", { ...line, stroke: "#111", "stroke-width": unit * 4.2, "stroke-linecap": "round" }));
+      }
+      const track = svg("line", {
+        ...line, stroke, "stroke-width": width, "stroke-opacity": opacity,
+        class: "route", "data-route": r.label,
+      });
+      track.append(svg("title", {}, `${r.label}: ${r.length} cars, ${r.points} points` +
+        (page.mode === "heat" ? `, in ${Math.round(100 * (heat[r.label] || 0))}% of the optima` : "")));
+      track.addEventListener("click", () => openRouteEditor(r, board));
+      tracks.append(track);
+    });
+  });
+  board.cities.forEach((c) => {
+    labels.append(svg("circle", { cx: c.x, cy: c.y, r: unit * 2.2, fill: "#fff", stroke: "#333", "stroke-width": unit * 0.6 }));
+    labels.append(svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * 3.4 }, c.name));
+  });
+  map.append(halo, tracks, labels);
+}
+
+function heatColour(share) {
+  // Pale grey (never in an optimum) to dark red (in every one).
+  if (share <= 0) return "#d8d8d8";
+  const t = Math.min(1, share);
+  const r = Math.round(250 - 90 * t), g = Math.round(200 - 190 * t), b = Math.round(120 - 100 * t);
+  return `rgb(${r},${g},${b})`;
+}
+
+function drawCurve() {
+  const chart = $("curve");
+  chart.replaceChildren();
+  const runs = [[base(), "#2c6fbb"], [variant(), "#e07b00"]].filter(([r]) => r);
+  const top = Number($("budget").max);
+  let best = 1;
+  for (const [run] of runs) for (const b of run.budgets) best = Math.max(best, b.score);
+  const W = 420, H = 230, L = 40, B = 25, T = 10, R = 10;
+  const x = (c) => L + ((c - 1) / Math.max(top - 1, 1)) * (W - L - R);
+  const y = (s) => H - B - (s / best) * (H - B - T);
+  chart.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#999" }));
+  chart.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#999" }));
+  chart.append(svg("text", { x: 2, y: T + 8, "font-size": 10 }, best));
+  chart.append(svg("text", { x: W - R - 60, y: H - 5, "font-size": 10 }, `${top} cars`));
+  chart.append(svg("line", { x1: x(page.cars), y1: T, x2: x(page.cars), y2: H - B, stroke: "#aaa", "stroke-dasharray": "3 3" }));
+  for (const [run, colour] of runs) {
+    const points = run.budgets.map((b) => `${x(b.cars)},${y(b.score)}`).join(" ");
+    chart.append(svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2 }));
+    const at = budgetOf(run, page.cars);
+    if (at) chart.append(svg("circle", { cx: x(at.cars), cy: y(at.score), r: 4, fill: colour }));
+  }
+  chart.onclick = (event) => {
+    const box = chart.getBoundingClientRect();
+    const c = Math.round(1 + ((event.clientX - box.left) * (W / box.width) - L) / (W - L - R) * (top - 1));
+    setCars(Math.max(1, Math.min(top, c)));
+  };
+}
+
+function drawDiff() {
+  const b = budgetOf(base(), page.cars), v = budgetOf(variant(), page.cars);
+  const box = $("diff");
+  const line = [];
+  if (b) line.push(`Base: <strong id="base-score">${b.score}</strong> points`);
+  if (variant()) {
+    line.push(v ? `variant: <strong id="variant-score">${v.score}</strong> points (<span class="${v.score >= (b ? b.score : 0) ? "gain" : "loss"}">${b ? signed(v.score - b.score) : ""}</span>)`
+      : "variant: computing…");
+  }
+  $("score").innerHTML = line.join(", ");
+  if (!variant()) {
+    box.innerHTML = '<p class="hint">Edit a ticket or a route to see a variant.</p>';
+    return;
+  }
+  if (!b || !v) { box.innerHTML = '<p class="hint">waiting for both optima at this budget…</p>'; return; }
+  const minus = (p, q) => p.filter((x) => !q.includes(x));
+  const groups = [
+    ["Tickets entering the plan", minus(v.tickets, b.tickets), "gain"],
+    ["Tickets leaving the plan", minus(b.tickets, v.tickets), "loss"],
+    ["Routes entering the plan", minus(v.routes, b.routes), "gain"],
+    ["Routes leaving the plan", minus(b.routes, v.routes), "loss"],
+  ];
+  box.replaceChildren();
+  for (const [title, items, cls] of groups) {
+    const p = el("p", {}, `${title}: ${items.length ? "" : "none"}`);
+    box.append(p);
+    if (items.length) {
+      const ul = el("ul", { class: cls });
+      for (const item of items) ul.append(el("li", {}, item));
+      box.append(ul);
+    }
+  }
+}
+
+function signed(n) { return n > 0 ? "+" + n : String(n); }
+
+// ---- Tickets table -----------------------------------------------------------
+
+function ticketRows() {
+  const b = base();
+  const values = new Map((b.tickets || []).map((t) => [t.name, t]));
+  return b.board.tickets.map((t) => {
+    const value = values.get(t.label);
+    return {
+      ticket: t,
+      label: t.label,
+      points: t.points,
+      cheapest: value ? value.cheapest_cars : null,
+      ppc: value ? value.points_per_car : null,
+      membership: value && value.membership ? value.membership : null,
+      // Raise by means something for a ticket in no optimum, lower by for
+      // one in every optimum (as in the balance report).
+      raise: value && value.membership === "none" ? value.raise_by : null,
+      lower: value && value.membership === "every" ? value.lower_by : null,
+      heat: b.heat.tickets[t.label] || 0,
+    };
+  });
+}
+
+let ticketsDrawn = "";
+/// Redraws the table when what it shows changed, and never under the
+/// designer's cursor (a value being typed would be lost).
+function drawTickets() {
+  const b = base();
+  const signature = JSON.stringify([b.id, b.tickets, b.heat.tickets, page.scenario.changes, page.sort]);
+  if (signature === ticketsDrawn) return;
+  if (document.activeElement && document.activeElement.closest("#tickets")) return;
+  ticketsDrawn = signature;
+  const rows = ticketRows();
+  const { key, down } = page.sort;
+  rows.sort((p, q) => {
+    const a = p[key], b = q[key];
+    const order = a === null ? 1 : b === null ? -1 : typeof a === "string" ? a.localeCompare(b) : a - b;
+    return down ? -order : order;
+  });
+  const body = document.querySelector("#tickets tbody");
+  body.replaceChildren();
+  const fmt = (v, digits = 0) => (v === null || v === undefined ? "–" : Number(v).toFixed(digits));
+  for (const row of rows) {
+    const t = row.ticket;
+    const edited = findChange("set_ticket", t.from, t.to);
+    const removed = findChange("remove_ticket", t.from, t.to);
+    const tr = el("tr", { class: edited || removed ? "edited" : "", "data-ticket": t.label });
+    tr.append(el("td", {}, t.label));
+    const points = el("td");
+    if (t.several_trips) {
+      points.textContent = t.points;
+      points.title = "a ticket with several trips: edit it in a scenario file";
+    } else {
+      const input = el("input", { type: "number", min: 0, max: 1000, value: edited ? edited.set_ticket.points : t.points, "aria-label": "points of " + t.label });
+      input.addEventListener("change", () => {
+        const value = Number(input.value);
+        dropChange("set_ticket", t.from, t.to);
+        if (value !== t.points) addChange({ set_ticket: { from: t.from, to: t.to, points: value } });
+        edited_();
+      });
+      points.append(input);
+    }
+    tr.append(points);
+    tr.append(el("td", {}, fmt(row.cheapest)));
+    tr.append(el("td", {}, fmt(row.ppc, 2)));
+    tr.append(el("td", {}, row.membership || "–"));
+    tr.append(el("td", {}, fmt(row.raise)));
+    tr.append(el("td", {}, fmt(row.lower)));
+    tr.append(el("td", {}, Math.round(100 * row.heat) + "%"));
+    const cell = el("td");
+    const box = el("input", { type: "checkbox", "aria-label": "remove " + t.label });
+    box.checked = Boolean(removed);
+    box.addEventListener("change", () => {
+      dropChange("remove_ticket", t.from, t.to);
+      if (box.checked) addChange({ remove_ticket: { from: t.from, to: t.to } });
+      edited_();
+    });
+    cell.append(box);
+    tr.append(cell);
+    body.append(tr);
+  }
+}
+
+// ---- Edits ----------------------------------------------------------------
+
+function samePair(c, from, to) {
+  return (c.from === from && c.to === to) || (c.from === to && c.to === from);
+}
+function findChange(kind, from, to) {
+  return page.scenario.changes.find((c) => c[kind] && samePair(c[kind], from, to));
+}
+function dropChange(kind, from, to) {
+  page.scenario.changes = page.scenario.changes.filter((c) => !(c[kind] && samePair(c[kind], from, to)));
+}
+function addChange(change) { page.scenario.changes.push(change); }
+
+function changeText(change) {
+  const [kind, v] = Object.entries(change)[0];
+  const pair = `${v.from} – ${v.to}`;
+  switch (kind) {
+    case "set_ticket": return `ticket ${pair}: ${v.points} points`;
+    case "remove_ticket": return `ticket ${pair} removed`;
+    case "add_ticket": return `new ticket ${pair}: ${v.points} points`;
+    case "set_route": return `route ${pair}:` + (v.length !== undefined ? ` ${v.length} cars` : "") + (v.points !== undefined ? ` ${v.points} points` : "");
+    case "remove_route": return `route ${pair} blocked`;
+    case "add_route": return `new route ${pair}: ${v.length} cars`;
+    default: return JSON.stringify(change);
+  }
+}
+
+function drawChanges() {
+  const list = $("changes");
+  list.replaceChildren();
+  page.scenario.changes.forEach((change, i) => {
+    const li = el("li", {}, changeText(change));
+    const undo = el("button", { type: "button", title: "undo this edit" }, "×");
+    undo.addEventListener("click", () => { page.scenario.changes.splice(i, 1); edited_(); });
+    li.append(undo);
+    list.append(li);
+  });
+  if (!page.scenario.changes.length) list.append(el("li", { class: "hint" }, "none yet"));
+}
+
+let pending = null;
+/// The edits changed: send the scenario (after a pause, so that typing
+/// sends one request), or drop the variant when nothing is left.
+function edited_() {
+  drawChanges();
+  drawTickets();
+  clearTimeout(pending);
+  pending = setTimeout(sendScenario, 300);
+}
+
+async function sendScenario() {
+  const text = JSON.stringify(scenarioFile());
+  if (text === page.posted) return;
+  page.posted = text;
+  try {
+    if (!page.scenario.changes.length && page.scenario.cars === undefined) {
+      await api("DELETE", "/api/variant");
+    } else {
+      await api("POST", `/api/variant?cars=${page.cars}`, text);
+    }
+    showError("");
+    page.showVariant = $("show-variant").checked = Boolean(page.scenario.changes.length);
+  } catch (e) {
+    showError(e.message);
+  }
+  poll();
+}
+
+function scenarioFile() {
+  const file = { name: page.scenario.name || "web edits" };
+  if (page.scenario.description) file.description = page.scenario.description;
+  if (page.scenario.cars !== undefined) file.cars = page.scenario.cars;
+  file.changes = page.scenario.changes;
+  return file;
+}
+
+function openRouteEditor(route, board) {
+  page.selectedRoute = { from: board.cities[route.a].name, to: board.cities[route.b].name, route };
+  $("route-editor").hidden = false;
+  $("route-name").textContent = route.label;
+  $("route-length").value = route.length;
+  $("route-points").value = route.points;
+}
+
+function fillCitySelects(board) {
+  const names = board.cities.map((c) => c.name).sort();
+  for (const id of ["add-from", "add-to"]) {
+    const select = $(id);
+    select.replaceChildren(...names.map((n) => el("option", { value: n }, n)));
+  }
+  if (names.length > 1) $("add-to").value = names[1];
+}
+
+function setCars(cars) {
+  page.cars = cars;
+  render();
+}
+
+// ---- Wiring -------------------------------------------------------------------
+
+$("budget").addEventListener("input", (e) => setCars(Number(e.target.value)));
+for (const radio of document.querySelectorAll("input[name=mode]")) {
+  radio.addEventListener("change", () => { page.mode = radio.value; drawMap(); });
+}
+$("show-variant").addEventListener("change", (e) => { page.showVariant = e.target.checked; drawMap(); });
+for (const th of document.querySelectorAll("#tickets th[data-key]")) {
+  th.addEventListener("click", () => {
+    const key = th.dataset.key;
+    page.sort = { key, down: page.sort.key === key ? !page.sort.down : key !== "label" };
+    drawTickets();
+  });
+}
+$("tickets").addEventListener("focusout", () => setTimeout(drawTickets, 0));
+$("route-close").addEventListener("click", () => { $("route-editor").hidden = true; });
+$("route-block").addEventListener("click", () => {
+  const r = page.selectedRoute;
+  dropChange("set_route", r.from, r.to);
+  dropChange("remove_route", r.from, r.to);
+  addChange({ remove_route: { from: r.from, to: r.to } });
+  $("route-editor").hidden = true;
+  edited_();
+});
+$("route-apply").addEventListener("click", () => {
+  const r = page.selectedRoute;
+  const length = Number($("route-length").value), points = Number($("route-points").value);
+  const change = { from: r.from, to: r.to };
+  if (length !== r.route.length) change.length = length;
+  if (points !== r.route.points) change.points = points;
+  dropChange("set_route", r.from, r.to);
+  if (change.length !== undefined || change.points !== undefined) addChange({ set_route: change });
+  $("route-editor").hidden = true;
+  edited_();
+});
+$("add-ticket").addEventListener("submit", (e) => {
+  e.preventDefault();
+  addChange({ add_ticket: { from: $("add-from").value, to: $("add-to").value, points: Number($("add-points").value) } });
+  edited_();
+});
+$("reset").addEventListener("click", () => {
+  page.scenario = { name: "web edits", description: "", changes: [] };
+  edited_();
+});
+$("download").addEventListener("click", () => {
+  const blob = new Blob([JSON.stringify(scenarioFile(), null, 2) + "\n"], { type: "application/json" });
+  const link = el("a", { href: URL.createObjectURL(blob), download: "scenario.json" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+});
+$("scenario-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  try {
+    const value = JSON.parse(await file.text());
+    page.scenario = {
+      name: value.name || file.name, description: value.description || "",
+      cars: value.cars, changes: Array.isArray(value.changes) ? value.changes : [],
+    };
+    page.posted = "";
+    edited_();
+  } catch (err) {
+    showError(`${file.name}: not JSON (${err.message})`);
+  }
+});
+$("board-file").addEventListener("change", async (e) => {
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  try {
+    await api("POST", "/api/board?name=" + encodeURIComponent(file.name), await file.text());
+    page.scenario = { name: "web edits", description: "", changes: [] };
+    page.posted = "";
+    showError("");
+    drawChanges();
+  } catch (err) {
+    showError(err.message);
+  }
+  poll();
+});
+
+poll();
+setInterval(poll, 700);

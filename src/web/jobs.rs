@@ -1,0 +1,588 @@
+//! The server's heavy computations, one at a time on one worker thread.
+//!
+//! There are two kinds, and at most one of each waits: the **base** run (the
+//! board's balance analyses: every budget's optimum, then the break-even
+//! values at the board's car count) and the **variant** run (a what-if
+//! scenario: the budget the page shows first, then every budget). A new
+//! request replaces the waiting one of its kind and cancels the running one
+//! ([`crate::solve::limits::cancel`]), so the queue never holds more than two
+//! computations however fast requests come. Every budget is published as
+//! soon as it is proven; the page polls [`Jobs::status`].
+
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::analysis::balance::{balance, Progress, TicketValue};
+use crate::analysis::scenario::Scenario;
+use crate::board::{Board, Colour, RouteId};
+use crate::model::{Instance, Plan};
+use crate::solve::limits;
+use crate::solve::sweep::{sweep_proven, SweepEntry};
+use crate::solve::{solve, SolveOptions};
+
+/// Where a run is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunState {
+    /// Waiting for the worker.
+    Queued,
+    /// Being computed; `budgets` fill in as they are proven.
+    Running,
+    /// Every budget proven (and, for the base, every break-even value).
+    Done,
+    /// A newer request superseded it, or the server is stopping.
+    Cancelled,
+    /// The computation failed; `message` says why.
+    Failed,
+}
+
+/// One budget's proven optimum, as the page draws it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Budget {
+    /// The budget, in train cars.
+    pub cars: u32,
+    /// The optimum, in points.
+    pub score: u32,
+    /// Points from completed tickets.
+    pub ticket_points: u32,
+    /// Points from claimed routes.
+    pub route_points: u32,
+    /// Train cars the plan uses.
+    pub cars_used: u32,
+    /// The plan's routes by label ("Denver – Omaha"), as in the board view.
+    pub routes: Vec<String>,
+    /// The tickets it completes, by label.
+    pub tickets: Vec<String>,
+}
+
+impl Budget {
+    fn new(board: &Board, cars: u32, plan: &Plan) -> Budget {
+        Budget {
+            cars,
+            score: plan.score(),
+            ticket_points: plan.ticket_points,
+            route_points: plan.route_points,
+            cars_used: plan.cars_used,
+            routes: plan.routes.iter().map(|&r| board.route_label(r)).collect(),
+            tickets: plan
+                .tickets
+                .iter()
+                .map(|&t| board.ticket_label(t))
+                .collect(),
+        }
+    }
+}
+
+/// A board as the page draws it: cities at their positions, every route
+/// and ticket trip with its label.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardView {
+    /// Short name.
+    pub name: String,
+    /// Long name (empty if the file gives none).
+    pub title: String,
+    /// Train cars per player.
+    pub cars: u32,
+    /// Cities: name and map position.
+    pub cities: Vec<CityView>,
+    /// Routes in id order.
+    pub routes: Vec<RouteView>,
+    /// Ticket trips in id order.
+    pub tickets: Vec<TicketView>,
+}
+
+/// A city on the page's map.
+#[derive(Clone, Debug, Serialize)]
+pub struct CityView {
+    /// The city's name.
+    pub name: String,
+    /// Position, x to the east.
+    pub x: f64,
+    /// Position, y to the south.
+    pub y: f64,
+}
+
+/// A route on the page's map.
+#[derive(Clone, Debug, Serialize)]
+pub struct RouteView {
+    /// "Denver – Omaha", unique on the board.
+    pub label: String,
+    /// One end's city index.
+    pub a: usize,
+    /// The other end's city index.
+    pub b: usize,
+    /// Train cars.
+    pub length: u32,
+    /// Points it scores.
+    pub points: u32,
+    /// One colour per parallel track.
+    pub colours: Vec<Colour>,
+    /// Routes of the same city pair drawn beside it (unequal tracks), and
+    /// this one's place among them.
+    pub pair_size: usize,
+    /// This route's place among its pair's routes (0 first).
+    pub pair_index: usize,
+}
+
+/// A ticket trip in the page's table.
+#[derive(Clone, Debug, Serialize)]
+pub struct TicketView {
+    /// "Los Angeles – New York" (a trip of a ticket with several trips is
+    /// followed by the ticket's name).
+    pub label: String,
+    /// One city, as the board file names it.
+    pub from: String,
+    /// The other city.
+    pub to: String,
+    /// Points of the trip.
+    pub points: u32,
+    /// The printed ticket it belongs to (index in the board's tickets).
+    pub card: usize,
+    /// The ticket has several trips (the page edits those by file only).
+    pub several_trips: bool,
+}
+
+impl BoardView {
+    /// The view of `board`.
+    pub fn new(board: &Board) -> BoardView {
+        BoardView {
+            name: board.name.clone(),
+            title: board.title.clone(),
+            cars: board.cars,
+            cities: board
+                .cities
+                .iter()
+                .map(|c| CityView {
+                    name: c.name.clone(),
+                    x: c.x,
+                    y: c.y,
+                })
+                .collect(),
+            routes: (0..board.routes.len())
+                .map(|i| {
+                    let id = RouteId(i);
+                    let r = board.route(id);
+                    let pair = board.pair_routes(id);
+                    RouteView {
+                        label: board.route_label(id),
+                        a: r.a.0,
+                        b: r.b.0,
+                        length: r.length,
+                        points: r.points,
+                        colours: r.tracks.clone(),
+                        pair_size: pair.len(),
+                        pair_index: pair.iter().position(|&p| p == id).unwrap_or(0),
+                    }
+                })
+                .collect(),
+            tickets: board
+                .ticket_ids()
+                .map(|t| {
+                    let ticket = board.ticket(t);
+                    TicketView {
+                        label: board.ticket_label(t),
+                        from: board.city(ticket.a).name.clone(),
+                        to: board.city(ticket.b).name.clone(),
+                        points: ticket.points,
+                        card: ticket.card,
+                        several_trips: board.cards[ticket.card].trips.len() > 1,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+/// How often each route and ticket is in the optima of the budgets proven
+/// (the heat map).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Heat {
+    /// Budgets counted.
+    pub plans: usize,
+    /// Per route label: the share of those budgets' optima claiming it.
+    pub routes: std::collections::BTreeMap<String, f64>,
+    /// Per ticket label: the share of those optima completing it.
+    pub tickets: std::collections::BTreeMap<String, f64>,
+}
+
+impl Heat {
+    fn of(budgets: &[Budget]) -> Heat {
+        let mut heat = Heat {
+            plans: budgets.len(),
+            ..Heat::default()
+        };
+        let share = 1.0 / budgets.len().max(1) as f64;
+        for b in budgets {
+            for r in &b.routes {
+                *heat.routes.entry(r.clone()).or_default() += share;
+            }
+            for t in &b.tickets {
+                *heat.tickets.entry(t.clone()).or_default() += share;
+            }
+        }
+        heat
+    }
+}
+
+/// A computation and what it has proven so far.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// Changes with every new request, so the page knows a new run.
+    pub id: u64,
+    /// Where it is.
+    pub state: RunState,
+    /// Why it failed, or what it is doing.
+    pub message: String,
+    /// The board computed (name, cities, routes, tickets).
+    pub board: Arc<BoardView>,
+    /// The scenario that made the variant (its JSON), for the base `null`.
+    pub scenario: Option<serde_json::Value>,
+    /// The budget asked for first (the variant's selected budget).
+    pub focus: Option<Budget>,
+    /// The proven budgets so far, in budget order (1 to the board's cars).
+    pub budgets: Vec<Budget>,
+    /// Their heat map.
+    pub heat: Heat,
+    /// The base's ticket table (points per car, break-even values), once
+    /// computed.
+    pub tickets: Option<Vec<TicketValue>>,
+    /// Seconds since the run started (or that it took).
+    pub seconds: f64,
+}
+
+/// What `/api/status` returns.
+#[derive(Clone, Debug, Serialize)]
+pub struct Status {
+    /// The base board's run.
+    pub base: Run,
+    /// The what-if variant's run, if the page asked for one.
+    pub variant: Option<Run>,
+}
+
+/// A variant waiting for the worker.
+struct VariantJob {
+    id: u64,
+    board: Arc<Board>,
+    focus: u32,
+}
+
+struct State {
+    next_id: u64,
+    base_board: Arc<Board>,
+    base_text: String,
+    base_waiting: bool,
+    variant_waiting: Option<VariantJob>,
+    /// Which run the worker is on (its id).
+    running: Option<u64>,
+    status: Status,
+    stopping: bool,
+    started: Option<Instant>,
+}
+
+/// The worker and the state it shares with the HTTP handlers.
+pub struct Jobs {
+    shared: Arc<(Mutex<State>, Condvar)>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+}
+
+/// A request the server refuses, with the message for the page.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+fn fresh_run(id: u64, board: &Board, scenario: Option<serde_json::Value>) -> Run {
+    Run {
+        id,
+        state: RunState::Queued,
+        message: "waiting for the worker".into(),
+        board: Arc::new(BoardView::new(board)),
+        scenario,
+        focus: None,
+        budgets: Vec::new(),
+        heat: Heat::default(),
+        tickets: None,
+        seconds: 0.0,
+    }
+}
+
+impl Jobs {
+    /// Starts the worker on `board` (whose file text is `text`: scenarios
+    /// apply to it), computing the base run at once on `threads` threads.
+    pub fn start(board: Board, text: String, threads: usize) -> Jobs {
+        let status = Status {
+            base: fresh_run(1, &board, None),
+            variant: None,
+        };
+        let state = State {
+            next_id: 2,
+            base_board: Arc::new(board),
+            base_text: text,
+            base_waiting: true,
+            variant_waiting: None,
+            running: None,
+            status,
+            stopping: false,
+            started: None,
+        };
+        let shared = Arc::new((Mutex::new(state), Condvar::new()));
+        let worker = {
+            let shared = shared.clone();
+            std::thread::spawn(move || work(&shared, threads))
+        };
+        Jobs {
+            shared,
+            worker: Mutex::new(Some(worker)),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.shared.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Where every run is.
+    pub fn status(&self) -> Status {
+        let mut state = self.lock();
+        if let Some(t) = state.started {
+            let seconds = t.elapsed().as_secs_f64();
+            let running = state.running;
+            let status = &mut state.status;
+            for run in std::iter::once(&mut status.base).chain(status.variant.as_mut()) {
+                if Some(run.id) == running {
+                    run.seconds = seconds;
+                }
+            }
+        }
+        state.status.clone()
+    }
+
+    /// The base board's file text (scenarios apply to it).
+    pub fn base_text(&self) -> String {
+        self.lock().base_text.clone()
+    }
+
+    /// Replaces the base board (an upload): cancels everything, drops the
+    /// variant and computes the new board. Returns the new run's id.
+    pub fn set_board(&self, board: Board, text: String) -> u64 {
+        let mut state = self.lock();
+        let id = state.next_id;
+        state.next_id += 1;
+        state.status.base = fresh_run(id, &board, None);
+        state.status.variant = None;
+        state.base_board = Arc::new(board);
+        state.base_text = text;
+        state.base_waiting = true;
+        state.variant_waiting = None;
+        if state.running.is_some() {
+            limits::cancel();
+        }
+        self.shared.1.notify_all();
+        id
+    }
+
+    /// Applies `scenario` (its JSON text) to the base board and computes the
+    /// variant, `focus` cars first. A scenario that names nothing on the
+    /// board, or makes it invalid, is refused with the reason.
+    pub fn set_variant(&self, text: &str, focus: Option<u32>) -> Result<u64, Refused> {
+        let scenario =
+            Scenario::from_json(text, "the scenario").map_err(|e| Refused(e.to_string()))?;
+        let value: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| Refused(e.to_string()))?;
+        let base_text = self.base_text();
+        let variant = scenario
+            .apply(&base_text, "the scenario")
+            .map_err(|e| Refused(e.to_string()))?;
+        let mut state = self.lock();
+        let id = state.next_id;
+        state.next_id += 1;
+        let focus = focus.unwrap_or(variant.cars).clamp(1, variant.cars.max(1));
+        let superseded = state.status.variant.as_ref().map(|v| v.id);
+        state.status.variant = Some(fresh_run(id, &variant, Some(value)));
+        state.variant_waiting = Some(VariantJob {
+            id,
+            board: Arc::new(variant),
+            focus,
+        });
+        if superseded.is_some() && state.running == superseded {
+            limits::cancel();
+        }
+        self.shared.1.notify_all();
+        Ok(id)
+    }
+
+    /// Drops the variant (cancelling its run).
+    pub fn clear_variant(&self) {
+        let mut state = self.lock();
+        let current = state.status.variant.take().map(|v| v.id);
+        state.variant_waiting = None;
+        if current.is_some() && state.running == current {
+            limits::cancel();
+        }
+    }
+
+    /// Stops the worker: the run in progress is cancelled.
+    pub fn stop(&self) {
+        {
+            let mut state = self.lock();
+            state.stopping = true;
+            limits::cancel();
+            self.shared.1.notify_all();
+        }
+        if let Some(worker) = self.worker.lock().unwrap_or_else(|p| p.into_inner()).take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// The run of `id` in `state`, if it is still current.
+fn run_of(state: &mut State, id: u64) -> Option<&mut Run> {
+    if state.status.base.id == id {
+        return Some(&mut state.status.base);
+    }
+    state.status.variant.as_mut().filter(|v| v.id == id)
+}
+
+/// What the worker takes next.
+enum Next {
+    Base(u64, Arc<Board>),
+    Variant(VariantJob),
+}
+
+fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
+    let lock = || shared.0.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        let next = {
+            let mut state = lock();
+            loop {
+                if state.stopping {
+                    return;
+                }
+                if state.base_waiting {
+                    state.base_waiting = false;
+                    break Next::Base(state.status.base.id, state.base_board.clone());
+                }
+                if let Some(job) = state.variant_waiting.take() {
+                    break Next::Variant(job);
+                }
+                state = shared.1.wait(state).unwrap_or_else(|p| p.into_inner());
+            }
+        };
+        let id = match &next {
+            Next::Base(id, _) => *id,
+            Next::Variant(job) => job.id,
+        };
+        {
+            let mut state = lock();
+            limits::clear_cancel();
+            state.running = Some(id);
+            state.started = Some(Instant::now());
+            if let Some(run) = run_of(&mut state, id) {
+                run.state = RunState::Running;
+                run.message = "solving".into();
+            }
+        }
+        // Publishes into the run if it is still current.
+        let publish = |f: &mut dyn FnMut(&mut Run)| {
+            let mut state = lock();
+            if let Some(run) = run_of(&mut state, id) {
+                f(run);
+            }
+        };
+        let add_budget = |board: &Board, e: &SweepEntry| {
+            let budget = Budget::new(board, e.cars, &e.outcome.plan);
+            publish(&mut |run: &mut Run| {
+                let at = run.budgets.partition_point(|b| b.cars < budget.cars);
+                run.budgets.insert(at, budget.clone());
+                run.heat = Heat::of(&run.budgets);
+                run.message = format!("{} cars proven", budget.cars);
+            });
+        };
+        let result: Result<(), String> = match next {
+            Next::Base(_, board) => {
+                let steps = std::sync::atomic::AtomicUsize::new(0);
+                let outcome = balance(&board, board.cars, threads, &|p| match p {
+                    Progress::Budget(e) => add_budget(&board, e),
+                    Progress::Step(step) => {
+                        let done = steps.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                        publish(&mut |run: &mut Run| {
+                            run.message = format!(
+                                "break-even values at {} cars: {done} of {} solves",
+                                board.cars, step.total
+                            );
+                        })
+                    }
+                });
+                outcome
+                    .map(|(report, entries)| {
+                        publish(&mut |run: &mut Run| {
+                            // The sweep's final plans (its tie-break) replace
+                            // those published as each budget was proven.
+                            run.budgets = entries
+                                .iter()
+                                .map(|e| Budget::new(&board, e.cars, &e.outcome.plan))
+                                .collect();
+                            run.heat = Heat::of(&run.budgets);
+                            run.tickets = Some(report.tickets.clone());
+                        });
+                    })
+                    .map_err(|e| e.to_string())
+            }
+            Next::Variant(job) => {
+                let board = &job.board;
+                let focus = solve(&Instance::new(board, job.focus), &SolveOptions::default())
+                    .map_err(|e| e.to_string())
+                    .and_then(|o| {
+                        if o.proven {
+                            Ok(o)
+                        } else {
+                            Err("stopped before the optimum was proven".to_string())
+                        }
+                    });
+                focus.and_then(|o| {
+                    let at = Budget::new(board, job.focus, &o.plan);
+                    publish(&mut |run: &mut Run| {
+                        run.focus = Some(at.clone());
+                        run.message = format!("{} cars proven; every budget next", job.focus);
+                    });
+                    sweep_proven(board, 1, board.cars.max(1), threads, &|e| {
+                        add_budget(board, e)
+                    })
+                    .map(|entries| {
+                        publish(&mut |run: &mut Run| {
+                            run.budgets = entries
+                                .iter()
+                                .map(|e| Budget::new(board, e.cars, &e.outcome.plan))
+                                .collect();
+                            run.heat = Heat::of(&run.budgets);
+                        });
+                    })
+                    .map_err(|e| e.to_string())
+                })
+            }
+        };
+        let mut state = lock();
+        let cancelled = crate::solve::limits::stopped();
+        let seconds = state.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
+        state.running = None;
+        state.started = None;
+        if let Some(run) = run_of(&mut state, id) {
+            run.seconds = seconds;
+            match result {
+                Ok(()) => {
+                    run.state = RunState::Done;
+                    run.message = format!("done in {seconds:.1} s");
+                }
+                Err(_) if cancelled => {
+                    run.state = RunState::Cancelled;
+                    run.message = "cancelled".into();
+                }
+                Err(e) => {
+                    run.state = RunState::Failed;
+                    run.message = e;
+                }
+            }
+        }
+    }
+}
