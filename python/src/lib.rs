@@ -44,10 +44,17 @@ fn failed(e: impl std::fmt::Display) -> PyErr {
 /// The board of a call: a file, the JSON text of one, or the built-in USA
 /// board.
 fn board(path: Option<PathBuf>, json: Option<String>) -> PyResult<Board> {
+    Ok(board_with_text(path, json)?.0)
+}
+
+/// [`board`], with the text it was read from (scenarios apply to it).
+fn board_with_text(path: Option<PathBuf>, json: Option<String>) -> PyResult<(Board, String)> {
     match (path, json) {
-        (Some(p), _) => Board::load(&p).map_err(bad_input),
-        (None, Some(text)) => Board::from_json(&text, "the board dict").map_err(bad_input),
-        (None, None) => Ok(Board::usa()),
+        (Some(p), _) => Board::load_with_text(&p).map_err(bad_input),
+        (None, Some(text)) => Board::from_json(&text, "the board dict")
+            .map(|b| (b, text))
+            .map_err(bad_input),
+        (None, None) => Ok((Board::usa(), ttr_opt::board::USA_JSON.to_string())),
     }
 }
 
@@ -316,14 +323,7 @@ fn compare(
         (None, None) => return Err(PyValueError::new_err("no scenario given")),
     };
     let scenario = scenario.map_err(bad_input)?;
-    let base = board(board_path.clone(), board_json.clone())?;
-    // The variant is the base board's text with the changes applied.
-    let text = match (&board_path, &board_json) {
-        (Some(p), _) => ttr_opt::board::input::read_text(p)
-            .map_err(|e| bad_input(format!("cannot read {}: {e}", p.display())))?,
-        (None, Some(text)) => text.clone(),
-        (None, None) => ttr_opt::board::USA_JSON.to_string(),
-    };
+    let (base, text) = board_with_text(board_path, board_json)?;
     let variant = scenario.apply(&text, &file).map_err(bad_input)?;
     let threads = self::threads(threads)?;
     run(py, time_limit, || {

@@ -533,12 +533,18 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
 impl Board {
     /// Reads and validates a board file.
     pub fn load(path: &Path) -> Result<Board, BoardError> {
+        Board::load_with_text(path).map(|(board, _)| board)
+    }
+
+    /// [`Board::load`], also returning the file's text: what-if scenarios
+    /// apply to the board as written.
+    pub fn load_with_text(path: &Path) -> Result<(Board, String), BoardError> {
         let file = path.display().to_string();
         let text = input::read_text(path).map_err(|source| BoardError::Io {
             file: file.clone(),
             source,
         })?;
-        Board::from_json(&text, &file)
+        Ok((Board::from_json(&text, &file)?, text))
     }
 
     /// The original North-American board (`data/usa.json`), built into

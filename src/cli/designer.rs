@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{list, load_board, write_csv, write_json, write_text, FilesArgs};
+use super::{list, load_board, load_board_with_text, write_csv, write_json, write_text, FilesArgs};
 use crate::analysis::balance::Progress;
 use crate::analysis::scenario::{compare, Scenario};
 use crate::board::Board;
@@ -22,21 +22,6 @@ pub(super) struct CompareArgs {
     files: FilesArgs,
 }
 
-/// The text of `--board FILE` (or the built-in USA board) and its name for messages.
-fn board_text(path: Option<&PathBuf>) -> Result<(String, String)> {
-    match path {
-        Some(p) => Ok((
-            crate::board::input::read_text(p)
-                .with_context(|| format!("cannot read {}", p.display()))?,
-            p.display().to_string(),
-        )),
-        None => Ok((
-            crate::board::USA_JSON.to_string(),
-            "data/usa.json (built in)".to_string(),
-        )),
-    }
-}
-
 /// A progress line per budget on stderr (sweeps of two boards).
 fn say(which: &str, e: &SweepEntry) {
     eprintln!(
@@ -47,8 +32,7 @@ fn say(which: &str, e: &SweepEntry) {
 }
 
 pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
-    let base = load_board(args.files.board.as_ref())?;
-    let (text, _) = board_text(args.files.board.as_ref())?;
+    let (base, text) = load_board_with_text(args.files.board.as_ref())?;
     let file = args.scenario.display().to_string();
     let scenario = Scenario::load(&args.scenario)?;
     let variant: Board = scenario.apply(&text, &file)?;

@@ -271,14 +271,19 @@ fn usage(message: impl Into<String>) -> anyhow::Error {
 
 /// Loads `--board FILE`, or the built-in USA board.
 fn load_board(path: Option<&PathBuf>) -> Result<Board> {
-    let board = match path {
-        Some(p) => Board::load(p)?,
-        None => Board::usa(),
+    Ok(load_board_with_text(path)?.0)
+}
+
+/// [`load_board`], also returning the file's text (scenarios apply to it).
+fn load_board_with_text(path: Option<&PathBuf>) -> Result<(Board, String)> {
+    let (board, text) = match path {
+        Some(p) => Board::load_with_text(p)?,
+        None => (Board::usa(), crate::board::USA_JSON.to_string()),
     };
     for w in &board.warnings {
         eprintln!("warning: {w}");
     }
-    Ok(board)
+    Ok((board, text))
 }
 
 /// "a, b and c" of some paths.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{load_board, threads};
+use super::{load_board_with_text, threads};
 
 #[derive(clap::Args)]
 pub(super) struct ServeArgs {
@@ -27,12 +27,7 @@ pub(super) struct ServeArgs {
 }
 
 pub(super) fn run_serve(args: &ServeArgs) -> Result<ExitCode> {
-    let board = load_board(args.board.as_ref())?;
-    let text = match &args.board {
-        Some(p) => crate::board::input::read_text(p)
-            .with_context(|| format!("cannot read {}", p.display()))?,
-        None => crate::board::USA_JSON.to_string(),
-    };
+    let (board, text) = load_board_with_text(args.board.as_ref())?;
     let addr = SocketAddr::new(args.host, args.port);
     crate::web::serve(board, text, addr, args.threads, |at| {
         // Printed and flushed at once: scripts wait for this line.
