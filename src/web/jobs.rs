@@ -21,7 +21,7 @@ use crate::board::{Board, Colour, RouteId};
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
 use crate::solve::sweep::{sweep_proven, SweepEntry};
-use crate::solve::{solve, SolveOptions};
+use crate::solve::{solve_proven, SolveOptions};
 
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -251,6 +251,18 @@ pub struct Run {
     pub tickets: Option<Vec<TicketValue>>,
     /// Seconds since the run started (or that it took).
     pub seconds: f64,
+}
+
+impl Run {
+    /// The sweep's final plans (its tie-break picks them) replace those
+    /// published as each budget was proven.
+    fn finish(&mut self, board: &Board, entries: &[SweepEntry]) {
+        self.budgets = entries
+            .iter()
+            .map(|e| Budget::new(board, e.cars, &e.outcome.plan))
+            .collect();
+        self.heat = Heat::of(&self.budgets);
+    }
 }
 
 /// What `/api/status` returns.
@@ -517,13 +529,7 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
                 outcome
                     .map(|(report, entries)| {
                         publish(&mut |run: &mut Run| {
-                            // The sweep's final plans (its tie-break) replace
-                            // those published as each budget was proven.
-                            run.budgets = entries
-                                .iter()
-                                .map(|e| Budget::new(&board, e.cars, &e.outcome.plan))
-                                .collect();
-                            run.heat = Heat::of(&run.budgets);
+                            run.finish(&board, &entries);
                             run.tickets = Some(report.tickets.clone());
                         });
                     })
@@ -531,15 +537,12 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
             }
             Next::Variant(job) => {
                 let board = &job.board;
-                let focus = solve(&Instance::new(board, job.focus), &SolveOptions::default())
-                    .map_err(|e| e.to_string())
-                    .and_then(|o| {
-                        if o.proven {
-                            Ok(o)
-                        } else {
-                            Err("stopped before the optimum was proven".to_string())
-                        }
-                    });
+                let focus = solve_proven(
+                    &Instance::new(board, job.focus),
+                    &SolveOptions::default(),
+                    || format!("the optimum of {} cars was proven", job.focus),
+                )
+                .map_err(|e| e.to_string());
                 focus.and_then(|o| {
                     let at = Budget::new(board, job.focus, &o.plan);
                     publish(&mut |run: &mut Run| {
@@ -550,13 +553,7 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
                         add_budget(board, e)
                     })
                     .map(|entries| {
-                        publish(&mut |run: &mut Run| {
-                            run.budgets = entries
-                                .iter()
-                                .map(|e| Budget::new(board, e.cars, &e.outcome.plan))
-                                .collect();
-                            run.heat = Heat::of(&run.budgets);
-                        });
+                        publish(&mut |run: &mut Run| run.finish(board, &entries));
                     })
                     .map_err(|e| e.to_string())
                 })
