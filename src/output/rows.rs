@@ -18,6 +18,17 @@ pub fn to_csv<T: Serialize>(rows: impl IntoIterator<Item = T>) -> Result<Vec<u8>
     csv.into_inner().map_err(|e| e.into_error().into())
 }
 
+/// One row per ticket, then one per route, each told its kind.
+fn kinded<'a, T, R>(
+    tickets: &'a [T],
+    routes: &'a [T],
+    row: impl Fn(&'static str, &'a T) -> R,
+) -> Vec<R> {
+    let tickets = tickets.iter().map(|t| row("ticket", t));
+    let routes = routes.iter().map(|r| row("route", r));
+    tickets.chain(routes).collect()
+}
+
 /// One line of `sweep.csv`: the numbers, with routes and tickets as
 /// `A – B; C – D` lists.
 #[derive(Serialize)]
@@ -100,20 +111,14 @@ pub struct FrequencyRow<'a> {
 
 /// The rows of `frequency.csv`: tickets, then routes.
 pub fn frequency_rows(f: &Frequency) -> Vec<FrequencyRow<'_>> {
-    let kinded = [("ticket", &f.tickets), ("route", &f.routes)];
-    kinded
-        .into_iter()
-        .flat_map(|(kind, rows)| {
-            rows.iter().map(move |c| FrequencyRow {
-                kind,
-                name: &c.name,
-                points: c.points,
-                length: c.length,
-                count: c.count,
-                share: c.share,
-            })
-        })
-        .collect()
+    kinded(&f.tickets, &f.routes, |kind, c| FrequencyRow {
+        kind,
+        name: &c.name,
+        points: c.points,
+        length: c.length,
+        count: c.count,
+        share: c.share,
+    })
 }
 
 /// One line of `frequency-optima.csv`: a ticket or route over every optimum
@@ -140,22 +145,16 @@ pub struct PresenceRow<'a> {
 
 /// The rows of `frequency-optima.csv`: tickets, then routes.
 pub fn presence_rows(o: &SweepOptima) -> Vec<PresenceRow<'_>> {
-    let kinded = [("ticket", &o.tickets), ("route", &o.routes)];
-    kinded
-        .into_iter()
-        .flat_map(|(kind, rows)| {
-            rows.iter().map(move |p| PresenceRow {
-                kind,
-                name: &p.name,
-                points: p.points,
-                length: p.length,
-                some: p.some,
-                every: p.every,
-                share_sum: p.share_sum,
-                picked: p.picked,
-            })
-        })
-        .collect()
+    kinded(&o.tickets, &o.routes, |kind, p| PresenceRow {
+        kind,
+        name: &p.name,
+        points: p.points,
+        length: p.length,
+        some: p.some,
+        every: p.every,
+        share_sum: p.share_sum,
+        picked: p.picked,
+    })
 }
 
 /// One line of `sensitivity-<cars>.csv`: the optimum without one ticket or
@@ -176,19 +175,13 @@ pub struct ImpactRow<'a> {
 
 /// The rows of `sensitivity-<cars>.csv`: tickets, then routes.
 pub fn impact_rows(s: &Sensitivity) -> Vec<ImpactRow<'_>> {
-    let kinded = [("ticket", &s.tickets), ("route", &s.routes)];
-    kinded
-        .into_iter()
-        .flat_map(|(kind, rows)| {
-            rows.iter().map(move |i| ImpactRow {
-                kind,
-                name: &i.name,
-                points: i.points,
-                optimum: i.optimum,
-                change: i.change,
-            })
-        })
-        .collect()
+    kinded(&s.tickets, &s.routes, |kind, i| ImpactRow {
+        kind,
+        name: &i.name,
+        points: i.points,
+        optimum: i.optimum,
+        change: i.change,
+    })
 }
 
 /// One line of `optima-<cars>.csv`: a ticket or route and the optimal
@@ -209,17 +202,11 @@ pub struct ShareRow<'a> {
 
 /// The rows of `optima-<cars>.csv`: tickets, then routes.
 pub fn share_rows<'a>(o: &'a OptimaReport) -> Vec<ShareRow<'a>> {
-    let kinded = [("ticket", &o.tickets), ("route", &o.routes)];
-    kinded
-        .into_iter()
-        .flat_map(|(kind, rows)| {
-            rows.iter().map(move |s| ShareRow {
-                kind,
-                name: &s.name,
-                points: s.points,
-                count: s.count.to_string(),
-                share: s.share,
-            })
-        })
-        .collect()
+    kinded(&o.tickets, &o.routes, |kind, s| ShareRow {
+        kind,
+        name: &s.name,
+        points: s.points,
+        count: s.count.to_string(),
+        share: s.share,
+    })
 }
