@@ -353,6 +353,7 @@ fn budgets_beyond_the_board_are_answered_at_once_or_refused() {
         vec!["simulate", "--games", "0"],
         vec!["simulate", "--players", "bogus,greedy"],
         vec!["sweep", "--threads", "0"],
+        vec!["balance", "--threads", "100000"],
         vec!["solve", "--time-limit", "1e400"],
     ] {
         let (out, _) = run_in(&workdir("args"), &args(&bad), 60);

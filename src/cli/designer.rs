@@ -84,8 +84,8 @@ pub(super) struct BalanceArgs {
     /// Print the report's JSON instead of the Markdown.
     #[arg(long)]
     json: bool,
-    /// Worker threads (each solve itself is single-threaded).
-    #[arg(long, default_value_t = 2)]
+    /// Worker threads, 1 to 64 (each solve itself is single-threaded).
+    #[arg(long, default_value_t = 2, value_parser = super::threads)]
     threads: usize,
 }
 
