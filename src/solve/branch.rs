@@ -93,9 +93,12 @@ pub(crate) struct Answer {
     pub lps: usize,
     pub cuts: usize,
     pub nodes: i64,
-    /// The root was loose ([`Reach::ProofUnlessLoose`], [`Reach::Root`]) and
+    /// The root was loose ([`Reach::Handover`], [`Reach::Root`]) and
     /// the search stopped there; `bound` is the root's.
     pub loose_root: bool,
+    /// The search used up the LPs [`Reach::Handover`] allows it, unproven;
+    /// `bound` is that of the nodes still open.
+    pub out_of_lps: bool,
     /// Columns and rows of the model as the search left it (cuts included).
     pub model_size: (usize, usize),
 }
@@ -150,9 +153,12 @@ fn floor(bound: f64) -> u32 {
 pub(crate) enum Reach {
     /// To the proof (or the deadline).
     Proof,
-    /// Give up after the root when its bound exceeds the starting plan's
-    /// score by more than this fraction (another method will do better).
-    ProofUnlessLoose(f64),
+    /// To the proof, unless another method will likely do better: give up
+    /// after the root when its bound exceeds the starting plan's score by
+    /// more than `gap` (when set), or once `lps` LPs have not made the
+    /// proof ([`Answer::out_of_lps`]). A count of LPs, not a time, so that
+    /// the hand-over happens at the same point on every machine.
+    Handover { gap: Option<f64>, lps: usize },
     /// Only the root: whether it is loose in the sense above (for choosing
     /// a method without solving).
     Root(f64),
@@ -305,6 +311,7 @@ impl Search<'_, '_> {
         let mut applied: Vec<Fix> = Vec::new();
         let mut nodes: i64 = 0;
         let mut stopped = false;
+        let mut out_of_lps = false;
         'search: while let Some(top) = heap.pop() {
             // The heap is ordered by bound: once its best cannot beat the
             // incumbent, nothing in it can.
@@ -321,6 +328,14 @@ impl Search<'_, '_> {
                     heap.push(node);
                     stopped = true;
                     break 'search;
+                }
+                if let Reach::Handover { lps, .. } = self.reach {
+                    if self.lps >= lps {
+                        heap.push(node);
+                        stopped = true;
+                        out_of_lps = true;
+                        break 'search;
+                    }
                 }
                 self.apply(&mut applied, &node.fixes)?;
                 nodes += 1;
@@ -371,7 +386,9 @@ impl Search<'_, '_> {
         } else {
             self.best
         };
-        Ok(self.answer(bound, bound == self.best, nodes))
+        let mut answer = self.answer(bound, bound == self.best, nodes);
+        answer.out_of_lps = out_of_lps && !answer.proven;
+        Ok(answer)
     }
 
     /// Writes the model with every cut found ([`solve_and_write`]); `costs`
@@ -402,7 +419,7 @@ impl Search<'_, '_> {
     fn stop_at_root(&self, bound: f64) -> bool {
         match self.reach {
             Reach::Proof => false,
-            Reach::ProofUnlessLoose(_) => self.loose(bound),
+            Reach::Handover { gap, .. } => gap.is_some() && self.loose(bound),
             Reach::Root(_) => true,
             Reach::Every { .. } => false,
         }
@@ -412,7 +429,8 @@ impl Search<'_, '_> {
     fn loose(&self, bound: f64) -> bool {
         match self.reach {
             Reach::Proof | Reach::Every { .. } => false,
-            Reach::ProofUnlessLoose(gap) | Reach::Root(gap) => {
+            Reach::Handover { gap: None, .. } => false,
+            Reach::Handover { gap: Some(gap), .. } | Reach::Root(gap) => {
                 bound > self.best as f64 * (1.0 + gap) + 1e-9
             }
         }
@@ -429,6 +447,7 @@ impl Search<'_, '_> {
             cuts: self.cuts,
             nodes,
             loose_root: false,
+            out_of_lps: false,
         }
     }
 

@@ -225,36 +225,10 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             ));
         }
         Method::Auto => {
-            let answer = branch::solve(
-                inst,
-                &start,
-                clock.deadline(),
-                Reach::ProofUnlessLoose(AUTO_GAP),
-            )?;
-            if !answer.loose_root {
-                method = Method::Forest;
-                branch_run(inst, answer)
-            } else {
-                // The root's incumbent is at least as good as the start.
-                let best = answer.routes;
-                match solve_frontier(
-                    inst,
-                    &best,
-                    &clock,
-                    Some(crate::solve::frontier::HANDOVER_MEMORY),
-                ) {
-                    Some(run) => {
-                        method = Method::Frontier;
-                        run
-                    }
-                    // Out of memory (or time) in the programme: the branch
-                    // and cut goes on with what time is left.
-                    None => {
-                        method = Method::Forest;
-                        forest_to_the_end(inst, &best, &clock)?
-                    }
-                }
-            }
+            let (run, chosen) =
+                forest_or_frontier(inst, &start, &clock, Some(AUTO_GAP), HANDOVER_LPS)?;
+            method = chosen;
+            run
         }
         // Out of time or memory: the starting plan, with only the trivial bound.
         Method::Frontier => {
@@ -380,6 +354,62 @@ pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, So
     } else {
         Method::Forest
     })
+}
+
+/// The branch and cut, handing over to the frontier programme when its
+/// root is loose by more than `gap` (if set) or its proof passes `lps` LPs
+/// ([`HANDOVER_LPS`]), and taking over again, with the time left, if the
+/// programme passes [`crate::solve::frontier::HANDOVER_MEMORY`] of tables.
+/// Every step is decided by counts (LPs, bytes), never by the clock, so the
+/// method, and with it the plan, is the same on every run.
+fn forest_or_frontier(
+    inst: &Instance,
+    start: &[RouteId],
+    clock: &Clock,
+    gap: Option<f64>,
+    lps: usize,
+) -> Result<(Run, Method), SolveError> {
+    let fits = Frontier::fits(inst.board, &inst.routes, &inst.tickets);
+    let reach = if fits {
+        Reach::Handover { gap, lps }
+    } else {
+        Reach::Proof
+    };
+    let answer = branch::solve(inst, start, clock.deadline(), reach)?;
+    if !(answer.loose_root || answer.out_of_lps) {
+        return Ok((branch_run(inst, answer), Method::Forest));
+    }
+    // The search's incumbent is at least as good as the start.
+    let best = answer.routes;
+    let memory = Some(crate::solve::frontier::HANDOVER_MEMORY);
+    Ok(match solve_frontier(inst, &best, clock, memory) {
+        Some(run) => (run, Method::Frontier),
+        // Out of memory (or time) in the programme: the branch and cut
+        // starts again and goes on with what time is left.
+        None => (forest_to_the_end(inst, &best, clock)?, Method::Forest),
+    })
+}
+
+/// [`solve`] for a budget the sweep gave to the branch and cut
+/// ([`choose`] found its root tight enough): the branch and cut, handing
+/// over to the frontier programme past [`HANDOVER_LPS`] LPs.
+pub(crate) fn solve_sweep_budget(
+    inst: &Instance,
+    start: &[RouteId],
+) -> Result<Outcome, SolveError> {
+    let started = Instant::now();
+    let clock = Clock::new(started, None);
+    if inst.takes_everything() || clock.expired() {
+        let options = SolveOptions {
+            method: Method::Forest,
+            time_limit: None,
+            start: Some(start.to_vec()),
+        };
+        return solve(inst, &options);
+    }
+    model_fits(inst, Method::Forest, "")?;
+    let (run, method) = forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS)?;
+    finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
 fn forest_to_the_end(inst: &Instance, start: &[RouteId], clock: &Clock) -> Result<Run, SolveError> {
@@ -558,6 +588,15 @@ fn solve_paper(
 /// programme passed 5 GB there).
 pub const AUTO_GAP: f64 = 0.3;
 
+/// LPs the branch and cut may spend on a budget before `auto` (and the
+/// sweep) hand it to the frontier programme. A root that looks tight can
+/// still need a large tree: on the Swiss map at 24 and 25 cars (root gaps
+/// 0.37 and 0.31) the branch and cut needed about 2,900 LPs and 115 s each,
+/// the programme 5 and 8 s. Every budget of every shipped board that the
+/// branch and cut proves in a sweep needs at most 838 (USA Mega at 27
+/// cars; the Swiss map 557, Europe 393, the USA 193).
+pub const HANDOVER_LPS: usize = 1000;
+
 /// The same threshold for a sweep, where the economics differ: one frontier
 /// run answers every budget up to its largest while the other worker proves
 /// the budgets above with the branch and cut, so the run should stop where
@@ -603,5 +642,38 @@ pub(crate) fn frontier_run(dp: &Frontier, cars: u32) -> Run {
         solves: 0,
         cuts: 0,
         nodes: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// The hand-over after too many LPs, forced by allowing one: the
+    /// programme takes the budget over and proves the branch and cut's
+    /// optimum; with LPs enough, the branch and cut proves it itself.
+    #[test]
+    fn handing_over_after_the_lp_budget_keeps_the_optimum() {
+        let board = Board::usa();
+        for cars in [9, 14, 18] {
+            let inst = Instance::new(&board, cars);
+            let start = heuristic::start(&inst);
+            let clock = Clock::new(Instant::now(), None);
+            let alone = forest_to_the_end(&inst, &start, &clock).unwrap();
+            assert!(alone.claim.proven);
+            let (run, method) = forest_or_frontier(&inst, &start, &clock, None, 1).unwrap();
+            assert_eq!(method, Method::Frontier, "{cars} cars");
+            let outcome = finish(&inst, run, method, 0.0).unwrap();
+            assert!(outcome.proven);
+            assert_eq!(outcome.plan.score(), alone.bound, "{cars} cars");
+            let (run, method) =
+                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS).unwrap();
+            assert_eq!(method, Method::Forest, "{cars} cars");
+            assert_eq!(
+                finish(&inst, run, method, 0.0).unwrap().plan.score(),
+                alone.bound
+            );
+        }
     }
 }

@@ -33,7 +33,7 @@ use crate::model::Instance;
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::heuristic;
 use crate::solve::verify::VerifyError;
-use crate::solve::{self, Method, Outcome, SolveError, SolveOptions};
+use crate::solve::{self, Method, Outcome, SolveError};
 
 /// How the sweep chooses among alternate optima; written into its outputs.
 pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
@@ -201,12 +201,7 @@ fn run(
             record(i, solve::unsolved(board));
             return Ok(());
         }
-        let options = SolveOptions {
-            method: Method::Forest,
-            time_limit: None,
-            start: Some(prepared[i].0.clone()),
-        };
-        record(i, solve::solve(&instance(i), &options)?);
+        record(i, solve::solve_sweep_budget(&instance(i), &prepared[i].0)?);
         Ok(())
     };
     let frontier_task = || -> Result<(), SolveError> {
