@@ -467,3 +467,72 @@ fn balance_writes_a_markdown_report_with_its_figures() {
     assert_eq!(v["curve"].as_array().unwrap().len(), 8);
     assert_eq!(v["tickets"].as_array().unwrap().len(), 30);
 }
+
+#[test]
+fn bench_sweeps_named_boards_and_solves_generated_ones() {
+    let dir = scratch("bench");
+    // Albany – Hartford (3 cars, 4 points), Hartford – Boston (2 cars, 2
+    // points), a 9-point ticket Albany – Boston: at its own 5 cars both
+    // routes and the ticket, 4 + 2 + 9 = 15.
+    let board = dir.join("tiny.json");
+    std::fs::write(
+        &board,
+        r#"{ "name": "tiny", "cars": 5, "route_points": { "1": 1, "2": 2, "3": 4 },
+             "cities": [ { "name": "Albany", "x": 0, "y": 0 }, { "name": "Boston", "x": 2, "y": 0 },
+                         { "name": "Hartford", "x": 1, "y": 1 } ],
+             "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
+                         { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
+             "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ] }"#,
+    )
+    .unwrap();
+    let out = dir.to_str().unwrap();
+    let run = ttr_opt(&["bench", "--boards", board.to_str().unwrap(), "--out", out]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("boards.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    // board, cars, proven, budgets, wall, slowest budget, its s, peak MB, optimum
+    assert_eq!(
+        (row[0], row[1], row[2], row[3], row[8]),
+        ("tiny", "5", "5", "5", "15")
+    );
+    assert!(std::fs::read_to_string(dir.join("boards.md"))
+        .unwrap()
+        .contains("| tiny | 5 | 5/5 |"));
+
+    // The generated board of seed 1, against `solve` of the same board.
+    let run = ttr_opt(&["bench", "--generated", "1", "--out", out]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("generated.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let generated = dir.join("seed1.json");
+    let made = ttr_opt(&[
+        "generate",
+        "--seed",
+        "1",
+        "--out",
+        generated.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    let solved = ttr_opt(&["solve", "--board", generated.to_str().unwrap(), "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&solved.stdout).unwrap();
+    assert_eq!(row[5], "optimal");
+    assert_eq!(row[6], json["score"].to_string());
+    assert_eq!(row[4], json["cars"].to_string());
+
+    let bad = ttr_opt(&[
+        "bench",
+        "--boards",
+        dir.join("missing.json").to_str().unwrap(),
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("missing.json"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,6 @@
-//! `bench` (the paper's model against the sweep) and `generate` (a seeded
-//! random board): the developers' commands.
+//! `bench` (the paper's model against the sweep, every board swept, the
+//! generated boards) and `generate` (a seeded random board): the
+//! developers' commands.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,7 +9,9 @@ use anyhow::{Context, Result};
 
 use super::{budget, load_board, positive_seconds, threads, usage, write_csv, write_text};
 use crate::board::Board;
-use crate::solve::bench::paper_against_sweep;
+use crate::solve::bench::{
+    boards_markdown, generated_markdown, paper_against_sweep, solve_generated, sweep_board,
+};
 
 #[derive(clap::Args)]
 pub(super) struct BenchArgs {
@@ -27,9 +30,29 @@ pub(super) struct BenchArgs {
     /// Worker threads for the sweep, 1 to 64 (the paper's model runs on as many).
     #[arg(long, default_value_t = 2, value_parser = threads)]
     threads: usize,
+    /// Instead of the paper's model: sweep each board FILE from 1 car to its
+    /// own car count, one board at a time, and record wall time, the slowest
+    /// budget and peak memory in boards.md and boards.csv. With no FILE,
+    /// every board in data/.
+    #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with = "generated")]
+    boards: Option<Vec<PathBuf>>,
+    /// Instead of the paper's model: solve the generated boards of seeds
+    /// 1..N (`ttr-opt generate`) at their own car count with the default
+    /// method, 300 s each at most, and record the distribution of times and
+    /// peak memory in generated.md and generated.csv.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    generated: Option<u64>,
 }
 
 pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    if let Some(files) = &args.boards {
+        return bench_boards(files, args);
+    }
+    if let Some(count) = args.generated {
+        return bench_generated(count, args);
+    }
     if args.from > args.to {
         return Err(usage(format!(
             "--from {} is above --to {}",
@@ -47,10 +70,71 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     )?;
     let md = bench.markdown("USA");
     out!("{md}");
-    std::fs::create_dir_all(&args.out)
-        .with_context(|| format!("cannot create {}", args.out.display()))?;
     write_text(&args.out.join("bench.md"), &md)?;
     write_csv(&args.out.join("bench.csv"), bench.rows())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `bench --boards`: every board swept, one at a time.
+fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
+    let files = if files.is_empty() {
+        shipped_boards()?
+    } else {
+        files.to_vec()
+    };
+    let mut rows = Vec::new();
+    for file in &files {
+        let board = load_board(Some(file))?;
+        let name = file
+            .file_stem()
+            .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+        eprintln!("sweeping {name} from 1 to {} cars ...", board.cars);
+        let row = sweep_board(&board, &name, args.threads)?;
+        eprintln!(
+            "{name}: {}/{} proven in {:.1} s",
+            row.proven, row.budgets, row.wall_seconds
+        );
+        rows.push(row);
+    }
+    let md = boards_markdown(&rows, args.threads);
+    out!("{md}");
+    write_text(&args.out.join("boards.md"), &md)?;
+    write_csv(&args.out.join("boards.csv"), rows)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The boards in `data/`, by name.
+fn shipped_boards() -> Result<Vec<PathBuf>> {
+    let dir = std::path::Path::new("data");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| {
+            format!(
+                "cannot read {} (run from the repository's root, or name the board files)",
+                dir.display()
+            )
+        })?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// `bench --generated N`: seeds 1..=N, one solve each.
+fn bench_generated(count: u64, args: &BenchArgs) -> Result<ExitCode> {
+    let mut rows = Vec::new();
+    for seed in 1..=count {
+        let row = solve_generated(seed)?;
+        eprintln!(
+            "seed {seed}: {} {} ({}) in {:.1} s",
+            row.status, row.score, row.method, row.seconds
+        );
+        rows.push(row);
+    }
+    let md = generated_markdown(&rows);
+    out!("{md}");
+    write_text(&args.out.join("generated.md"), &md)?;
+    write_csv(&args.out.join("generated.csv"), rows)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -126,8 +126,10 @@ enum Command {
     /// A seeded random board shaped like the published maps (35–60 cities,
     /// planar routes, a deck valued like real ones), as a board file.
     Generate(bench::GenerateArgs),
-    /// Benchmark: the paper's model (with a time limit) against the sweep,
-    /// per budget; prints a Markdown table and writes it with a CSV.
+    /// Benchmarks, each printed as a Markdown table and written with a CSV:
+    /// the paper's model (with a time limit) against the sweep, per budget;
+    /// with --boards, every board swept; with --generated N, the generated
+    /// boards solved.
     Bench(bench::BenchArgs),
 }
 

@@ -1,5 +1,6 @@
 //! `ttr-opt bench`: the paper's plain model (with a time limit per budget)
-//! against the sweep, budget by budget, on the same board and threads.
+//! against the sweep, budget by budget; every board swept from 1 car to its
+//! own car count; and the generated boards solved at their own car count.
 
 use std::time::Instant;
 
@@ -168,4 +169,264 @@ impl Bench {
         md.push_str("\nFrontier budgets share one run of the programme: each is given an equal share of its time.\n");
         md
     }
+}
+
+/// One board of `ttr-opt bench --boards`: swept from 1 car to its own car
+/// count, every budget proven or not. A line of `boards.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardSweep {
+    /// The board's file name without `.json`.
+    pub board: String,
+    /// Its own car count, the largest budget swept.
+    pub cars: u32,
+    /// Budgets proven optimal.
+    pub proven: usize,
+    /// Budgets swept.
+    pub budgets: usize,
+    /// Wall-clock time of the whole sweep, in seconds.
+    pub wall_seconds: f64,
+    /// The budget that took longest.
+    pub slowest_budget: u32,
+    /// Its time, in seconds (a frontier run's budgets share its time).
+    pub slowest_seconds: f64,
+    /// Peak resident memory of the process during the sweep, in MB (`None`
+    /// where the operating system does not tell).
+    pub peak_mb: Option<u64>,
+    /// The score at the largest budget.
+    pub optimum: u32,
+}
+
+/// Sweeps `board` from 1 car to its own car count on `threads` threads,
+/// measuring the peak memory of the process from a fresh start.
+pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSweep, SolveError> {
+    reset_peak_memory();
+    let started = Instant::now();
+    let entries = sweep(board, 1, board.cars, threads, &|_: &SweepEntry| {})?;
+    let wall_seconds = started.elapsed().as_secs_f64();
+    let slowest = entries
+        .iter()
+        .max_by(|a, b| a.outcome.seconds.total_cmp(&b.outcome.seconds))
+        .expect("a board has at least one budget");
+    Ok(BoardSweep {
+        board: name.to_string(),
+        cars: board.cars,
+        proven: entries.iter().filter(|e| e.outcome.proven).count(),
+        budgets: entries.len(),
+        wall_seconds,
+        slowest_budget: slowest.cars,
+        slowest_seconds: slowest.outcome.seconds,
+        peak_mb: peak_memory_mb(),
+        optimum: entries.last().map_or(0, |e| e.outcome.plan.score()),
+    })
+}
+
+/// `boards.md`: one row per board.
+pub fn boards_markdown(rows: &[BoardSweep], threads: usize) -> String {
+    let mut md = format!(
+        "Every board swept from 1 car to its own car count (`ttr-opt bench --boards`, the sweep \
+         on {threads} worker threads, one board at a time), {}.\n\
+         Frontier budgets share one run; each is given an equal share of its time.\n\n",
+        machine()
+    );
+    md.push_str(
+        "| board | cars | proven | wall s | slowest budget | its s | peak MB | optimum |\n",
+    );
+    md.push_str("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    for r in rows {
+        md.push_str(&format!(
+            "| {} | {} | {}/{} | {:.1} | {} | {:.2} | {} | {} |\n",
+            r.board,
+            r.cars,
+            r.proven,
+            r.budgets,
+            r.wall_seconds,
+            r.slowest_budget,
+            r.slowest_seconds,
+            mb(r.peak_mb),
+            r.optimum
+        ));
+    }
+    md
+}
+
+/// Time limit of each generated board's solve in `ttr-opt bench
+/// --generated`, in seconds (the issue's "none over 5 minutes").
+pub const GENERATED_LIMIT: f64 = 300.0;
+
+/// One generated board of `ttr-opt bench --generated`, solved at its own
+/// car count by the default method. A line of `generated.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct GeneratedSolve {
+    /// The generator's seed (`ttr-opt generate --seed`).
+    pub seed: u64,
+    /// Cities of the board.
+    pub cities: usize,
+    /// City pairs joined by a route.
+    pub city_pairs: usize,
+    /// Tickets (cards) of the board.
+    pub tickets: usize,
+    /// Its own car count, the budget solved.
+    pub cars: u32,
+    /// `optimal`, or `time_limit` when [`GENERATED_LIMIT`] stopped it.
+    pub status: &'static str,
+    /// The best plan's score.
+    pub score: u32,
+    /// The upper bound proven.
+    pub bound: u32,
+    /// The method that answered.
+    pub method: &'static str,
+    /// Time of the solve, in seconds.
+    pub seconds: f64,
+    /// Peak resident memory of the process during the solve, in MB.
+    pub peak_mb: Option<u64>,
+}
+
+/// Generates the board of `seed` and solves it at its own car count.
+pub fn solve_generated(seed: u64) -> Result<GeneratedSolve, SolveError> {
+    let text = crate::board::generate::board_json(seed).to_string();
+    let board = Board::from_json(&text, &format!("generated board {seed}"))
+        .expect("the generator makes valid boards");
+    reset_peak_memory();
+    let options = SolveOptions {
+        time_limit: Some(GENERATED_LIMIT),
+        ..SolveOptions::default()
+    };
+    let outcome = solve(&Instance::new(&board, board.cars), &options)?;
+    let mut pairs: Vec<_> = board.routes.iter().map(|r| r.pair).collect();
+    pairs.sort();
+    pairs.dedup();
+    Ok(GeneratedSolve {
+        seed,
+        cities: board.cities.len(),
+        city_pairs: pairs.len(),
+        tickets: board.cards.len(),
+        cars: board.cars,
+        status: if outcome.proven {
+            "optimal"
+        } else {
+            "time_limit"
+        },
+        score: outcome.plan.score(),
+        bound: outcome.bound,
+        method: outcome.method.name(),
+        seconds: outcome.seconds,
+        peak_mb: peak_memory_mb(),
+    })
+}
+
+/// `generated.md`: the distribution of the solve times, then a row per board.
+pub fn generated_markdown(rows: &[GeneratedSolve]) -> String {
+    let mut secs: Vec<f64> = rows.iter().map(|r| r.seconds).collect();
+    secs.sort_by(f64::total_cmp);
+    // Nearest-rank percentiles.
+    let pct = |p: f64| {
+        let rank = ((p / 100.0 * secs.len() as f64).ceil() as usize).clamp(1, secs.len());
+        secs[rank - 1]
+    };
+    let proven = rows.iter().filter(|r| r.status == "optimal").count();
+    let peak = rows.iter().filter_map(|r| r.peak_mb).max();
+    let mut md = format!(
+        "Generated boards (`ttr-opt bench --generated {}`, seeds 1..{}), each solved at its own car \
+         count by the default method with a {GENERATED_LIMIT} s limit, {}.\n\n",
+        rows.len(),
+        rows.len(),
+        machine()
+    );
+    if !secs.is_empty() {
+        md.push_str(&format!(
+            "{proven} of {} proven; seconds: median {:.1}, 95th percentile {:.1}, max {:.1}; \
+             peak memory max {} MB.\n\n",
+            rows.len(),
+            pct(50.0),
+            pct(95.0),
+            secs[secs.len() - 1],
+            mb(peak)
+        ));
+    }
+    md.push_str("| seed | cities | pairs | tickets | cars | status | score | bound | method | seconds | peak MB |\n");
+    md.push_str("| ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | --- | ---: | ---: |\n");
+    for r in rows {
+        md.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {:.2} | {} |\n",
+            r.seed,
+            r.cities,
+            r.city_pairs,
+            r.tickets,
+            r.cars,
+            r.status,
+            r.score,
+            r.bound,
+            r.method,
+            r.seconds,
+            mb(r.peak_mb)
+        ));
+    }
+    md
+}
+
+fn mb(peak: Option<u64>) -> String {
+    peak.map_or_else(|| "?".to_string(), |m| m.to_string())
+}
+
+/// Cores, processor and date, for the benchmark's heading.
+fn machine() -> String {
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, name)| name.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown processor".to_string());
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    let (y, m, d) = civil_date(days);
+    format!("{cores} cores, {cpu}, {y:04}-{m:02}-{d:02}")
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard
+/// Hinnant's `civil_from_days`).
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+/// Starts the process's peak-memory count afresh (Linux: writing 5 to
+/// `/proc/self/clear_refs` resets VmHWM to the memory held now); elsewhere
+/// nothing happens and the peak is that of the whole process. The heap
+/// freed by the previous board is first handed back to the system (glibc
+/// keeps it otherwise: Big Cities measured 271 MB after the boards before
+/// it, 52 MB alone).
+fn reset_peak_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn malloc_trim(pad: usize) -> std::os::raw::c_int;
+        }
+        // SAFETY: glibc's malloc_trim only returns free heap pages to the
+        // system; it takes no pointers and is safe to call at any time.
+        unsafe {
+            malloc_trim(0);
+        }
+    }
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// The process's peak resident memory since [`reset_peak_memory`], in MB
+/// (Linux's VmHWM; `None` elsewhere).
+fn peak_memory_mb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024)
 }
