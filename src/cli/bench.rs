@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{budget, load_board, positive_seconds, threads, usage, write_csv, write_text};
+use super::{
+    budget, load_board, positive_seconds, threads, usage, write_csv, write_text, EXIT_TIME_LIMIT,
+};
 use crate::board::Board;
 use crate::solve::bench::{
     boards_markdown, generated_markdown, paper_against_sweep, solve_generated, sweep_board,
@@ -99,8 +101,9 @@ fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
     let md = boards_markdown(&rows, args.threads);
     out!("{md}");
     write_text(&args.out.join("boards.md"), &md)?;
+    let all_proven = rows.iter().all(|r| r.proven == r.budgets);
     write_csv(&args.out.join("boards.csv"), rows)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(proven_or_limit(all_proven))
 }
 
 /// The boards in `data/`, by name.
@@ -134,8 +137,18 @@ fn bench_generated(count: u64, args: &BenchArgs) -> Result<ExitCode> {
     let md = generated_markdown(&rows);
     out!("{md}");
     write_text(&args.out.join("generated.md"), &md)?;
+    let all_proven = rows.iter().all(|r| r.status == "optimal");
     write_csv(&args.out.join("generated.csv"), rows)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(proven_or_limit(all_proven))
+}
+
+/// Exit status 3 when a time limit left something unproven, as elsewhere.
+fn proven_or_limit(all_proven: bool) -> ExitCode {
+    if all_proven {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_TIME_LIMIT)
+    }
 }
 
 #[derive(clap::Args)]
