@@ -26,7 +26,8 @@ pub(super) struct BenchArgs {
     /// Time limit in seconds for the paper's model at each budget.
     #[arg(long, default_value_t = 10.0, value_parser = positive_seconds)]
     paper_limit: f64,
-    /// Directory for bench.md and bench.csv.
+    /// Directory for the tables: bench.md and bench.csv (boards.* with
+    /// --boards, generated.* with --generated).
     #[arg(long, value_name = "DIR", default_value = "output/bench")]
     out: PathBuf,
     /// Worker threads for the sweep, 1 to 64 (the paper's model runs on as many).
