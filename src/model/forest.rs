@@ -262,11 +262,6 @@ impl ForestModel {
         for (i, c) in terminals.iter().enumerate() {
             order[c.0] = Some(i);
         }
-        let mut touched = vec![false; n];
-        for &(a, b) in &ends {
-            touched[a.0] = true;
-            touched[b.0] = true;
-        }
 
         let mut cols = Columns::default();
         let x: Vec<Col> = inst
@@ -284,7 +279,8 @@ impl ForestModel {
             .iter()
             .enumerate()
             .map(|(ri, &r)| {
-                let open = |c: CityId| touched[c.0] && order[c.0].is_none_or(|o| o >= ri);
+                let open =
+                    |c: CityId| !neighbours[c.0].is_empty() && order[c.0].is_none_or(|o| o >= ri);
                 distances_within(n, &ends, &lengths, r, open)
             })
             .collect();
