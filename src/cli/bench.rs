@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{
-    budget, load_board, positive_seconds, threads, usage, write_csv, write_text, EXIT_TIME_LIMIT,
+    budget, load_board, positive_seconds, proven_status, threads, usage, write_csv, write_text,
 };
 use crate::board::Board;
 use crate::solve::bench::{
@@ -104,7 +104,7 @@ fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
     write_text(&args.out.join("boards.md"), &md)?;
     let all_proven = rows.iter().all(|r| r.proven == r.budgets);
     write_csv(&args.out.join("boards.csv"), rows)?;
-    Ok(proven_or_limit(all_proven))
+    Ok(proven_status(all_proven))
 }
 
 /// The boards in `data/`, by name.
@@ -140,16 +140,7 @@ fn bench_generated(count: u64, args: &BenchArgs) -> Result<ExitCode> {
     write_text(&args.out.join("generated.md"), &md)?;
     let all_proven = rows.iter().all(|r| r.status == "optimal");
     write_csv(&args.out.join("generated.csv"), rows)?;
-    Ok(proven_or_limit(all_proven))
-}
-
-/// Exit status 3 when a time limit left something unproven, as elsewhere.
-fn proven_or_limit(all_proven: bool) -> ExitCode {
-    if all_proven {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_TIME_LIMIT)
-    }
+    Ok(proven_status(all_proven))
 }
 
 #[derive(clap::Args)]

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{budget, load_board, usage, EXIT_TIME_LIMIT};
+use super::{budget, load_board, proven_status, usage};
 use crate::model::export::{export, Format, ModelKind};
 use crate::model::Instance;
 
@@ -77,9 +77,5 @@ pub(super) fn run_export(args: &ExportArgs) -> Result<ExitCode> {
             }
         );
     }
-    Ok(if written.proven {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(EXIT_TIME_LIMIT)
-    })
+    Ok(proven_status(written.proven))
 }

@@ -47,6 +47,16 @@ pub struct StdoutError(pub std::io::Error);
 /// Exit code when a time limit stopped the solver before it proved optimality.
 pub const EXIT_TIME_LIMIT: u8 = 3;
 
+/// Exit status 0 when everything asked was proven, else [`EXIT_TIME_LIMIT`]
+/// (a time limit left something unproven; the output says what).
+fn proven_status(proven: bool) -> ExitCode {
+    if proven {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_TIME_LIMIT)
+    }
+}
+
 /// Exit code after Ctrl-C (what was finished is still reported), as shells
 /// report a process ended by SIGINT.
 pub const EXIT_INTERRUPTED: u8 = 130;

@@ -148,11 +148,9 @@ pub(super) fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     }
     // A time limit left some budgets unproven: they are in the files,
     // marked, and the exit status says so.
-    Ok(if entries.iter().all(|e| e.outcome.proven) {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(super::EXIT_TIME_LIMIT)
-    })
+    Ok(super::proven_status(
+        entries.iter().all(|e| e.outcome.proven),
+    ))
 }
 
 /// Counts every optimum of every budget of a proven sweep and writes
