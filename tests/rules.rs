@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use ttr_opt::board::{Board, Colour, RouteId, TicketId};
-use ttr_opt::game::rules::{longest_path, Action, Card, Expect, Game, COLOURS};
+use ttr_opt::game::rules::{longest_path, Action, Card, Expect, Game, Illegal, COLOURS};
 use ttr_opt::game::simulate::play;
 
 fn rng() -> ChaCha8Rng {
@@ -63,21 +63,41 @@ fn dealing_and_the_start_ticket_choice() {
     let err = g
         .apply(0, &Action::KeepTickets(offered[..1].to_vec()))
         .unwrap_err();
-    assert!(err.0.contains("keep at least 2"), "{err}");
-    assert!(g.apply(0, &Action::DrawDeck).is_err());
-    assert!(g
-        .apply(1, &Action::KeepTickets(offered[..2].to_vec()))
-        .unwrap_err()
-        .0
-        .contains("not your turn"));
+    assert!(err.message.contains("keep at least 2"), "{err}");
+    assert_eq!(err.kind, Illegal::KeepMore);
+    assert_eq!(
+        g.apply(0, &Action::DrawDeck).unwrap_err().kind,
+        Illegal::ChooseTickets
+    );
+    // Every player chooses at once, in any order, from their own 3 tickets
+    // (dealt as seat by seat: player 1 holds the deck's 4th to 6th).
+    let (dealt1, min1) = g.offer(1).expect("player 1 was dealt tickets");
+    let dealt1 = dealt1.to_vec();
+    assert_eq!(min1, 2);
+    assert!(dealt1.iter().all(|t| !offered.contains(t)));
+    assert_eq!(
+        g.apply(1, &Action::KeepTickets(offered[..2].to_vec()))
+            .unwrap_err()
+            .kind,
+        Illegal::NotOffered
+    );
+    g.apply(1, &Action::KeepTickets(dealt1.clone())).unwrap();
+    assert_eq!(g.players[1].tickets, dealt1);
+    assert_eq!(g.offer(1), None);
+    assert!(g.in_setup());
+    assert_eq!(g.current(), 0, "player 0 is still choosing");
+    let again = g.apply(1, &Action::DrawDeck).unwrap_err();
+    assert_eq!(again.kind, Illegal::NotYourTurn, "{again}");
     finish_setup(&mut g);
+    assert!(!g.in_setup());
     assert_eq!(g.current(), 0);
     assert_eq!(
         g.tickets_left(),
-        30 - 9 + 3,
+        30 - 9 + 2,
         "returned tickets go back under the deck"
     );
-    assert!(g.players.iter().all(|p| p.tickets.len() == 2));
+    assert_eq!(g.players[1].tickets.len(), 3);
+    assert!([0, 2].iter().all(|&p| g.players[p].tickets.len() == 2));
 }
 
 #[test]
@@ -132,7 +152,7 @@ fn a_face_up_locomotive_is_the_whole_draw_and_never_the_second_card() {
         .position(|&c| c == Card::Locomotive)
         .unwrap();
     let err = g.apply(1, &Action::DrawFaceUp(at)).unwrap_err();
-    assert!(err.0.contains("second card"), "{err}");
+    assert!(err.message.contains("second card"), "{err}");
     g.apply(1, &Action::DrawDeck).unwrap();
     assert_eq!(g.current(), 0);
 }
@@ -171,7 +191,7 @@ fn an_empty_deck_is_refilled_from_the_discard_pile() {
     g.apply(1, &Action::DrawDeck).unwrap();
     assert_eq!(g.deck_len() + g.discard_len(), 0);
     let err = g.apply(0, &Action::DrawDeck).unwrap_err();
-    assert!(err.0.contains("no train cards left"), "{err}");
+    assert!(err.message.contains("no train cards left"), "{err}");
 }
 
 /// A game where every player holds plenty of every card.
@@ -203,7 +223,10 @@ fn double_routes_with_two_and_with_four_players() {
     let err = g
         .apply(1, &claim(&b, "Denver", "Kansas City", 1, Colour::Orange))
         .unwrap_err();
-    assert!(err.0.contains("with 2 players only one track"), "{err}");
+    assert!(
+        err.message.contains("with 2 players only one track"),
+        "{err}"
+    );
     // 4 players: the second track is open to the others, not to the first player.
     let mut g = rich(&b, 4);
     g.apply(0, &claim(&b, "Denver", "Kansas City", 0, Colour::Black))
@@ -211,7 +234,7 @@ fn double_routes_with_two_and_with_four_players() {
     let again = g
         .apply(1, &claim(&b, "Denver", "Kansas City", 0, Colour::Black))
         .unwrap_err();
-    assert!(again.0.contains("already claimed"), "{again}");
+    assert!(again.message.contains("already claimed"), "{again}");
     g.apply(1, &claim(&b, "Denver", "Kansas City", 1, Colour::Orange))
         .unwrap();
     g.apply(2, &claim(&b, "Seattle", "Portland", 0, Colour::Red))
@@ -230,7 +253,10 @@ fn double_routes_with_two_and_with_four_players() {
     let err = g
         .apply(0, &claim(&b, "Seattle", "Portland", 1, Colour::Red))
         .unwrap_err();
-    assert!(err.0.contains("only one track of a double route"), "{err}");
+    assert!(
+        err.message.contains("only one track of a double route"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -251,17 +277,17 @@ fn paying_for_routes() {
     assert!(g
         .apply(0, &pay(Colour::Blue, 0))
         .unwrap_err()
-        .0
+        .message
         .contains("not enough blue"));
     assert!(g
         .apply(0, &pay(Colour::Red, 5))
         .unwrap_err()
-        .0
+        .message
         .contains("not enough locomotives"));
     assert!(g
         .apply(0, &pay(Colour::Red, 0))
         .unwrap_err()
-        .0
+        .message
         .contains("cannot be paid with red"));
     // A gray route takes any one colour, with locomotives for the rest.
     let gray = Action::Claim {
@@ -310,7 +336,7 @@ fn the_last_round_gives_every_player_one_more_turn() {
     assert!(g
         .apply(2, &Action::DrawDeck)
         .unwrap_err()
-        .0
+        .message
         .contains("over"));
     assert_eq!(
         g.players.iter().map(|p| p.turns).collect::<Vec<_>>(),

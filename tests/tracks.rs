@@ -419,13 +419,19 @@ fn the_rules_engine_lets_a_player_claim_one_track_of_a_pair() {
     g.apply(0, &claim(short, red)).unwrap();
     // Another player may take the other track (4 players), not the first one.
     let err = g.can_claim_track(0, long, 0).unwrap_err();
-    assert!(err.0.contains("only one track of a double route"), "{err}");
+    assert!(
+        err.message.contains("only one track of a double route"),
+        "{err}"
+    );
     g.apply(1, &claim(long, green)).unwrap();
     // With 2 players one claimed track closes the pair.
     let mut g = dealt(&b, 2);
     g.apply(0, &claim(long, green)).unwrap();
     let err = g.apply(1, &claim(short, red)).unwrap_err();
-    assert!(err.0.contains("with 2 players only one track"), "{err}");
+    assert!(
+        err.message.contains("with 2 players only one track"),
+        "{err}"
+    );
 }
 
 #[test]

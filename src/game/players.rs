@@ -162,7 +162,7 @@ fn claimable_track(game: &Game, me: usize, route: RouteId) -> Option<usize> {
 
 /// Held tickets not yet completed by the player's network.
 fn incomplete(game: &Game, me: usize) -> Vec<TicketId> {
-    let board = game.board;
+    let board: &Board = &game.board;
     let player = &game.players[me];
     let uf = StationPartition::new(
         board.cities.len(),
@@ -188,7 +188,7 @@ fn cheapest_connection(
     a: CityId,
     b: CityId,
 ) -> Option<(u32, Vec<RouteId>)> {
-    let board = game.board;
+    let board: &Board = &game.board;
     let n = board.cities.len();
     let owned = game.players[me].routes();
     let cost = |r: RouteId| -> Option<u32> {
@@ -251,7 +251,7 @@ fn cheapest_connection(
 /// The greedy targets: routes on cheapest connections of the incomplete
 /// tickets, those serving most tickets first, then the longest.
 fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
-    let board = game.board;
+    let board: &Board = &game.board;
     let mut count: Vec<(RouteId, u32)> = Vec::new();
     for t in incomplete(game, me) {
         let ticket = board.ticket(t);
@@ -332,7 +332,7 @@ fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Ac
 
 /// A claim of the longest route the hand pays for (the most points).
 fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
-    let board = game.board;
+    let board: &Board = &game.board;
     board
         .route_ids()
         .filter_map(|r| payment(game, me, r))
@@ -345,7 +345,7 @@ fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
 /// A face-up card of a colour the targets need, else the deck, else any
 /// face-up card (no locomotive as a second card).
 fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
-    let board = game.board;
+    let board: &Board = &game.board;
     let wanted: Vec<Colour> = targets
         .iter()
         .flat_map(|&r| board.route(r).tracks.iter().copied())
@@ -373,7 +373,7 @@ fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
 /// Greedy ticket choice: the `min` tickets (or more, if already complete)
 /// with the most points per car still needed.
 fn keep_cheapest(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
-    let board = game.board;
+    let board: &Board = &game.board;
     let mut rated: Vec<(f64, TicketId, u32)> = offered
         .iter()
         .map(|&t| {
@@ -421,7 +421,7 @@ fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
 /// The replan optimum's routes to claim, ticket-connecting routes first
 /// (longest first), then the others; and the final score.
 fn plan_for(game: &Game, me: usize, tickets: &[TicketId]) -> Option<(Vec<(RouteId, bool)>, i64)> {
-    let board: &Board = game.board;
+    let board: &Board = &game.board;
     let state = state_of(game, me, tickets);
     // With a hand of tickets (not the whole deck) the frontier programme is
     // exact and fast (tens of ms at 45 cars), where the MIP takes seconds.

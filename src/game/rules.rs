@@ -20,11 +20,19 @@
 //! or losing its smallest (tCHu's and Europe's other rules, such as tunnels
 //! and stations, are not modelled).
 //!
+//! The start-of-game ticket choice is made by every player at once, in any
+//! order, as at a real table: each is dealt 3 tickets when the game is
+//! created (the same tickets as dealing seat by seat, since the deck holds at
+//! least 3 per player), and the first turn begins once all have chosen.
+//!
 //! The engine never panics on a move: an illegal one is rejected with the
-//! reason, and the state is unchanged. All randomness comes from a seeded
+//! reason and its kind ([`Illegal`], which the online game turns into its
+//! protocol's descriptions), and the state is unchanged. All randomness comes from a seeded
 //! ChaCha8 generator, so a seed replays the same game.
 
 use std::collections::VecDeque;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -115,13 +123,98 @@ pub enum Expect {
     SecondCard,
 }
 
-/// An illegal move, with the reason.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0}")]
-pub struct RuleError(pub String);
+/// Why a move is illegal, by kind: what a client needs to answer a player
+/// without parsing the message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Illegal {
+    /// Another player is to move.
+    NotYourTurn,
+    /// The game has ended.
+    Over,
+    /// Tickets just drawn (or dealt) must be chosen first.
+    ChooseTickets,
+    /// The second train card of a draw must be drawn first.
+    DrawSecond,
+    /// A face-up locomotive taken as the second card of a draw.
+    LocomotiveSecond,
+    /// No train card is left to draw, or no face-up card at that place.
+    NoCard,
+    /// No ticket is left to draw, or none was drawn to keep.
+    NoTicket,
+    /// Fewer tickets kept than the rule asks.
+    KeepMore,
+    /// A ticket kept that was not offered, or kept twice.
+    NotOffered,
+    /// The route or track does not exist, is claimed, or is closed to this
+    /// player by the double-route rules.
+    RouteUnavailable,
+    /// Too few train cars left for the route.
+    Cars,
+    /// Cards of a colour the track cannot be paid with.
+    Colour,
+    /// Too few cards of the colour, or too few locomotives.
+    Cards,
+    /// A pass while another move is possible.
+    Pass,
+    /// A game that cannot be set up (player count, decks), or a strategy's
+    /// own failure.
+    Setup,
+}
 
-fn illegal<T>(reason: impl Into<String>) -> Result<T, RuleError> {
-    Err(RuleError(reason.into()))
+/// An illegal move: its kind and the reason in words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RuleError {
+    /// What kind of rule the move breaks.
+    pub kind: Illegal,
+    /// The reason, naming routes, tickets and counts.
+    pub message: String,
+}
+
+impl RuleError {
+    /// An error of `kind` saying `message`.
+    pub fn new(kind: Illegal, message: impl Into<String>) -> RuleError {
+        RuleError {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+fn illegal<T>(kind: Illegal, reason: impl Into<String>) -> Result<T, RuleError> {
+    Err(RuleError::new(kind, reason))
+}
+
+/// The board a game is played on: borrowed (a simulation's many games on
+/// one board) or shared (a server's games, which outlive any borrow).
+#[derive(Clone, Debug)]
+pub enum BoardRef<'b> {
+    /// Borrowed for the game's lifetime.
+    Borrowed(&'b Board),
+    /// Shared with other owners.
+    Shared(Arc<Board>),
+}
+
+impl Deref for BoardRef<'_> {
+    type Target = Board;
+    fn deref(&self) -> &Board {
+        match self {
+            BoardRef::Borrowed(b) => b,
+            BoardRef::Shared(b) => b,
+        }
+    }
+}
+
+impl<'b> From<&'b Board> for BoardRef<'b> {
+    fn from(board: &'b Board) -> BoardRef<'b> {
+        BoardRef::Borrowed(board)
+    }
+}
+
+impl From<Arc<Board>> for BoardRef<'static> {
+    fn from(board: Arc<Board>) -> BoardRef<'static> {
+        BoardRef::Shared(board)
+    }
 }
 
 /// One player's state.
@@ -180,7 +273,7 @@ pub struct FinalScore {
 #[derive(Clone, Debug)]
 pub struct Game<'b> {
     /// The board played on.
-    pub board: &'b Board,
+    pub board: BoardRef<'b>,
     rng: ChaCha8Rng,
     deck: Vec<Card>,
     discard: Vec<Card>,
@@ -193,8 +286,9 @@ pub struct Game<'b> {
     owner: Vec<Vec<Option<usize>>>,
     current: usize,
     expect: Expect,
-    /// Players still to make their start-of-game ticket choice.
-    setup_left: usize,
+    /// Per player, the tickets dealt at the start and not chosen from yet
+    /// (all `None` once the first turn has begun).
+    setup: Vec<Option<Vec<TicketId>>>,
     /// Turns left once the last round has begun.
     last_round: Option<usize>,
     over: bool,
@@ -204,7 +298,12 @@ pub struct Game<'b> {
 
 impl<'b> Game<'b> {
     /// A new game for `players` (2–5) on `board`, shuffled from `seed`.
-    pub fn new(board: &'b Board, players: usize, seed: u64) -> Result<Game<'b>, RuleError> {
+    pub fn new(
+        board: impl Into<BoardRef<'b>>,
+        players: usize,
+        seed: u64,
+    ) -> Result<Game<'b>, RuleError> {
+        let board = board.into();
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut deck: Vec<Card> = COLOURS
             .iter()
@@ -222,24 +321,36 @@ impl<'b> Game<'b> {
     /// A game with the decks in a given order (the last card of `deck` is
     /// drawn first; the front of `tickets` is drawn first): for tests.
     pub fn with_decks(
-        board: &'b Board,
+        board: impl Into<BoardRef<'b>>,
         players: usize,
         deck: Vec<Card>,
         tickets: VecDeque<TicketId>,
         rng: ChaCha8Rng,
     ) -> Result<Game<'b>, RuleError> {
+        let board = board.into();
         if !(2..=5).contains(&players) {
-            return illegal(format!("{players} players: the game is for 2 to 5"));
+            return illegal(
+                Illegal::Setup,
+                format!("{players} players: the game is for 2 to 5"),
+            );
         }
         if tickets.len() < 3 * players {
-            return illegal(format!(
-                "{} tickets cannot deal 3 to each of {players} players",
-                tickets.len()
-            ));
+            return illegal(
+                Illegal::Setup,
+                format!(
+                    "{} tickets cannot deal 3 to each of {players} players",
+                    tickets.len()
+                ),
+            );
         }
         if deck.len() < 4 * players + 5 {
-            return illegal("too few train cards to deal");
+            return illegal(Illegal::Setup, "too few train cards to deal");
         }
+        let owner = board
+            .routes
+            .iter()
+            .map(|r| vec![None; r.tracks.len()])
+            .collect();
         let mut game = Game {
             board,
             rng,
@@ -248,14 +359,10 @@ impl<'b> Game<'b> {
             face_up: Vec::new(),
             ticket_deck: tickets,
             players: Vec::new(),
-            owner: board
-                .routes
-                .iter()
-                .map(|r| vec![None; r.tracks.len()])
-                .collect(),
+            owner,
             current: 0,
             expect: Expect::Turn,
-            setup_left: players,
+            setup: Vec::new(),
             last_round: None,
             over: false,
             reshuffles: 0,
@@ -268,7 +375,7 @@ impl<'b> Game<'b> {
             }
             game.players.push(Player {
                 hand,
-                cars: board.cars,
+                cars: game.board.cars,
                 tracks: Vec::new(),
                 tickets: Vec::new(),
                 route_points: 0,
@@ -276,10 +383,11 @@ impl<'b> Game<'b> {
             });
         }
         game.refill_face_up();
-        game.expect = Expect::Tickets {
-            offered: game.draw_tickets(),
-            min: 2,
-        };
+        for _ in 0..players {
+            let offered = game.draw_tickets();
+            game.setup.push(Some(offered));
+        }
+        game.next_setup_choice();
         Ok(game)
     }
 
@@ -290,6 +398,30 @@ impl<'b> Game<'b> {
     /// What the player to move is asked for.
     pub fn expect(&self) -> &Expect {
         &self.expect
+    }
+    /// Whether the start-of-game ticket choice is still going on (every
+    /// player with tickets dealt may choose, in any order).
+    pub fn in_setup(&self) -> bool {
+        self.setup.iter().any(Option::is_some)
+    }
+    /// The tickets `player` must choose from now, and the fewest to keep:
+    /// the tickets dealt at the start until chosen, or those just drawn by
+    /// the player to move.
+    pub fn offer(&self, player: usize) -> Option<(&[TicketId], usize)> {
+        if let Some(Some(dealt)) = self.setup.get(player) {
+            return Some((dealt, 2));
+        }
+        match &self.expect {
+            Expect::Tickets { offered, min } if player == self.current && !self.in_setup() => {
+                Some((offered, *min))
+            }
+            _ => None,
+        }
+    }
+    /// Whether the player to move has drawn one train card and must draw
+    /// the second.
+    pub fn drawing_second(&self) -> bool {
+        self.expect == Expect::SecondCard
     }
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
@@ -329,17 +461,25 @@ impl<'b> Game<'b> {
         track: usize,
     ) -> Result<(), RuleError> {
         let Some(owners) = self.owner.get(route.0) else {
-            return illegal(format!("no route {}", route.0));
+            return illegal(Illegal::RouteUnavailable, format!("no route {}", route.0));
         };
         let label = || self.board.route_label(route);
         match owners.get(track) {
-            None => return illegal(format!("{} has no track {track}", label())),
+            None => {
+                return illegal(
+                    Illegal::RouteUnavailable,
+                    format!("{} has no track {track}", label()),
+                )
+            }
             Some(Some(p)) => {
-                return illegal(format!(
-                    "{} ({}) is already claimed by player {p}",
-                    label(),
-                    self.board.route(route).tracks[track]
-                ))
+                return illegal(
+                    Illegal::RouteUnavailable,
+                    format!(
+                        "{} ({}) is already claimed by player {p}",
+                        label(),
+                        self.board.route(route).tracks[track]
+                    ),
+                )
             }
             Some(None) => {}
         }
@@ -352,25 +492,34 @@ impl<'b> Game<'b> {
                 .flat_map(|r| self.owner[r.0].iter())
         };
         if pair_owners().any(|o| *o == Some(player)) {
-            return illegal(format!(
-                "{}: a player may claim only one track of a double route",
-                label()
-            ));
+            return illegal(
+                Illegal::RouteUnavailable,
+                format!(
+                    "{}: a player may claim only one track of a double route",
+                    label()
+                ),
+            );
         }
         if self.players.len() <= 3 && pair_owners().any(Option::is_some) {
-            return illegal(format!(
-                "{}: with {} players only one track of a double route can be claimed",
-                label(),
-                self.players.len()
-            ));
+            return illegal(
+                Illegal::RouteUnavailable,
+                format!(
+                    "{}: with {} players only one track of a double route can be claimed",
+                    label(),
+                    self.players.len()
+                ),
+            );
         }
         if self.board.route(route).length > self.players[player].cars {
-            return illegal(format!(
-                "{} needs {} cars, the player has {}",
-                label(),
-                self.board.route(route).length,
-                self.players[player].cars
-            ));
+            return illegal(
+                Illegal::Cars,
+                format!(
+                    "{} needs {} cars, the player has {}",
+                    label(),
+                    self.board.route(route).length,
+                    self.players[player].cars
+                ),
+            );
         }
         Ok(())
     }
@@ -378,24 +527,44 @@ impl<'b> Game<'b> {
     /// Makes `action` for `player`.
     pub fn apply(&mut self, player: usize, action: &Action) -> Result<(), RuleError> {
         if self.over {
-            return illegal("the game is over");
+            return illegal(Illegal::Over, "the game is over");
+        }
+        if player >= self.players.len() {
+            return illegal(Illegal::NotYourTurn, format!("there is no player {player}"));
+        }
+        if self.in_setup() {
+            return match (self.setup[player].clone(), action) {
+                (Some(dealt), Action::KeepTickets(kept)) => self.keep(player, &dealt, 2, kept),
+                (Some(_), _) => illegal(
+                    Illegal::ChooseTickets,
+                    "choose the tickets to keep first (at least 2)",
+                ),
+                (None, _) => illegal(
+                    Illegal::NotYourTurn,
+                    "not your turn (the others are still choosing their tickets)",
+                ),
+            };
         }
         if player != self.current {
-            return illegal(format!(
-                "not your turn (player {} is to move)",
-                self.current
-            ));
+            return illegal(
+                Illegal::NotYourTurn,
+                format!("not your turn (player {} is to move)", self.current),
+            );
         }
         match (self.expect.clone(), action) {
             (Expect::Tickets { offered, min }, Action::KeepTickets(kept)) => {
                 self.keep(player, &offered, min, kept)
             }
-            (Expect::Tickets { min, .. }, _) => {
-                illegal(format!("choose the tickets to keep first (at least {min})"))
-            }
+            (Expect::Tickets { min, .. }, _) => illegal(
+                Illegal::ChooseTickets,
+                format!("choose the tickets to keep first (at least {min})"),
+            ),
             (Expect::SecondCard, Action::DrawFaceUp(i)) => {
                 if self.face_up.get(*i) == Some(&Card::Locomotive) {
-                    return illegal("a face-up locomotive cannot be the second card of a draw");
+                    return illegal(
+                        Illegal::LocomotiveSecond,
+                        "a face-up locomotive cannot be the second card of a draw",
+                    );
                 }
                 self.take_face_up(player, *i)?;
                 self.end_turn();
@@ -410,7 +579,7 @@ impl<'b> Game<'b> {
                 self.end_turn();
                 Ok(())
             }
-            (Expect::SecondCard, _) => illegal("draw the second train card"),
+            (Expect::SecondCard, _) => illegal(Illegal::DrawSecond, "draw the second train card"),
             (Expect::Turn, Action::DrawFaceUp(i)) => {
                 let card = self.take_face_up(player, *i)?;
                 if card == Card::Locomotive || !self.can_draw_second() {
@@ -431,7 +600,7 @@ impl<'b> Game<'b> {
             }
             (Expect::Turn, Action::DrawTickets) => {
                 if self.ticket_deck.is_empty() {
-                    return illegal("no tickets left to draw");
+                    return illegal(Illegal::NoTicket, "no tickets left to draw");
                 }
                 let offered = self.draw_tickets();
                 self.expect = Expect::Tickets { offered, min: 1 };
@@ -452,12 +621,17 @@ impl<'b> Game<'b> {
             }
             (Expect::Turn, Action::Pass) => {
                 if self.has_any_move(player) {
-                    return illegal("a pass is only allowed when no other move is");
+                    return illegal(
+                        Illegal::Pass,
+                        "a pass is only allowed when no other move is",
+                    );
                 }
                 self.end_turn();
                 Ok(())
             }
-            (Expect::Turn, Action::KeepTickets(_)) => illegal("no tickets were drawn"),
+            (Expect::Turn, Action::KeepTickets(_)) => {
+                illegal(Illegal::NoTicket, "no tickets were drawn")
+            }
         }
     }
 
@@ -470,41 +644,54 @@ impl<'b> Game<'b> {
     ) -> Result<(), RuleError> {
         let min = min.min(offered.len());
         if kept.len() < min {
-            return illegal(format!(
-                "keep at least {min} of the {} tickets",
-                offered.len()
-            ));
+            return illegal(
+                Illegal::KeepMore,
+                format!("keep at least {min} of the {} tickets", offered.len()),
+            );
         }
         let mut distinct = kept.to_vec();
         distinct.sort();
         distinct.dedup();
         if distinct.len() != kept.len() {
-            return illegal("a ticket is kept twice");
+            return illegal(Illegal::NotOffered, "a ticket is kept twice");
         }
         if let Some(t) = kept.iter().find(|t| !offered.contains(t)) {
-            return illegal(format!("{} was not offered", self.board.ticket_label(*t)));
+            return illegal(
+                Illegal::NotOffered,
+                format!("{} was not offered", self.board.ticket_label(*t)),
+            );
         }
         self.players[player].tickets.extend(kept);
         // The others go under the deck.
         for t in offered.iter().filter(|t| !kept.contains(t)) {
             self.ticket_deck.push_back(*t);
         }
-        if self.setup_left > 0 {
-            self.setup_left -= 1;
-            if self.setup_left > 0 {
-                self.current += 1;
-                self.expect = Expect::Tickets {
-                    offered: self.draw_tickets(),
-                    min: 2,
-                };
-            } else {
-                self.current = 0;
-                self.expect = Expect::Turn;
-            }
+        if self.in_setup() {
+            self.setup[player] = None;
+            self.next_setup_choice();
             return Ok(());
         }
         self.end_turn();
         Ok(())
+    }
+
+    /// During the start-of-game choice, points the player to move (and what
+    /// is expected) at the first player still choosing; once all have
+    /// chosen, the first turn is player 0's.
+    fn next_setup_choice(&mut self) {
+        match self.setup.iter().position(Option::is_some) {
+            Some(p) => {
+                self.current = p;
+                self.expect = Expect::Tickets {
+                    offered: self.setup[p].clone().unwrap_or_default(),
+                    min: 2,
+                };
+            }
+            None => {
+                self.current = 0;
+                self.expect = Expect::Turn;
+            }
+        }
     }
 
     fn draw_tickets(&mut self) -> Vec<TicketId> {
@@ -514,10 +701,13 @@ impl<'b> Game<'b> {
 
     fn take_face_up(&mut self, player: usize, i: usize) -> Result<Card, RuleError> {
         if i >= self.face_up.len() {
-            return illegal(format!(
-                "there is no face-up card {i} ({} showing)",
-                self.face_up.len()
-            ));
+            return illegal(
+                Illegal::NoCard,
+                format!(
+                    "there is no face-up card {i} ({} showing)",
+                    self.face_up.len()
+                ),
+            );
         }
         let card = self.face_up.remove(i);
         self.players[player].hand[card.index()] += 1;
@@ -527,7 +717,7 @@ impl<'b> Game<'b> {
 
     fn take_from_deck(&mut self, player: usize) -> Result<Card, RuleError> {
         let Some(card) = self.pop_deck() else {
-            return illegal("no train cards left to draw");
+            return illegal(Illegal::NoCard, "no train cards left to draw");
         };
         self.players[player].hand[card.index()] += 1;
         Ok(card)
@@ -593,26 +783,41 @@ impl<'b> Game<'b> {
         let length = self.board.route(route).length;
         let track_colour = self.board.route(route).tracks[track];
         if locomotives > length {
-            return illegal(format!("{locomotives} locomotives for a route of {length}"));
+            return illegal(
+                Illegal::Cards,
+                format!("{locomotives} locomotives for a route of {length}"),
+            );
         }
         let coloured = length - locomotives;
         let hand = &self.players[player].hand;
         if coloured > 0 {
             if colour == Colour::Gray {
-                return illegal("pay with cards of one colour (gray is not a card colour)");
+                return illegal(
+                    Illegal::Colour,
+                    "pay with cards of one colour (gray is not a card colour)",
+                );
             }
             if track_colour != Colour::Gray && colour != track_colour {
-                return illegal(format!(
-                    "{} ({track_colour}) cannot be paid with {colour} cards",
-                    self.board.route_label(route)
-                ));
+                return illegal(
+                    Illegal::Colour,
+                    format!(
+                        "{} ({track_colour}) cannot be paid with {colour} cards",
+                        self.board.route_label(route)
+                    ),
+                );
             }
             if hand[Card::Train(colour).index()] < coloured {
-                return illegal(format!("not enough {colour} cards ({coloured} needed)"));
+                return illegal(
+                    Illegal::Cards,
+                    format!("not enough {colour} cards ({coloured} needed)"),
+                );
             }
         }
         if hand[8] < locomotives {
-            return illegal(format!("not enough locomotives ({locomotives} needed)"));
+            return illegal(
+                Illegal::Cards,
+                format!("not enough locomotives ({locomotives} needed)"),
+            );
         }
         Ok(())
     }
@@ -779,7 +984,7 @@ impl<'b> Game<'b> {
         let longest: Vec<u32> = self
             .players
             .iter()
-            .map(|p| longest_path(self.board, &p.routes()))
+            .map(|p| longest_path(&self.board, &p.routes()))
             .collect();
         let best = longest.iter().copied().max().unwrap_or(0);
         self.players
@@ -790,7 +995,7 @@ impl<'b> Game<'b> {
                 // smallest trip's points (one trip: its points).
                 let cards = |t: &TicketId| &self.board.cards[self.board.ticket(*t).card].trips;
                 let trips: Vec<TicketId> = p.tickets.iter().flat_map(cards).copied().collect();
-                let eval = evaluate(self.board, &p.routes(), &trips);
+                let eval = evaluate(&self.board, &p.routes(), &trips);
                 let failed: Vec<TicketId> = p
                     .tickets
                     .iter()

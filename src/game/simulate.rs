@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::players::{by_name, Strategy};
-use crate::game::rules::{Action, Game, RuleError};
+use crate::game::rules::{Action, Game, Illegal, RuleError};
 
 /// Moves after which a game is stopped as stalled (no real game comes near:
 /// 45 cars at one route per turn is a few hundred moves for 5 players).
@@ -77,7 +77,10 @@ pub struct Played {
 pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Played, RuleError> {
     let mut strategies: Vec<Box<dyn Strategy>> = names
         .iter()
-        .map(|n| by_name(n).ok_or_else(|| RuleError(format!("unknown strategy \"{n}\""))))
+        .map(|n| {
+            by_name(n)
+                .ok_or_else(|| RuleError::new(Illegal::Setup, format!("unknown strategy \"{n}\"")))
+        })
         .collect::<Result<_, _>>()?;
     let mut g = Game::new(board, names.len(), seed)?;
     // The strategies' own randomness, apart from the game's.
@@ -94,10 +97,13 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         let me = g.current();
         let action = strategies[me].decide(&g, me, &mut rng);
         g.apply(me, &action).map_err(|e| {
-            RuleError(format!(
-                "{} (player {me}) made an illegal move {action:?} in game {game}: {e}",
-                strategies[me].name()
-            ))
+            RuleError::new(
+                e.kind,
+                format!(
+                    "{} (player {me}) made an illegal move {action:?} in game {game}: {e}",
+                    strategies[me].name()
+                ),
+            )
         })?;
         passes = if action == Action::Pass {
             passes + 1
