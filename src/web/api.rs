@@ -2,7 +2,7 @@
 //!
 //! | route | answer |
 //! | --- | --- |
-//! | `GET /` | the page (`app.js` and `style.css` beside it) |
+//! | `GET /` | the page (`app.js`, `map.js` and `style.css` beside it) |
 //! | `GET /api/status` | every run: the base board's, the variant's ([`super::jobs::Status`]) |
 //! | `POST /api/board?name=FILE` | a board file's text: validated, then computed (400 naming every problem) |
 //! | `POST /api/variant?cars=N` | a scenario file's text: applied to the base board, then `N` cars first and every budget (400 naming the changes that fail) |
@@ -29,6 +29,8 @@ pub const MAX_BODY: usize = 2 << 20;
 const INDEX: &str = include_str!("assets/index.html");
 const APP: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
+/// The map drawing, shared with the online game's page.
+const MAP: &str = include_str!("assets/map.js");
 
 /// The server's routes over `jobs`.
 pub fn router(jobs: Arc<Jobs>) -> Router {
@@ -40,6 +42,10 @@ pub fn router(jobs: Arc<Jobs>) -> Router {
         .route(
             "/app.js",
             get(|| async { page("text/javascript; charset=utf-8", APP) }),
+        )
+        .route(
+            "/map.js",
+            get(|| async { page("text/javascript; charset=utf-8", MAP) }),
         )
         .route(
             "/style.css",

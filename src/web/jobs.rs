@@ -17,11 +17,13 @@ use serde::Serialize;
 
 use crate::analysis::balance::{balance, Progress, TicketValue};
 use crate::analysis::scenario::Scenario;
-use crate::board::{Board, Colour, RouteId};
+use crate::board::Board;
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
 use crate::solve::sweep::{sweep_proven, SweepEntry};
 use crate::solve::{solve_proven, SolveOptions};
+
+pub use super::board_view::BoardView;
 
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -71,126 +73,6 @@ impl Budget {
                 .tickets
                 .iter()
                 .map(|&t| board.ticket_label(t))
-                .collect(),
-        }
-    }
-}
-
-/// A board as the page draws it: cities at their positions, every route
-/// and ticket trip with its label.
-#[derive(Clone, Debug, Serialize)]
-pub struct BoardView {
-    /// Short name.
-    pub name: String,
-    /// Long name (empty if the file gives none).
-    pub title: String,
-    /// Train cars per player.
-    pub cars: u32,
-    /// Cities: name and map position.
-    pub cities: Vec<CityView>,
-    /// Routes in id order.
-    pub routes: Vec<RouteView>,
-    /// Ticket trips in id order.
-    pub tickets: Vec<TicketView>,
-}
-
-/// A city on the page's map.
-#[derive(Clone, Debug, Serialize)]
-pub struct CityView {
-    /// The city's name.
-    pub name: String,
-    /// Position, x to the east.
-    pub x: f64,
-    /// Position, y to the south.
-    pub y: f64,
-}
-
-/// A route on the page's map.
-#[derive(Clone, Debug, Serialize)]
-pub struct RouteView {
-    /// "Denver – Omaha", unique on the board.
-    pub label: String,
-    /// One end's city index.
-    pub a: usize,
-    /// The other end's city index.
-    pub b: usize,
-    /// Train cars.
-    pub length: u32,
-    /// Points it scores.
-    pub points: u32,
-    /// One colour per parallel track.
-    pub colours: Vec<Colour>,
-    /// Routes of the same city pair drawn beside it (unequal tracks), and
-    /// this one's place among them.
-    pub pair_size: usize,
-    /// This route's place among its pair's routes (0 first).
-    pub pair_index: usize,
-}
-
-/// A ticket trip in the page's table.
-#[derive(Clone, Debug, Serialize)]
-pub struct TicketView {
-    /// "Los Angeles – New York" (a trip of a ticket with several trips is
-    /// followed by the ticket's name).
-    pub label: String,
-    /// One city, as the board file names it.
-    pub from: String,
-    /// The other city.
-    pub to: String,
-    /// Points of the trip.
-    pub points: u32,
-    /// The printed ticket it belongs to (index in the board's tickets).
-    pub card: usize,
-    /// The ticket has several trips (the page edits those by file only).
-    pub several_trips: bool,
-}
-
-impl BoardView {
-    /// The view of `board`.
-    pub fn new(board: &Board) -> BoardView {
-        BoardView {
-            name: board.name.clone(),
-            title: board.title.clone(),
-            cars: board.cars,
-            cities: board
-                .cities
-                .iter()
-                .map(|c| CityView {
-                    name: c.name.clone(),
-                    x: c.x,
-                    y: c.y,
-                })
-                .collect(),
-            routes: (0..board.routes.len())
-                .map(|i| {
-                    let id = RouteId(i);
-                    let r = board.route(id);
-                    let pair = board.pair_routes(id);
-                    RouteView {
-                        label: board.route_label(id),
-                        a: r.a.0,
-                        b: r.b.0,
-                        length: r.length,
-                        points: r.points,
-                        colours: r.tracks.clone(),
-                        pair_size: pair.len(),
-                        pair_index: pair.iter().position(|&p| p == id).unwrap_or(0),
-                    }
-                })
-                .collect(),
-            tickets: board
-                .ticket_ids()
-                .map(|t| {
-                    let ticket = board.ticket(t);
-                    TicketView {
-                        label: board.ticket_label(t),
-                        from: board.city(ticket.a).name.clone(),
-                        to: board.city(ticket.b).name.clone(),
-                        points: ticket.points,
-                        card: ticket.card,
-                        several_trips: board.cards[ticket.card].trips.len() > 1,
-                    }
-                })
                 .collect(),
         }
     }

@@ -1,12 +1,9 @@
 // The ttr-opt page: polls /api/status, draws the map, the score curve and
 // the tickets table, and turns the designer's edits into a scenario (the
-// documented file format) that the server computes as a variant.
+// documented file format) that the server computes as a variant. The map
+// itself is drawn by map.js (TtrMap), shared with the play page.
 "use strict";
 
-const COLOURS = {
-  gray: "#9a9a9a", red: "#d62828", orange: "#f77f00", yellow: "#e9c400",
-  green: "#2a9d4b", blue: "#1d5fd1", pink: "#ef6fb0", white: "#f4f4f4", black: "#222",
-};
 const SVG = "http://www.w3.org/2000/svg";
 const $ = (id) => document.getElementById(id);
 
@@ -121,55 +118,22 @@ function shownRun() {
 function drawMap() {
   const run = shownRun();
   const board = run.board;
-  const map = $("map");
-  map.replaceChildren();
-  if (!board.cities.length) return;
-  const xs = board.cities.map((c) => c.x), ys = board.cities.map((c) => c.y);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const size = Math.max(x1 - x0, y1 - y0, 1);
-  const pad = size * 0.06;
-  const unit = size / 260;
-  map.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
   const budget = budgetOf(run, page.cars);
   const inPlan = new Set(budget ? budget.routes : []);
   const heat = run.heat.routes;
-  const halo = svg("g"), tracks = svg("g"), labels = svg("g");
-  board.routes.forEach((r) => {
-    const a = board.cities[r.a], b = board.cities[r.b];
-    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-    const nx = -dy / len, ny = dx / len;
-    const lanes = r.colours.length * r.pair_size;
-    r.colours.forEach((colour, i) => {
-      const lane = r.pair_index * r.colours.length + i - (lanes - 1) / 2;
-      const off = lane * unit * 2.2;
-      const line = {
-        x1: a.x + nx * off, y1: a.y + ny * off, x2: b.x + nx * off, y2: b.y + ny * off,
-      };
-      const chosen = inPlan.has(r.label);
-      let stroke = COLOURS[colour] || "#888", width = unit * 1.6, opacity = chosen ? 1 : 0.45;
+  TtrMap.draw($("map"), board, {
+    track: ({ route: r }) => {
+      const title = `${r.label}: ${r.length} cars, ${r.points} points` +
+        (page.mode === "heat" ? `, in ${Math.round(100 * (heat[r.label] || 0))}% of the optima` : "");
+      const onClick = () => openRouteEditor(r, board);
       if (page.mode === "heat") {
         const share = heat[r.label] || 0;
-        stroke = heatColour(share);
-        width = unit * (1 + 3 * share);
-        opacity = 1;
-      } else if (chosen) {
-        halo.append(svg("line", { ...line, stroke: "#111", "stroke-width": unit * 4.2, "stroke-linecap": "round" }));
+        return { stroke: heatColour(share), width: 1 + 3 * share, opacity: 1, title, onClick };
       }
-      const track = svg("line", {
-        ...line, stroke, "stroke-width": width, "stroke-opacity": opacity,
-        class: "route", "data-route": r.label,
-      });
-      track.append(svg("title", {}, `${r.label}: ${r.length} cars, ${r.points} points` +
-        (page.mode === "heat" ? `, in ${Math.round(100 * (heat[r.label] || 0))}% of the optima` : "")));
-      track.addEventListener("click", () => openRouteEditor(r, board));
-      tracks.append(track);
-    });
+      const chosen = inPlan.has(r.label);
+      return { opacity: chosen ? 1 : 0.45, halo: chosen, title, onClick };
+    },
   });
-  board.cities.forEach((c) => {
-    labels.append(svg("circle", { cx: c.x, cy: c.y, r: unit * 2.2, fill: "#fff", stroke: "#333", "stroke-width": unit * 0.6 }));
-    labels.append(svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * 3.4 }, c.name));
-  });
-  map.append(halo, tracks, labels);
 }
 
 function heatColour(share) {

@@ -1,0 +1,138 @@
+// map.js: the board's map, shared by the designer page (app.js) and the
+// play page (play.js). A plain script: it defines the global `TtrMap`.
+//
+//   TtrMap.draw(svgElement, board, options) -> { unit } or null
+//
+// `board` is a board view: cities [{name, x, y}] and routes [{label, a, b,
+// length, points, colours, pair_size, pair_index, first_track?}]. Every
+// track is one <line class="route" data-route="LABEL">, the tracks of a
+// route side by side (pair_size/pair_index place the routes of one city
+// pair beside each other), each in its colour; cities are circles with
+// their names.
+//
+// options.track(t) styles one track. `t` is {route, routeNumber (index in
+// board.routes), track (index in route.colours), trackIndex (the track's
+// index on the board: route.first_track + track, or counted in file
+// order), colour, length (of the drawn line, in map units), unit (one
+// map unit)}. It returns (every field optional):
+//   stroke     colour of the line (default: the track's colour)
+//   width      in units (default 1.6)
+//   opacity    stroke opacity (default 1)
+//   halo       true (#111) or a colour: a wider line drawn under it
+//   haloWidth  in units (default 4.2); haloOpacity (default: none set)
+//   className  classes added to "route"
+//   attrs      more attributes of the line (data-*, stroke-dasharray, ...)
+//   title      the tooltip (default "LABEL: N cars, P points"); "" for none
+//   onClick    click handler
+//   hit        width in units of a transparent line under the track that
+//              takes its clicks too (for thin tracks); none by default
+//   gaps       a colour: the track is cut into its cars (route.length) by
+//              short strokes of this colour drawn over it (not clickable)
+// options.city(c, i) styles a city: {fill, stroke, r (units), className,
+// attrs}. options.labelSize is the city names' size in units (3.4).
+"use strict";
+
+var TtrMap = (function () {
+  const SVG = "http://www.w3.org/2000/svg";
+  const COLOURS = {
+    gray: "#9a9a9a", red: "#d62828", orange: "#f77f00", yellow: "#e9c400",
+    green: "#2a9d4b", blue: "#1d5fd1", pink: "#ef6fb0", white: "#f4f4f4", black: "#222",
+  };
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== undefined && v !== null) node.setAttribute(k, v);
+    }
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function colour(name) {
+    return COLOURS[name] || "#888";
+  }
+
+  function draw(map, board, options) {
+    options = options || {};
+    map.replaceChildren();
+    if (!board || !board.cities.length) return null;
+    const xs = board.cities.map((c) => c.x), ys = board.cities.map((c) => c.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const size = Math.max(x1 - x0, y1 - y0, 1);
+    const pad = size * 0.06;
+    const unit = size / 260;
+    map.setAttribute("viewBox", `${x0 - pad} ${y0 - pad} ${x1 - x0 + 2 * pad} ${y1 - y0 + 2 * pad}`);
+    const halo = svg("g"), hits = svg("g"), tracks = svg("g"), gaps = svg("g", { "pointer-events": "none" });
+    const labels = svg("g");
+    let next = 0;
+    board.routes.forEach((r, routeNumber) => {
+      const first = typeof r.first_track === "number" ? r.first_track : next;
+      next = first + r.colours.length;
+      const a = board.cities[r.a], b = board.cities[r.b];
+      const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
+      const nx = -dy / len, ny = dx / len;
+      const lanes = r.colours.length * r.pair_size;
+      r.colours.forEach((trackColour, i) => {
+        const lane = r.pair_index * r.colours.length + i - (lanes - 1) / 2;
+        const off = lane * unit * 2.2;
+        const line = {
+          x1: a.x + nx * off, y1: a.y + ny * off, x2: b.x + nx * off, y2: b.y + ny * off,
+        };
+        const style = (options.track && options.track({
+          route: r, routeNumber, track: i, trackIndex: first + i, colour: trackColour, length: len, unit,
+        })) || {};
+        const stroke = style.stroke !== undefined ? style.stroke : colour(trackColour);
+        const width = unit * (style.width !== undefined ? style.width : 1.6);
+        const opacity = style.opacity !== undefined ? style.opacity : 1;
+        const title = style.title !== undefined ? style.title : `${r.label}: ${r.length} cars, ${r.points} points`;
+        if (style.halo) {
+          halo.append(svg("line", {
+            ...line, stroke: style.halo === true ? "#111" : style.halo,
+            "stroke-width": unit * (style.haloWidth || 4.2), "stroke-linecap": "round",
+            "stroke-opacity": style.haloOpacity,
+          }));
+        }
+        if (style.hit) {
+          const hit = svg("line", {
+            ...line, stroke: "#000", "stroke-opacity": 0, "stroke-width": unit * style.hit, class: "hit",
+          });
+          if (title) hit.append(svg("title", {}, title));
+          if (style.onClick) hit.addEventListener("click", style.onClick);
+          hits.append(hit);
+        }
+        const track = svg("line", {
+          ...line, stroke, "stroke-width": width, "stroke-opacity": opacity,
+          class: "route" + (style.className ? " " + style.className : ""), "data-route": r.label,
+          ...(style.attrs || {}),
+        });
+        if (title) track.append(svg("title", {}, title));
+        if (style.onClick) track.addEventListener("click", style.onClick);
+        tracks.append(track);
+        if (style.gaps) {
+          const car = len / Math.max(r.length, 1), gap = Math.min(car * 0.12, unit * 1.2);
+          gaps.append(svg("line", {
+            ...line, stroke: style.gaps, "stroke-width": width * 1.05,
+            "stroke-dasharray": `${gap} ${car - gap}`, "stroke-dashoffset": gap / 2,
+          }));
+        }
+      });
+    });
+    const labelSize = options.labelSize || 3.4;
+    board.cities.forEach((c, i) => {
+      const style = (options.city && options.city(c, i)) || {};
+      labels.append(svg("circle", {
+        cx: c.x, cy: c.y, r: unit * (style.r || 2.2), fill: style.fill || "#fff", stroke: style.stroke || "#333",
+        "stroke-width": unit * 0.6, class: style.className, ...(style.attrs || {}),
+      }));
+      labels.append(svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * labelSize }, c.name));
+    });
+    map.append(halo);
+    if (hits.childNodes.length) map.append(hits);
+    map.append(tracks);
+    if (gaps.childNodes.length) map.append(gaps);
+    map.append(labels);
+    return { unit };
+  }
+
+  return { COLOURS, colour, draw, svg };
+})();
