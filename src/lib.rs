@@ -71,5 +71,6 @@ pub mod cli;
 pub mod game;
 pub mod model;
 pub mod output;
+pub mod play;
 pub mod solve;
 pub mod web;

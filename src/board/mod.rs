@@ -22,6 +22,20 @@ use crate::board::input::{describe, Reader};
 /// The text of `data/usa.json`, built in.
 pub const USA_JSON: &str = include_str!("../../data/usa.json");
 
+/// Every board shipped in `data/`, by file stem, built into the binary:
+/// the boards an online game can be played on without a file.
+pub const SHIPPED: [(&str, &str); 6] = [
+    ("usa", USA_JSON),
+    ("usa-1910", include_str!("../../data/usa-1910.json")),
+    ("usa-mega", include_str!("../../data/usa-mega.json")),
+    (
+        "usa-big-cities",
+        include_str!("../../data/usa-big-cities.json"),
+    ),
+    ("europe", include_str!("../../data/europe.json")),
+    ("switzerland", include_str!("../../data/switzerland.json")),
+];
+
 /// Index of a city in [`Board::cities`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct CityId(pub usize);

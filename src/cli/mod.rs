@@ -34,6 +34,7 @@ mod bench;
 mod check;
 mod designer;
 mod export;
+mod play;
 mod serve;
 mod simulate;
 mod solve;
@@ -133,6 +134,10 @@ enum Command {
     /// every budget, the score curve, a heat map and the tickets table, and
     /// what-if edits recomputed as you make them.
     Serve(serve::ServeArgs),
+    /// The online game: accounts, a lobby, games on any board in the
+    /// browser with the rules enforced, bots, and every move kept in a
+    /// SQLite file (docs/play.md).
+    Play(play::PlayArgs),
     /// A seeded random board shaped like the published maps (35–60 cities,
     /// planar routes, a deck valued like real ones), as a board file.
     Generate(bench::GenerateArgs),
@@ -384,6 +389,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run_check(args),
         Command::Export(args) => export::run_export(args),
         Command::Serve(args) => serve::run_serve(args),
+        Command::Play(args) => play::run_play(args),
         Command::Compare(args) => designer::run_compare(args),
         Command::Balance(args) => designer::run_balance(args),
     };

@@ -85,9 +85,11 @@ impl Strategy for Greedy {
         "greedy"
     }
     fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
-        match game.expect() {
-            Expect::Tickets { offered, min } => keep_cheapest(game, me, offered, *min),
-            _ => {
+        // The tickets offered to this player (at the start every player
+        // chooses at once, so not always the player to move's).
+        match game.offer(me) {
+            Some((offered, min)) => keep_cheapest(game, me, offered, min),
+            None => {
                 let targets = ticket_targets(game, me);
                 play_towards(game, me, &targets, true)
             }
@@ -114,8 +116,8 @@ impl Strategy for Planner {
         "planner"
     }
     fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
-        if let Expect::Tickets { offered, min } = game.expect() {
-            return keep_best_planned(game, me, offered, *min);
+        if let Some((offered, min)) = game.offer(me) {
+            return keep_best_planned(game, me, offered, min);
         }
         let player = &game.players[me];
         let mine = player.routes();

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::board::input::{self, Reader};
 use crate::board::{read_colour, Board, BoardError, Colour, RouteId, TicketId};
+use crate::game::rules::Game;
 
 /// One track of a route: the route and the index of the track in its
 /// `tracks` (0 for a single route).
@@ -139,6 +140,7 @@ const STATE_FIELDS: &[&str] = &[
     "taken",
     "tickets",
     "may_draw",
+    "game",
 ];
 
 /// Reads the fields of a state; `None` (with the problems recorded) when a
@@ -213,6 +215,62 @@ pub(crate) fn read_routes(
 }
 
 impl GameState {
+    /// The state of `player` in a game in progress: their cars, tracks and
+    /// tickets, and the tracks the others claimed. Nothing secret of the
+    /// others (hands, tickets) goes into it. Tickets still to choose from
+    /// are not held yet, and `may_draw` is false: the plan is for the
+    /// tickets in hand.
+    pub fn of_player(game: &Game, player: usize) -> GameState {
+        let track = |&(route, index): &(RouteId, usize)| Track { route, index };
+        let me = &game.players[player];
+        GameState {
+            players: game.players.len() as u32,
+            cars_left: me.cars,
+            owned: me.tracks.iter().map(track).collect(),
+            taken: game
+                .players
+                .iter()
+                .enumerate()
+                .filter(|&(p, _)| p != player)
+                .flat_map(|(_, other)| other.tracks.iter().map(track))
+                .collect(),
+            tickets: me.tickets.clone(),
+            may_draw: false,
+        }
+    }
+
+    /// The state as the JSON of a state file naming `board_file` (relative
+    /// to the state file): [`GameState::from_json`] reads it back as the same
+    /// state (a track of two alike, such as gray and gray, may come back as
+    /// its twin).
+    pub fn to_json(&self, board: &Board, board_file: &str) -> Value {
+        let route = |t: &Track| {
+            let r = board.route(t.route);
+            let mut entry = serde_json::json!({
+                "from": board.city(r.a).name,
+                "to": board.city(r.b).name,
+                "track": r.tracks[t.index].to_string(),
+            });
+            if board.pair_routes(t.route).len() > 1 {
+                entry["length"] = r.length.into();
+            }
+            entry
+        };
+        let ticket = |&t: &TicketId| {
+            let x = board.ticket(t);
+            serde_json::json!({ "from": board.city(x.a).name, "to": board.city(x.b).name })
+        };
+        serde_json::json!({
+            "board": board_file,
+            "players": self.players,
+            "cars_left": self.cars_left,
+            "owned": self.owned.iter().map(route).collect::<Vec<_>>(),
+            "taken": self.taken.iter().map(route).collect::<Vec<_>>(),
+            "tickets": self.tickets.iter().map(ticket).collect::<Vec<_>>(),
+            "may_draw": self.may_draw,
+        })
+    }
+
     /// Reads a state file and the board it names.
     pub fn load(path: &Path) -> Result<(Board, GameState), StateError> {
         let file = path.display().to_string();

@@ -1,0 +1,1212 @@
+// play.js: the page of `ttr-opt play` (docs/play.md). Login and register
+// go through POST /api/login and /api/register (they set the session
+// cookie), then everything else goes over the WebSocket at /ws. The game
+// view is drawn from the last sendClientModelInformation the server
+// pushed; other pushes only add a short notice. The map is map.js's
+// TtrMap, drawn from GET /api/games/{id}/board.
+//
+// Hooks for browser tests (stable ids and data attributes):
+//   #status            connection state ("connecting…", "reconnecting…", "connected")
+//   #error, #error-text  the last error from the server (hidden when none); #error-close
+//   #notices .notice   short notices (turn started, ticket completed, ...)
+//   #user, #logout, #to-lobby   header: who is logged in, log out, back to the lobby
+//   #auth              login/register view
+//     #login-form: #login-username, #login-password, #login-submit, #login-error (red)
+//     #register-form: #register-username, #register-password, #register-confirm,
+//                     #register-email, #register-submit, #register-error (red)
+//   #lobby             the lobby view
+//     #user-games tbody tr[data-game-id][data-state][data-your-turn]
+//        buttons inside: .open-game, and for open games .leave-game, and for
+//        the creator .add-bot[data-difficulty=easy|hard], .start-game
+//     #joinable-games tbody tr[data-game-id]
+//        .join-color[data-game-id][data-color]   click = joinGame
+//     #create-game-button  opens #create-game
+//   #create-game       the Create Game overlay: #create-game-form, #game-name,
+//     .color-choice[data-color] (aria-pressed), #board-select (option values =
+//     board keys), #board-upload (file input), #create-error, #create-submit, #create-cancel
+//   #game[data-game-id][data-state]   the game view
+//     #game-title, #turn-info, #last-round, #pass-turn (shown when model.canPass)
+//     #players li[data-player-id][data-points][data-trains][data-cards][data-tickets]
+//        classes: .current (whose turn), .you, .bot
+//     #open-controls: #add-bot-easy, #add-bot-hard, #start-game, #leave-game
+//     tabs #tab-hand, #tab-board, #tab-history (panels #panel-hand, #panel-board,
+//        #panel-history; only the selected one is displayed)
+//     #hand li[data-color][data-count], #hand-total
+//     #tickets tbody tr[data-completed=true|false] (City 1, City 2, Points, ✓/✗)
+//     #face-up button[data-index][data-color] (disabled when not drawable)
+//     #deck (#deck-count), #destination-deck (#destination-count)
+//     #history li, #chat li, #chat-form, #chat-input, #chat-send
+//     #map line.track[data-route-index]  (every track; also .claimable,
+//        .claimed[data-owner=playerId]); city circles carry data-city-index
+//     #results tbody tr[data-player-index]   (shown once the game is over)
+//   #offer-modal       ticket choice: #offer-list input[type=checkbox][data-index],
+//                      #offer-min, #offer-submit
+//   #claim-modal       route purchase: #claim-title, .payment[data-color][data-wilds],
+//                      #claim-cancel
+//   window.play        the page's state (play.model is the last model)
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const CARD_ORDER = ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "wild"];
+const OK = new Set(["success", "game has started"]);
+const MAP_PAPER = "#efe9d8"; // the map's background (play.css #map-wrap)
+
+const play = {
+  username: null,     // who is logged in (null: nobody; undefined: not known yet)
+  ws: null,
+  retry: 500,         // the next reconnection delay (ms)
+  retryTimer: null,
+  nextId: 1,
+  pending: new Map(), // id -> {command, resolve, quiet}
+  joinable: [],
+  userGames: [],
+  boards: [],         // GET /api/boards
+  gameId: null,       // the game shown
+  model: null,        // its last model
+  board: null,        // its board view
+  gameBoards: new Map(), // gameId -> its board view
+  tracks: [],         // routeIndex -> {route, track, colour}
+  results: new Map(), // gameId -> gameEnded output
+  offerKey: "",
+  claimTrack: null,   // the routeIndex whose claim dialog is open
+  tab: "hand",
+  createColor: "yellow",
+  seenChat: 0,
+};
+window.play = play;
+
+// ---- Small helpers ----------------------------------------------------------
+
+/// An HTML element: h("td", {class: "x", "data-id": 3}, "text", child, ...).
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+function swatch(color) {
+  return h("span", { class: "swatch", "data-color": color, title: color });
+}
+
+function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function ok(output) {
+  return Boolean(output) && OK.has(output.description);
+}
+
+const VERBS = {
+  login: "Login", register: "Registration", logout: "Logout", createGame: "Creating the game",
+  joinGame: "Joining", leaveGame: "Leaving", addAI: "Adding a bot", startGame: "Starting the game",
+  sendChat: "Chat", sendClientModelInformation: "Loading the game", buyRoute: "Claiming the route",
+  drawTrainCard: "Drawing a card", getDestinations: "Drawing tickets", selectDestinations: "Keeping tickets",
+  passTurn: "Passing", updateJoinableGames: "Listing games", updateUserGames: "Listing your games",
+  saveGameState: "Saving", loadGameState: "Loading",
+};
+
+function describe(command, output) {
+  const what = (output && output.description) || "no answer";
+  const reason = output && output.reason ? `: ${output.reason}` : "";
+  const retry = output && output.retryAfter ? ` (try again in ${output.retryAfter} s)` : "";
+  return `${VERBS[command] || command || "The server"} failed: ${what}${reason}${retry}`;
+}
+
+function showError(message) {
+  $("error").hidden = !message;
+  $("error-text").textContent = message || "";
+}
+
+/// A short notice in the corner, gone after a few seconds.
+function notice(text, kind) {
+  const box = $("notices");
+  const item = h("div", { class: "notice" + (kind ? " " + kind : "") }, text);
+  box.append(item);
+  while (box.children.length > 4) box.firstChild.remove();
+  setTimeout(() => item.remove(), 7000);
+}
+
+function setStatus(text) {
+  $("status").textContent = text;
+}
+
+// ---- HTTP -----------------------------------------------------------------
+
+/// POST a command's parameters as JSON; the answer is the command's output
+/// (or an output-like error when the server could not be reached).
+async function post(path, body, type) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": type || "application/json" },
+      body: typeof body === "string" ? body : JSON.stringify(body || {}),
+    });
+  } catch (e) {
+    return { description: "server unreachable", reason: e.message };
+  }
+  return answer(response);
+}
+
+async function getJson(path) {
+  let response;
+  try {
+    response = await fetch(path, { credentials: "same-origin" });
+  } catch (e) {
+    return { description: "server unreachable", reason: e.message };
+  }
+  return answer(response);
+}
+
+async function answer(response) {
+  const text = await response.text();
+  let value = null;
+  try { value = JSON.parse(text); } catch (_) { value = null; }
+  if (value && typeof value === "object") {
+    // The envelope, if a server wraps it.
+    if (value.output && typeof value.output === "object" && value.description === undefined) value = value.output;
+    if (!response.ok && value.description === undefined) {
+      value.description = value.error || `HTTP ${response.status}`;
+    }
+    return value;
+  }
+  return { description: `HTTP ${response.status}`, reason: text || response.statusText };
+}
+
+// ---- The WebSocket ------------------------------------------------------------
+
+function connect() {
+  clearTimeout(play.retryTimer);
+  play.retryTimer = null;
+  const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  let ws;
+  try {
+    ws = new WebSocket(url);
+  } catch (e) {
+    reconnectLater();
+    return;
+  }
+  play.ws = ws;
+  ws.onopen = () => {
+    if (play.ws === ws) setStatus("connected");
+  };
+  ws.onmessage = (event) => {
+    if (play.ws === ws) receive(event.data);
+  };
+  ws.onclose = (event) => {
+    if (play.ws !== ws) return;
+    play.ws = null;
+    for (const [, p] of play.pending) p.resolve(null);
+    play.pending.clear();
+    if (event.code === 1009) showError("The server closed the connection: a message was too large.");
+    reconnectLater();
+  };
+}
+
+function reconnectLater() {
+  const delay = play.retry;
+  play.retry = Math.min(5000, play.retry * 2);
+  setStatus("reconnecting…");
+  clearTimeout(play.retryTimer);
+  play.retryTimer = setTimeout(connect, delay);
+}
+
+/// A fresh socket (after login or logout: the cookie changed).
+function reopen() {
+  const old = play.ws;
+  play.ws = null;
+  if (old) old.close();
+  play.retry = 500;
+  setStatus("connecting…");
+  connect();
+}
+
+/// Sends a command; resolves with its output (null when not connected or
+/// the connection dropped). Errors are shown unless `quiet` (the caller
+/// shows them itself); `user` marks a user's action, which clears the last
+/// error first.
+function send(command, parameters, options) {
+  options = options || {};
+  if (options.user) showError("");
+  return new Promise((resolve) => {
+    if (!play.ws || play.ws.readyState !== WebSocket.OPEN) {
+      if (!options.background) showError(`Not connected to the server (${VERBS[command] || command} not sent): reconnecting…`);
+      resolve(null);
+      return;
+    }
+    const id = play.nextId++;
+    play.pending.set(id, { command, resolve, quiet: options.quiet });
+    play.ws.send(JSON.stringify({ command, parameters: parameters || {}, id }));
+    // An answer that never comes (a push sent without the id) must not
+    // keep the request forever.
+    setTimeout(() => {
+      if (play.pending.get(id)) {
+        play.pending.delete(id);
+        resolve(null);
+      }
+    }, 30000);
+  });
+}
+
+function receive(text) {
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch (_) {
+    showError("The server sent a message that is not JSON.");
+    return;
+  }
+  const output = message.output || {};
+  const pending = message.id !== undefined && message.id !== null ? play.pending.get(message.id) : null;
+  if (pending) play.pending.delete(message.id);
+  const command = message.command || (pending && pending.command);
+  // A push without a description (none should lack it) is taken as news, not an error.
+  const good = ok(output) || (command === "loadGameState" && output.status === "success") ||
+    (!pending && output.description === undefined && Boolean(message.command));
+  if (!good && !(pending && pending.quiet)) showError(describe(command, output));
+  try {
+    if (good) handle(command, output, Boolean(pending));
+  } finally {
+    if (pending) pending.resolve(output);
+  }
+}
+
+// ---- Messages -----------------------------------------------------------------
+
+function handle(command, out, mine) {
+  switch (command) {
+    case "session":
+      play.retry = 500;
+      setStatus("connected");
+      setUser(out.username || null);
+      if (play.username) {
+        send("updateJoinableGames", {}, { background: true });
+        send("updateUserGames", {}, { background: true });
+        loadBoards();
+      }
+      route();
+      break;
+    case "updateJoinableGames":
+      play.joinable = out.games || [];
+      renderLobby();
+      break;
+    case "updateUserGames":
+      play.userGames = out.games || [];
+      renderLobby();
+      break;
+    case "sendClientModelInformation":
+      if (out.gameId === play.gameId) {
+        if (!play.model) play.seenChat = (out.chat || []).length;
+        play.model = out;
+        renderGame();
+      }
+      break;
+    case "startGame":
+      if (out.gameId === play.gameId) {
+        notice("The game has started: choose your tickets.");
+        send("sendClientModelInformation", { gameId: play.gameId }, { background: true });
+      } else {
+        notice(`${gameName(out.gameId)} has started.`);
+      }
+      break;
+    case "turnStartedNotification":
+      if (out.gameId === play.gameId && play.model) {
+        const yours = out.playerId === play.model.you;
+        notice((yours ? "Your turn!" : `${playerName(out.playerId)}'s turn.`) +
+          (out.lastRound ? " Last round!" : ""), yours ? "yours" : "");
+      } else if (out.gameId !== play.gameId) {
+        const g = play.userGames.find((x) => x.gameId === out.gameId);
+        const seat = g && (g.players || []).find((p) => p.username === play.username);
+        if (seat && (seat.playerOrder ?? seat.playerId) === out.playerId) notice(`Your turn in “${g.gameName}”.`, "yours");
+      }
+      break;
+    case "notifyDestinationRouteCompleted": {
+      const r = out.route || {};
+      notice(`Ticket completed: ${r.start} – ${r.end} (${r.points} points)`, "good");
+      break;
+    }
+    case "gameEnded":
+      play.results.set(out.gameId, out);
+      if (out.gameId === play.gameId) {
+        notice("The game is over.");
+        renderGame();
+        send("sendClientModelInformation", { gameId: play.gameId }, { background: true });
+      } else {
+        notice(`${gameName(out.gameId)} is over.`);
+      }
+      break;
+    case "buyRoute":
+      if (out.gameId === play.gameId && play.model && out.playerId !== play.model.you) {
+        const t = play.tracks[out.routeIndexPurchased];
+        notice(`${playerName(out.playerId)} claimed ${t ? t.route.label : "a route"}.`);
+      }
+      break;
+    case "drawTrainCard":
+      if (out.gameId === play.gameId && play.model && mine && out.cardDrawn) {
+        notice(`You drew ${out.cardDrawn === "wild" ? "a locomotive" : out.cardDrawn}.`);
+      }
+      break;
+    case "sendChat":
+      if (out.gameId === play.gameId && play.model) {
+        const chat = play.model.chat || (play.model.chat = []);
+        const last = chat[chat.length - 1];
+        if (!last || last.sender !== out.sender || last.message !== out.message) {
+          chat.push({ sender: out.sender, message: out.message });
+          renderChat();
+        }
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+function gameName(gameId) {
+  const g = play.userGames.find((x) => x.gameId === gameId);
+  return g ? `“${g.gameName}”` : `Game ${gameId}`;
+}
+
+function playerName(playerId) {
+  const p = play.model && play.model.players.find((x) => x.playerId === playerId);
+  return p ? p.username : `Player ${playerId}`;
+}
+
+// ---- Views and navigation --------------------------------------------------------
+
+function showView(name) {
+  for (const view of ["auth", "lobby", "game"]) $(view).hidden = view !== name;
+  $("to-lobby").hidden = name !== "game";
+  document.body.dataset.view = name;
+}
+
+function setUser(username) {
+  play.username = username;
+  $("user").hidden = !username;
+  $("user").textContent = username ? `Logged in as ${username}` : "";
+  $("logout").hidden = !username;
+}
+
+function hashGame() {
+  const m = /^#game=(\d+)$/.exec(location.hash);
+  return m ? Number(m[1]) : null;
+}
+
+/// Shows what the hash and the session ask for.
+function route() {
+  if (play.username === undefined) return;
+  if (!play.username) {
+    closeGame();
+    closeModals();
+    showView("auth");
+    return;
+  }
+  const id = hashGame();
+  if (id !== null) openGame(id);
+  else {
+    closeGame();
+    showView("lobby");
+    renderLobby();
+  }
+}
+
+function goLobby() {
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  route();
+}
+
+function goGame(gameId) {
+  if (hashGame() !== gameId) history.pushState(null, "", `#game=${gameId}`);
+  route();
+}
+
+function closeGame() {
+  play.gameId = null;
+  play.model = null;
+  play.board = null;
+  play.tracks = [];
+  closeModals();
+}
+
+function closeModals() {
+  $("offer-modal").hidden = true;
+  $("claim-modal").hidden = true;
+  play.offerKey = "";
+  play.claimTrack = null;
+}
+
+/// Shows game `gameId`: asks for its model and its board.
+function openGame(gameId) {
+  showView("game");
+  if (play.gameId !== gameId) {
+    closeGame();
+    play.gameId = gameId;
+    play.seenChat = 0;
+    renderGame();
+  }
+  $("game").dataset.gameId = gameId;
+  send("sendClientModelInformation", { gameId }, { background: true, quiet: true }).then((out) => {
+    if (out && !ok(out) && play.gameId === gameId) {
+      showError(describe("sendClientModelInformation", out) + ` (game ${gameId})`);
+      goLobby();
+    }
+  });
+  loadBoard(gameId);
+}
+
+async function loadBoard(gameId) {
+  if (play.gameBoards.has(gameId)) {
+    useBoard(gameId, play.gameBoards.get(gameId));
+    return;
+  }
+  const board = await getJson(`/api/games/${gameId}/board`);
+  if (!board || !Array.isArray(board.cities) || !Array.isArray(board.routes)) {
+    if (play.gameId === gameId) {
+      showError(`The board of game ${gameId} could not be loaded: ${(board && board.description) || "no answer"}` +
+        (board && board.reason ? `: ${board.reason}` : ""));
+    }
+    return;
+  }
+  play.gameBoards.set(gameId, board);
+  useBoard(gameId, board);
+}
+
+function useBoard(gameId, board) {
+  if (play.gameId !== gameId) return;
+  play.board = board;
+  play.tracks = [];
+  let next = 0;
+  board.routes.forEach((route) => {
+    const first = typeof route.first_track === "number" ? route.first_track : next;
+    next = first + route.colours.length;
+    route.colours.forEach((colour, track) => { play.tracks[first + track] = { route, track, colour }; });
+  });
+  renderGame();
+}
+
+async function loadBoards() {
+  const out = await getJson("/api/boards");
+  if (out && Array.isArray(out.boards)) {
+    play.boards = out.boards;
+    fillBoardSelect();
+    renderLobby();
+  } else {
+    showError(`The list of boards could not be loaded: ${(out && out.description) || "no answer"}` +
+      (out && out.reason ? `: ${out.reason}` : ""));
+  }
+}
+
+function boardTitle(key, fallback) {
+  const b = play.boards.find((x) => x.key === key);
+  return b ? b.title || b.name || key : fallback || key;
+}
+
+// ---- Login, register, logout -------------------------------------------------------
+
+async function login(event) {
+  event.preventDefault();
+  const error = $("login-error");
+  error.textContent = "";
+  const username = $("login-username").value.trim();
+  const password = $("login-password").value;
+  $("login-submit").disabled = true;
+  const out = await post("/api/login", { username, password });
+  $("login-submit").disabled = false;
+  if (!ok(out)) {
+    error.textContent = authError("login", out);
+    return;
+  }
+  $("login-password").value = "";
+  loggedIn(out.username || username);
+}
+
+async function register(event) {
+  event.preventDefault();
+  const error = $("register-error");
+  error.textContent = "";
+  const username = $("register-username").value.trim();
+  const password = $("register-password").value;
+  if (password !== $("register-confirm").value) {
+    error.textContent = "The two passwords differ.";
+    return;
+  }
+  const parameters = { username, password };
+  const email = $("register-email").value.trim();
+  if (email) parameters.email = email;
+  $("register-submit").disabled = true;
+  const out = await post("/api/register", parameters);
+  $("register-submit").disabled = false;
+  if (!ok(out)) {
+    error.textContent = authError("register", out);
+    return;
+  }
+  $("register-password").value = "";
+  $("register-confirm").value = "";
+  loggedIn(out.username || username);
+}
+
+function authError(command, out) {
+  const d = out && out.description;
+  let text;
+  if (out && out.reason) text = out.reason;
+  else if (command === "login" && d === "invalid input") text = "Wrong username or password.";
+  else if (d === "already logged in") text = "This user is logged in from another browser (one session at a time).";
+  else if (d === "too many attempts") text = "Too many failed attempts.";
+  else text = d || "no answer";
+  if (out && out.retryAfter) text += ` Try again in ${out.retryAfter} s.`;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function loggedIn(username) {
+  setUser(username);
+  showError("");
+  reopen();
+}
+
+async function logout() {
+  showError("");
+  const out = await post("/api/logout", {});
+  if (!ok(out)) {
+    showError(describe("logout", out));
+    return;
+  }
+  setUser(null);
+  $("notices").replaceChildren();
+  play.userGames = [];
+  play.joinable = [];
+  if (location.hash) history.pushState(null, "", location.pathname + location.search);
+  route();
+  reopen();
+}
+
+// ---- The lobby ---------------------------------------------------------------------
+
+function playerChips(players) {
+  return h("span", { class: "chips" }, (players || []).map((p) =>
+    h("span", { class: "chip" + (p.bot ? " bot" : "") }, swatch(p.color), p.username)));
+}
+
+function renderLobby() {
+  if ($("lobby").hidden) return;
+  const mine = $("user-games").tBodies[0];
+  mine.replaceChildren();
+  for (const g of play.userGames) {
+    const creator = g.creator === play.username;
+    const open = g.state === "open";
+    const state = open ? `open (${plural((g.players || []).length, "player")})`
+      : g.state === "playing" ? "playing" : g.state === "over" ? "over" : g.state;
+    const turn = g.state === "playing"
+      ? (g.yourTurn ? h("span", { class: "badge yours" }, "your turn") : h("span", { class: "hint" }, "waiting"))
+      : null;
+    const actions = h("td", { class: "actions" }, h("div", {},
+      h("button", { type: "button", class: "open-game", "data-game-id": g.gameId, onclick: () => goGame(g.gameId) }, "Open"),
+      open && creator ? [
+        h("button", { type: "button", class: "add-bot", "data-game-id": g.gameId, "data-difficulty": "easy", onclick: () => addBot(g.gameId, "easy") }, "Add bot (easy)"),
+        h("button", { type: "button", class: "add-bot", "data-game-id": g.gameId, "data-difficulty": "hard", onclick: () => addBot(g.gameId, "hard") }, "Add bot (hard)"),
+        h("button", { type: "button", class: "start-game", "data-game-id": g.gameId, onclick: () => startGame(g.gameId) }, "Start game"),
+      ] : null,
+      open ? h("button", { type: "button", class: "leave-game", "data-game-id": g.gameId, onclick: () => leaveGame(g.gameId) }, "Leave") : null));
+    const row = h("tr", {
+      "data-game-id": g.gameId, "data-state": g.state, "data-your-turn": String(Boolean(g.yourTurn)), class: "clickable" + (g.yourTurn ? " yours" : ""),
+    },
+    h("td", {}, h("strong", {}, g.gameName)),
+    h("td", {}, boardTitle(g.board, g.boardName)),
+    h("td", {}, playerChips(g.players)),
+    h("td", {}, state, " ", turn),
+    actions);
+    row.addEventListener("click", (e) => { if (!e.target.closest("button")) goGame(g.gameId); });
+    mine.append(row);
+  }
+  if (!play.userGames.length) mine.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No games yet: create one or join one below.")));
+
+  const others = $("joinable-games").tBodies[0];
+  others.replaceChildren();
+  for (const g of play.joinable) {
+    others.append(h("tr", { "data-game-id": g.gameId },
+      h("td", {}, h("strong", {}, g.gameName)),
+      h("td", {}, boardTitle(g.board, g.boardName)),
+      h("td", {}, g.creator || ""),
+      h("td", {}, playerChips(g.players)),
+      h("td", { class: "join" }, (g.colors || []).map((color) => h("button", {
+        type: "button", class: "join-color", "data-game-id": g.gameId, "data-color": color,
+        title: `join as ${color}`, "aria-label": `join ${g.gameName} as ${color}`,
+        onclick: () => joinGame(g.gameId, color),
+      })))));
+  }
+  if (!play.joinable.length) others.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No open games of others right now.")));
+}
+
+async function joinGame(gameId, color) {
+  const out = await send("joinGame", { gameId, color }, { user: true });
+  if (ok(out)) goGame(gameId);
+}
+
+async function leaveGame(gameId) {
+  const out = await send("leaveGame", { gameId }, { user: true });
+  if (ok(out)) {
+    notice("You left the game.");
+    if (play.gameId === gameId) goLobby();
+  }
+}
+
+function addBot(gameId, difficulty) {
+  send("addAI", { gameId, difficulty }, { user: true });
+}
+
+function startGame(gameId) {
+  send("startGame", { gameId }, { user: true });
+}
+
+// ---- Create Game --------------------------------------------------------------------
+
+function openCreate() {
+  $("create-error").textContent = "";
+  if (!$("game-name").value) $("game-name").value = `${play.username}'s game`;
+  pickColor(play.createColor);
+  $("create-game").hidden = false;
+  $("game-name").focus();
+  loadBoards();
+}
+
+function pickColor(color) {
+  play.createColor = color;
+  for (const b of document.querySelectorAll(".color-choice")) {
+    b.setAttribute("aria-pressed", String(b.dataset.color === color));
+  }
+}
+
+function fillBoardSelect(select) {
+  const box = $("board-select");
+  const current = select || box.value || "usa";
+  box.replaceChildren(...play.boards.map((b) => h("option", { value: b.key },
+    `${b.title || b.name} (${b.cities} cities, ${b.routes} routes, ${b.tickets} tickets, ${b.cars} cars)`)));
+  if (play.boards.some((b) => b.key === current)) box.value = current;
+}
+
+async function createGame(event) {
+  event.preventDefault();
+  const error = $("create-error");
+  error.textContent = "";
+  const gameName = $("game-name").value.trim();
+  if (!gameName) {
+    error.textContent = "Give the game a title.";
+    return;
+  }
+  const parameters = { gameName, color: play.createColor };
+  if ($("board-select").value) parameters.board = $("board-select").value;
+  $("create-submit").disabled = true;
+  const out = await send("createGame", parameters, { quiet: true, user: true });
+  $("create-submit").disabled = false;
+  if (!out) {
+    error.textContent = "Not connected to the server: try again in a moment.";
+    return;
+  }
+  if (!ok(out)) {
+    error.textContent = authError("createGame", out);
+    return;
+  }
+  $("create-game").hidden = true;
+  $("game-name").value = "";
+  goGame(out.gameId);
+}
+
+async function uploadBoard(event) {
+  const file = event.target.files[0];
+  event.target.value = "";
+  if (!file) return;
+  const error = $("create-error");
+  error.textContent = "";
+  const text = await file.text();
+  const out = await post("/api/boards?name=" + encodeURIComponent(file.name), text);
+  if (!ok(out) || !out.key) {
+    error.textContent = `${file.name}: ${out && out.reason ? out.reason : (out && out.description) || "refused"}`;
+    return;
+  }
+  const listed = await getJson("/api/boards");
+  if (listed && Array.isArray(listed.boards)) play.boards = listed.boards;
+  if (!play.boards.some((b) => b.key === out.key)) {
+    play.boards.push({ key: out.key, name: file.name, title: file.name, cities: "?", routes: "?", tickets: "?", cars: "?" });
+  }
+  fillBoardSelect(out.key);
+  $("board-select").value = out.key;
+}
+
+// ---- The game ---------------------------------------------------------------------
+
+function me() {
+  const m = play.model;
+  return m ? m.players.find((p) => p.playerId === m.you) : null;
+}
+
+function myTurn() {
+  const m = play.model;
+  return Boolean(m && m.state === "playing" && m.turn && m.turn.phase !== "setup" && m.turn.playerId === m.you);
+}
+
+function claimableMap() {
+  const map = new Map();
+  for (const c of (play.model && play.model.claimable) || []) map.set(c.routeIndex, c);
+  return map;
+}
+
+function renderGame() {
+  const m = play.model && play.model.gameId === play.gameId ? play.model : null;
+  const game = $("game");
+  game.dataset.state = m ? m.state : "loading";
+  document.title = "Ticket to Ride" + (m ? ` – ${m.gameName}` : "") + (myTurn() ? " (your turn)" : "");
+  if (!m) {
+    $("game-title").textContent = play.gameId !== null ? `Game ${play.gameId}` : "";
+    $("turn-info").textContent = "loading…";
+    $("players").replaceChildren();
+    $("open-controls").hidden = true;
+    $("results").hidden = true;
+    drawBoard();
+    return;
+  }
+  $("game-title").textContent = `${m.gameName} · ${boardTitle(m.board, play.board && (play.board.title || play.board.name))}`;
+  $("turn-info").textContent = turnText(m);
+  $("turn-info").className = myTurn() || m.offer ? "yours" : "";
+  $("last-round").hidden = !(m.turn && m.turn.lastRound);
+  $("pass-turn").hidden = !(m.canPass && myTurn());
+  renderPlayers(m);
+  renderOpenControls(m);
+  renderHand(m);
+  renderTickets(m);
+  renderYard(m);
+  renderHistory(m);
+  renderChat();
+  drawBoard();
+  renderOffer(m);
+  renderClaim();
+  renderResults(m);
+}
+
+function turnText(m) {
+  if (m.state === "open") return `Waiting for players (${m.players.length} of 5) – ${m.creator === play.username ? "add bots or start when ready" : `${m.creator} starts the game`}`;
+  if (m.state === "over" || !m.turn) return m.state === "over" ? "Game over" : "";
+  const phase = m.turn.phase;
+  if (phase === "setup") return m.offer ? "Choose your first tickets" : "Waiting for the others to choose their tickets";
+  if (myTurn()) {
+    if (phase === "secondCard") return "Your turn: draw your second card";
+    if (phase === "destinations") return "Your turn: choose the tickets to keep";
+    return "Your turn: draw train cards, claim a route, or draw tickets";
+  }
+  const what = phase === "secondCard" ? " (drawing a second card)" : phase === "destinations" ? " (choosing tickets)" : "";
+  return `${playerName(m.turn.playerId)}'s turn${what}`;
+}
+
+function renderPlayers(m) {
+  const list = $("players");
+  list.replaceChildren();
+  const players = m.players.slice().sort((a, b) => (a.order ?? a.playerId) - (b.order ?? b.playerId));
+  for (const p of players) {
+    const current = Boolean(m.turn && m.turn.phase !== "setup" && m.turn.playerId === p.playerId);
+    list.append(h("li", {
+      class: ["player", current ? "current" : "", p.playerId === m.you ? "you" : "", p.bot ? "bot" : ""].filter(Boolean).join(" "),
+      "data-player-id": p.playerId, "data-color": p.color, "data-points": p.points, "data-trains": p.trainsLeft,
+      "data-cards": p.cardCount, "data-tickets": p.destinationCount,
+    },
+    h("div", { class: "who" }, swatch(p.color),
+      h("strong", { class: "name" }, p.username),
+      p.playerId === m.you ? h("span", { class: "tag" }, "you") : null,
+      p.bot ? h("span", { class: "tag bot" }, `bot, ${p.bot}`) : null,
+      current ? h("span", { class: "turn-mark", title: "whose turn" }, "▶") : null),
+    h("div", { class: "stats" },
+      h("span", { class: "points", title: "points" }, h("b", {}, p.points), " points"),
+      h("span", { class: "trains", title: "trains left" }, h("b", {}, p.trainsLeft), " trains"),
+      h("span", { class: "cards-count", title: "train cards in hand" }, h("b", {}, p.cardCount), " cards"),
+      h("span", { class: "tickets-count", title: "tickets" }, h("b", {}, p.destinationCount), " tickets"))));
+  }
+}
+
+function renderOpenControls(m) {
+  const open = m.state === "open";
+  $("open-controls").hidden = !open;
+  if (!open) return;
+  const creator = m.creator === play.username;
+  for (const id of ["add-bot-easy", "add-bot-hard", "start-game"]) $(id).hidden = !creator;
+  const full = m.players.length >= 5;
+  $("add-bot-easy").disabled = $("add-bot-hard").disabled = full;
+  $("start-game").disabled = m.players.length < 2;
+  $("open-hint").textContent = creator
+    ? (m.players.length < 2 ? "Add a bot or wait for a player to join, then start." : "Start when everyone is here.")
+    : `Waiting for ${m.creator} to start the game.`;
+}
+
+function renderHand(m) {
+  const you = me();
+  const counts = new Map();
+  for (const c of (you && you.cards) || []) counts.set(c.color, (counts.get(c.color) || 0) + c.amount);
+  const list = $("hand");
+  list.replaceChildren();
+  let total = 0;
+  for (const color of CARD_ORDER) {
+    const n = counts.get(color) || 0;
+    total += n;
+    list.append(h("li", { class: "card" + (n ? "" : " none"), "data-color": color, "data-count": n, title: `${n} ${color}` },
+      h("span", { class: "count" }, n), h("span", { class: "name" }, color === "wild" ? "wild" : color)));
+  }
+  for (const [color, n] of counts) {
+    if (!CARD_ORDER.includes(color)) list.append(h("li", { class: "card", "data-color": color, "data-count": n }, h("span", { class: "count" }, n), h("span", { class: "name" }, color)));
+  }
+  $("hand-total").textContent = m.state === "open" ? "(dealt at the start)" : `(${plural(total, "card")})`;
+}
+
+function renderTickets(m) {
+  const body = $("tickets").tBodies[0];
+  body.replaceChildren();
+  for (const t of m.cities || []) {
+    const from = t.from ?? t.start, to = t.to ?? t.end;
+    body.append(h("tr", {
+      "data-completed": String(Boolean(t.completed)), class: t.completed ? "done" : "", title: t.label || `${from} – ${to}`,
+      onmouseenter: () => highlightCities([t.cityIndex1, t.cityIndex2]), onmouseleave: () => highlightCities([]),
+    },
+    h("td", {}, from), h("td", {}, to), h("td", { class: "num" }, t.points),
+    h("td", { class: "status " + (t.completed ? "good" : "bad") }, t.completed ? "✓" : "✗")));
+  }
+  if (!(m.cities || []).length) body.append(h("tr", { class: "empty" }, h("td", { colspan: 4 }, m.state === "open" ? "Dealt at the start." : "No tickets yet.")));
+}
+
+function renderYard(m) {
+  const drawing = myTurn() && (m.turn.phase === "turn" || m.turn.phase === "secondCard");
+  const yard = $("face-up");
+  yard.replaceChildren();
+  (m.faceUp || []).forEach((color, index) => {
+    const wildBlocked = color === "wild" && !m.canDrawWild;
+    const why = !color ? "empty" : !drawing ? "not your turn to draw" : wildBlocked ? "a face-up locomotive can't be your second card" : `draw this ${color === "wild" ? "locomotive" : color + " card"}`;
+    yard.append(h("button", {
+      type: "button", class: "card", "data-index": index, "data-color": color || "none",
+      disabled: !color || !drawing || wildBlocked, title: why,
+      onclick: () => send("drawTrainCard", { gameId: m.gameId, cardLocation: index }, { user: true }),
+    }, h("span", { class: "name" }, color ? (color === "wild" ? "wild" : color) : "–")));
+  });
+  $("deck-count").textContent = plural(m.deckCount ?? 0, "card");
+  $("deck").disabled = !drawing;
+  $("deck").title = drawing ? "draw the top card" : "not your turn to draw";
+  $("destination-count").textContent = plural(m.destinationDeckCount ?? 0, "ticket");
+  const canTickets = myTurn() && m.turn.phase === "turn" && (m.destinationDeckCount ?? 0) > 0;
+  $("destination-deck").disabled = !canTickets;
+  $("destination-deck").title = canTickets ? "draw up to 3 tickets, keep at least 1" : "not now";
+  $("discard-info").textContent = m.discardCount !== undefined ? `${plural(m.discardCount, "card")} in the discard pile` : "";
+}
+
+function renderHistory(m) {
+  const list = $("history");
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...(m.history || []).map((line) => h("li", {}, line)));
+  if (atEnd) list.scrollTop = list.scrollHeight;
+}
+
+function renderChat() {
+  const m = play.model;
+  if (!m) return;
+  const list = $("chat");
+  const chat = m.chat || [];
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren(...chat.map((c) => h("li", { class: c.sender === play.username ? "mine" : "" }, h("b", {}, c.sender + ": "), c.message)));
+  if (atEnd) list.scrollTop = list.scrollHeight;
+  if (play.tab === "history") play.seenChat = chat.length;
+  $("tab-history").classList.toggle("unread", chat.length > play.seenChat);
+}
+
+function highlightCities(indexes) {
+  for (const c of document.querySelectorAll("#map circle.hl")) c.classList.remove("hl");
+  for (const i of indexes) {
+    const c = document.querySelector(`#map circle[data-city-index="${i}"]`);
+    if (c) c.classList.add("hl");
+  }
+}
+
+function drawBoard() {
+  const board = play.board;
+  const map = $("map");
+  if (!board) {
+    map.replaceChildren();
+    return;
+  }
+  const m = play.model && play.model.gameId === play.gameId ? play.model : null;
+  const claimable = claimableMap();
+  const ticketCities = new Set();
+  for (const t of (m && m.cities) || []) { ticketCities.add(t.cityIndex1); ticketCities.add(t.cityIndex2); }
+  const byId = new Map(((m && m.players) || []).map((p) => [p.playerId, p]));
+  const turn = myTurn();
+  TtrMap.draw(map, board, {
+    labelSize: 3.6,
+    track: ({ route, trackIndex, colour }) => {
+      const owner = m && m.routes ? m.routes[trackIndex] : null;
+      const attrs = { "data-route-index": trackIndex };
+      const name = `${route.label}${route.colours.length > 1 ? ` (${colour} track)` : ` (${colour})`}: ${plural(route.length, "car")}, ${plural(route.points, "point")}`;
+      if (owner !== null && owner !== undefined) {
+        const p = byId.get(owner);
+        attrs["data-owner"] = owner;
+        return {
+          stroke: TtrMap.colour(p ? p.color : "gray"), width: 3.2, opacity: 1, halo: "#1a1a1a", haloWidth: 4.6,
+          className: "track claimed", attrs, gaps: "#1a1a1a", title: `${name}: claimed by ${p ? p.username : "player " + owner}`,
+          hit: 6, onClick: () => notice(`${route.label} is claimed by ${p ? p.username : "player " + owner}.`),
+        };
+      }
+      const claim = claimable.get(trackIndex);
+      if (claim) {
+        return {
+          width: 2.4, opacity: 1, halo: "#fff", haloWidth: 4.4,
+          className: "track claimable", attrs, gaps: MAP_PAPER, title: `${name}: click to claim`, hit: 7,
+          onClick: () => openClaim(trackIndex),
+        };
+      }
+      const why = !m || m.state !== "playing" ? "" : !turn ? "not your turn" : "you cannot claim it now";
+      return {
+        width: 1.9, opacity: m && m.state === "playing" ? 0.55 : 0.8, halo: "#6b6b6b", haloWidth: 2.7, haloOpacity: 0.35,
+        className: "track", attrs, gaps: MAP_PAPER, title: name + (why ? ` (${why})` : ""), hit: 6,
+        onClick: () => { if (why) notice(`${route.label}: ${why}.`); },
+      };
+    },
+    city: (c, i) => ticketCities.has(i)
+      ? { fill: "#ffe28a", stroke: "#b3261e", r: 2.8, className: "ticket-city", attrs: { "data-city-index": i } }
+      : { attrs: { "data-city-index": i } },
+  });
+}
+
+// ---- Ticket choice ---------------------------------------------------------------------
+
+function renderOffer(m) {
+  const offer = m.offer;
+  const modal = $("offer-modal");
+  if (!offer || !Array.isArray(offer.destinations)) {
+    modal.hidden = true;
+    play.offerKey = "";
+    return;
+  }
+  const key = `${m.gameId}:${JSON.stringify(offer)}`;
+  if (key !== play.offerKey) {
+    play.offerKey = key;
+    const list = $("offer-list");
+    list.replaceChildren(...offer.destinations.map((d, index) => h("li", {
+      onmouseenter: () => highlightCities([d.cityIndex1, d.cityIndex2]), onmouseleave: () => highlightCities([]),
+    },
+    h("label", {},
+      h("input", { type: "checkbox", "data-index": index, onchange: updateOfferSubmit }),
+      h("span", { class: "ticket-name" }, d.label || `${d.start} – ${d.end}`),
+      h("span", { class: "ticket-points" }, plural(d.points, "point"))))));
+    $("offer-submit").disabled = false;
+  }
+  $("offer-min").textContent = offer.min ?? 1;
+  modal.hidden = false;
+  updateOfferSubmit();
+}
+
+function chosenOffer() {
+  return [...document.querySelectorAll("#offer-list input[type=checkbox]")]
+    .filter((box) => box.checked).map((box) => Number(box.dataset.index));
+}
+
+function updateOfferSubmit() {
+  const m = play.model;
+  const min = (m && m.offer && m.offer.min) || 1;
+  const n = chosenOffer().length;
+  $("offer-submit").disabled = n < min;
+  $("offer-submit").textContent = n < min ? `Keep at least ${min}` : `Keep ${plural(n, "ticket")}`;
+}
+
+async function submitOffer(event) {
+  event.preventDefault();
+  const m = play.model;
+  if (!m || !m.offer) return;
+  const chosen = chosenOffer();
+  if (chosen.length < (m.offer.min || 1)) return;
+  $("offer-submit").disabled = true;
+  const out = await send("selectDestinations", { gameId: m.gameId, destinationsSelected: chosen }, { user: true });
+  if (!ok(out)) updateOfferSubmit();
+}
+
+// ---- Claiming a route ----------------------------------------------------------------------
+
+/// The ways to pay for a track: [{color, wilds, cards, label}], only those
+/// the server lists as legal.
+function paymentOptions(claim, length) {
+  const options = [];
+  const seen = new Set();
+  for (const p of claim.payments || []) {
+    if (p.color === "wild") {
+      const key = "wild-only";
+      if (!seen.has(key)) { seen.add(key); options.push({ color: p.color, wilds: p.maxWilds ?? length, cards: 0, label: `${length} wild` }); }
+      continue;
+    }
+    for (let w = p.minWilds; w <= p.maxWilds; w++) {
+      const cards = Math.max(length - w, 0);
+      const key = cards === 0 ? "wild-only" : `${p.color}:${w}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const label = cards === 0 ? `${w} wild` : w === 0 ? `${cards} ${p.color}` : `${cards} ${p.color} + ${w} wild`;
+      options.push({ color: p.color, wilds: w, cards, label });
+    }
+  }
+  return options;
+}
+
+function openClaim(trackIndex) {
+  play.claimTrack = trackIndex;
+  renderClaim();
+}
+
+function renderClaim() {
+  const modal = $("claim-modal");
+  const trackIndex = play.claimTrack;
+  const m = play.model;
+  const claim = trackIndex !== null ? claimableMap().get(trackIndex) : null;
+  const info = trackIndex !== null ? play.tracks[trackIndex] : null;
+  if (!m || !claim || !info) {
+    modal.hidden = true;
+    play.claimTrack = null;
+    return;
+  }
+  const { route, colour } = info;
+  $("claim-title").textContent = route.label;
+  $("claim-detail").textContent = `${colour === "gray" ? "A gray track: pay with cards of any one colour" : `A ${colour} track`}, ${plural(route.length, "car")}, ${plural(route.points, "point")}.`;
+  const options = paymentOptions(claim, route.length);
+  const groups = new Map();
+  for (const o of options) {
+    const group = o.cards === 0 ? "wild" : o.color;
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(o);
+  }
+  const box = $("claim-options");
+  box.replaceChildren();
+  for (const [group, list] of groups) {
+    box.append(h("div", { class: "payment-group" },
+      h("span", { class: "group-name" }, swatchCard(group), group === "wild" ? "wild only" : group),
+      list.map((o) => h("button", {
+        type: "button", class: "payment", "data-color": o.color, "data-wilds": o.wilds,
+        onclick: () => buy(trackIndex, o),
+      }, o.label))));
+  }
+  if (!options.length) box.append(h("p", {}, "No way to pay for it with your cards."));
+  const you = me();
+  $("claim-hand").textContent = "Your cards: " + (((you && you.cards) || []).filter((c) => c.amount > 0)
+    .map((c) => `${c.amount} ${c.color}`).join(", ") || "none");
+  modal.hidden = false;
+}
+
+function swatchCard(color) {
+  return h("span", { class: "mini-card", "data-color": color });
+}
+
+function buy(trackIndex, option) {
+  const m = play.model;
+  play.claimTrack = null;
+  $("claim-modal").hidden = true;
+  send("buyRoute", { gameId: m.gameId, routeIndex: trackIndex, trainColor: option.color, numberOfWilds: option.wilds }, { user: true });
+}
+
+// ---- Results ----------------------------------------------------------------------------
+
+function ticketList(value) {
+  if (Array.isArray(value)) {
+    const names = value.map((t) => (typeof t === "object" && t ? t.label || `${t.start ?? t.from} – ${t.end ?? t.to}` + (t.points !== undefined ? ` (${t.points})` : "") : String(t)));
+    return h("span", { title: names.join("\n") }, value.length, value.length ? h("span", { class: "hint" }, ": " + names.join(", ")) : null);
+  }
+  return value ?? "–";
+}
+
+function renderResults(m) {
+  const results = m.results || play.results.get(m.gameId);
+  const section = $("results");
+  section.hidden = !results;
+  if (!results) return;
+  const body = section.querySelector("tbody");
+  body.replaceChildren();
+  const rows = (results.players || []).slice().sort((a, b) => b.points - a.points);
+  rows.forEach((r, rank) => {
+    const p = m.players.find((x) => x.playerId === r.playerIndex);
+    body.append(h("tr", { "data-player-index": r.playerIndex, class: r.playerIndex === m.you ? "you" : "" },
+      h("td", { class: "num" }, rank + 1),
+      h("td", {}, p ? swatch(p.color) : null, r.username ?? (p ? p.username : r.playerIndex)),
+      h("td", { class: "num" }, h("b", {}, r.points)),
+      h("td", { class: "num" }, r.routePoints ?? "–"),
+      h("td", { class: "num" }, r.destinationPoints ?? "–"),
+      h("td", { class: "num" }, r.longestPath ?? "–", r.longestRouteRecipient ? h("span", { class: "star", title: "longest path bonus" }, " ★") : null),
+      h("td", {}, ticketList(r.completed)),
+      h("td", {}, ticketList(r.failed))));
+  });
+}
+
+// ---- Tabs, chat and wiring -------------------------------------------------------------
+
+function selectTab(name) {
+  play.tab = name;
+  for (const tab of document.querySelectorAll(".tabs [data-tab]")) {
+    tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
+  }
+  for (const panel of ["hand", "board", "history"]) $(`panel-${panel}`).hidden = panel !== name;
+  if (name === "history") {
+    renderChat();
+    $("history").scrollTop = $("history").scrollHeight;
+    $("chat").scrollTop = $("chat").scrollHeight;
+  }
+}
+
+async function sendChat(event) {
+  event.preventDefault();
+  const input = $("chat-input");
+  const message = input.value.trim();
+  if (!message || play.gameId === null) return;
+  input.value = "";
+  const out = await send("sendChat", { gameId: play.gameId, message }, { user: true });
+  if (out && !ok(out) && !input.value) input.value = message; // to fix and send again
+}
+
+$("login-form").addEventListener("submit", login);
+$("register-form").addEventListener("submit", register);
+$("show-register").addEventListener("click", (e) => { e.preventDefault(); $("register-username").focus(); });
+$("show-login").addEventListener("click", (e) => { e.preventDefault(); $("login-username").focus(); });
+$("logout").addEventListener("click", logout);
+$("to-lobby").addEventListener("click", goLobby);
+$("error-close").addEventListener("click", () => showError(""));
+$("create-game-button").addEventListener("click", openCreate);
+$("create-cancel").addEventListener("click", () => { $("create-game").hidden = true; });
+$("create-game-form").addEventListener("submit", createGame);
+$("board-upload").addEventListener("change", uploadBoard);
+for (const b of document.querySelectorAll(".color-choice")) b.addEventListener("click", () => pickColor(b.dataset.color));
+$("add-bot-easy").addEventListener("click", () => addBot(play.gameId, "easy"));
+$("add-bot-hard").addEventListener("click", () => addBot(play.gameId, "hard"));
+$("start-game").addEventListener("click", () => startGame(play.gameId));
+$("leave-game").addEventListener("click", () => leaveGame(play.gameId));
+for (const tab of document.querySelectorAll(".tabs [data-tab]")) tab.addEventListener("click", () => selectTab(tab.dataset.tab));
+$("deck").addEventListener("click", () => {
+  if (play.model) send("drawTrainCard", { gameId: play.model.gameId, cardLocation: 5 }, { user: true });
+});
+$("destination-deck").addEventListener("click", () => {
+  if (play.model) send("getDestinations", { gameId: play.model.gameId }, { user: true });
+});
+$("offer-form").addEventListener("submit", submitOffer);
+$("pass-turn").addEventListener("click", () => {
+  if (play.model) send("passTurn", { gameId: play.model.gameId }, { user: true });
+});
+$("claim-cancel").addEventListener("click", () => { play.claimTrack = null; $("claim-modal").hidden = true; });
+$("claim-modal").addEventListener("click", (e) => {
+  if (e.target === $("claim-modal")) { play.claimTrack = null; $("claim-modal").hidden = true; }
+});
+$("chat-form").addEventListener("submit", sendChat);
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "Escape") return;
+  if (!$("claim-modal").hidden) { play.claimTrack = null; $("claim-modal").hidden = true; }
+  if (!$("create-game").hidden) $("create-game").hidden = true;
+});
+/// Back, forward, or a typed #game=N: show it (once: both events fire).
+function navigated() {
+  const id = hashGame();
+  if (id !== null && id === play.gameId && !$("game").hidden) return;
+  if (id === null && play.gameId === null && !$("lobby").hidden) return;
+  route();
+}
+window.addEventListener("popstate", navigated);
+window.addEventListener("hashchange", navigated);
+
+play.username = undefined;
+connect();

@@ -1,0 +1,476 @@
+//! The HTTP side: the page, the WebSocket handshake, the three account
+//! calls that set the session cookie, and the boards.
+//!
+//! Every handshake and `POST` is checked against the browser's `Origin`
+//! ([`origin_allowed`]); the cookie is `HttpOnly`, `SameSite=Strict`, and
+//! `Secure` when the page was reached over TLS.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use futures_util::{SinkExt, StreamExt};
+use governor::{Quota, RateLimiter};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::sync::Notify;
+
+use super::accounts;
+use super::hub::{Caller, SESSION_IDLE};
+use super::journal::Outbox;
+use super::protocol::{self, description as d, MAX_MESSAGE};
+use super::Server;
+
+const INDEX: &str = include_str!("assets/index.html");
+const SCRIPT: &str = include_str!("assets/play.js");
+const STYLE: &str = include_str!("assets/play.css");
+const MAP: &str = include_str!("../web/assets/map.js");
+
+/// The cookie holding the session token.
+pub const COOKIE: &str = "ttr_session";
+/// Its name when served over TLS (the `__Host-` prefix pins it to this
+/// host, path `/` and `Secure`).
+pub const SECURE_COOKIE: &str = "__Host-ttr_session";
+
+/// The largest board file uploaded.
+pub const MAX_UPLOAD: usize = 2 << 20;
+
+/// Messages a connection may send a second, and in a burst.
+const RATE: u32 = 40;
+const BURST: u32 = 80;
+/// A connection that answers no ping for this long is closed.
+const PING: Duration = Duration::from_secs(30);
+/// Messages queued for a connection before it is closed as not reading.
+const QUEUE: usize = 4096;
+
+/// The server's routes.
+pub fn router(server: Arc<Server>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page("text/html; charset=utf-8", INDEX) }),
+        )
+        .route(
+            "/play.js",
+            get(|| async { page("text/javascript; charset=utf-8", SCRIPT) }),
+        )
+        .route(
+            "/play.css",
+            get(|| async { page("text/css; charset=utf-8", STYLE) }),
+        )
+        .route(
+            "/map.js",
+            get(|| async { page("text/javascript; charset=utf-8", MAP) }),
+        )
+        .route("/ws", get(socket))
+        .route(
+            "/api/login",
+            post(login).layer(DefaultBodyLimit::max(MAX_MESSAGE)),
+        )
+        .route(
+            "/api/register",
+            post(register).layer(DefaultBodyLimit::max(MAX_MESSAGE)),
+        )
+        .route(
+            "/api/logout",
+            post(logout).layer(DefaultBodyLimit::max(MAX_MESSAGE)),
+        )
+        .route(
+            "/api/boards",
+            get(boards)
+                .post(upload)
+                .layer(DefaultBodyLimit::max(MAX_UPLOAD)),
+        )
+        .route("/api/games/{id}/board", get(game_board))
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                Json(json!({ "description": "no such page" })),
+            )
+        })
+        .with_state(server)
+}
+
+fn page(kind: &'static str, text: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+/// Whether a request's `Origin` may act here: none (not a browser), one of
+/// `allowed`, or the address the browser reached us at (`Host`) when that
+/// is an IP address or `localhost`. A domain name is never accepted from
+/// `Host` alone: a page on a rebound domain would pass.
+pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    let origin = origin.trim().trim_end_matches('/');
+    if allowed
+        .iter()
+        .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin))
+    {
+        return true;
+    }
+    let Some((scheme, authority)) = origin.split_once("://") else {
+        return false;
+    };
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if !matches!(scheme, "http" | "https") || !authority.eq_ignore_ascii_case(host) {
+        return false;
+    }
+    let name = if let Some(rest) = authority.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        authority.rsplit_once(':').map_or(authority, |(h, _)| h)
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok()
+}
+
+fn forbidden() -> Response {
+    (
+        StatusCode::FORBIDDEN,
+        Json(json!({ "description": "this page's origin may not use the server" })),
+    )
+        .into_response()
+}
+
+/// Whether the browser reached the page over TLS (directly or through a
+/// proxy that says so).
+fn over_tls(headers: &HeaderMap) -> bool {
+    let proto = headers
+        .get("x-forwarded-proto")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|p| p.eq_ignore_ascii_case("https"));
+    let origin = headers
+        .get(header::ORIGIN)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|o| o.starts_with("https://"));
+    proto || origin
+}
+
+/// The session token's hash from the request's cookie, if any.
+fn cookie_session(headers: &HeaderMap) -> Option<[u8; 32]> {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == COOKIE || c.name() == SECURE_COOKIE)
+        .map(|c| accounts::token_hash(c.value()))
+}
+
+fn session_cookie(token: &str, secure: bool, max_age: i64) -> String {
+    let name = if secure { SECURE_COOKIE } else { COOKIE };
+    cookie::Cookie::build((name, token.to_string()))
+        .http_only(true)
+        .same_site(cookie::SameSite::Strict)
+        .secure(secure)
+        .path("/")
+        .max_age(cookie::time::Duration::seconds(max_age))
+        .build()
+        .to_string()
+}
+
+async fn socket(
+    State(server): State<Arc<Server>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(&headers, &server.origins) {
+        return forbidden();
+    }
+    let session = cookie_session(&headers);
+    ws.max_message_size(MAX_MESSAGE)
+        .max_frame_size(MAX_MESSAGE)
+        .on_upgrade(move |socket| connection(server, socket, session))
+}
+
+/// One WebSocket, from the handshake to its close: requests in, queued
+/// messages out, pings to find a dead peer.
+async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8; 32]>) {
+    let (mut sink, mut stream) = socket.split();
+    let (queue, mut outgoing) = tokio::sync::mpsc::channel::<String>(QUEUE);
+    let close = Arc::new(Notify::new());
+    let conn = server.hub().connect(
+        Outbox {
+            queue,
+            close: close.clone(),
+        },
+        session,
+    );
+    let limiter = RateLimiter::direct(
+        Quota::per_second(std::num::NonZeroU32::new(RATE).expect("not zero"))
+            .allow_burst(std::num::NonZeroU32::new(BURST).expect("not zero")),
+    );
+    let mut ping = tokio::time::interval(PING);
+    ping.tick().await;
+    let mut alive = true;
+    loop {
+        tokio::select! {
+            incoming = stream.next() => match incoming {
+                Some(Ok(Message::Text(text))) => {
+                    if limiter.check().is_err() {
+                        server.hub().answer(conn, None, None, d::TOO_MANY_MESSAGES);
+                    } else {
+                        server.handle(conn, text.as_str()).await;
+                    }
+                }
+                Some(Ok(Message::Binary(_))) => server.hub().answer(conn, None, None, d::INVALID_INPUT),
+                Some(Ok(Message::Pong(_))) => alive = true,
+                Some(Ok(Message::Ping(_))) => {}
+                Some(Ok(Message::Close(_))) | None => break,
+                Some(Err(_)) => {
+                    // Above the size limit, or broken: say so and close.
+                    let frame = CloseFrame { code: 1009, reason: "message too big or malformed".into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            },
+            out = outgoing.recv() => match out {
+                // An empty message asks to close (a logout).
+                Some(text) if text.is_empty() => {
+                    let _ = sink.send(Message::Close(Some(CloseFrame { code: 1000, reason: "logged out".into() }))).await;
+                    break;
+                }
+                Some(text) => {
+                    if sink.send(Message::Text(text.into())).await.is_err() {
+                        break;
+                    }
+                }
+                None => break,
+            },
+            () = close.notified() => {
+                let _ = sink.send(Message::Close(Some(CloseFrame { code: 1008, reason: "too slow to read".into() }))).await;
+                break;
+            }
+            _ = ping.tick() => {
+                if !alive || sink.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+                alive = false;
+            }
+        }
+    }
+    server.hub().disconnect(conn);
+}
+
+/// 003's answer as an HTTP response, with the cookie when one is set.
+fn answered(output: Value, cookie: Option<String>) -> Response {
+    let mut response = Json(output).into_response();
+    if let Some(c) = cookie.and_then(|c| c.parse().ok()) {
+        response.headers_mut().insert(header::SET_COOKIE, c);
+    }
+    response
+}
+
+fn invalid() -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        Json(protocol::described(d::INVALID_INPUT)),
+    )
+        .into_response()
+}
+
+/// The caller's valid session, from the cookie.
+fn caller(server: &Server, headers: &HeaderMap) -> Option<[u8; 32]> {
+    cookie_session(headers).filter(|s| server.hub().user_of_session(*s).is_some())
+}
+
+async fn login(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+    if !origin_allowed(&headers, &server.origins) {
+        return forbidden();
+    }
+    let Ok(p) = serde_json::from_slice::<protocol::Credentials>(&body) else {
+        return invalid();
+    };
+    let who = Caller::Http(caller(&server, &headers));
+    let outcome = server.login(who, None, &p.username, &p.password).await;
+    let cookie = outcome
+        .token
+        .map(|t| session_cookie(&t, over_tls(&headers), SESSION_IDLE));
+    answered(outcome.output, cookie)
+}
+
+async fn register(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+    if !origin_allowed(&headers, &server.origins) {
+        return forbidden();
+    }
+    let Ok(p) = serde_json::from_slice::<protocol::Credentials>(&body) else {
+        return invalid();
+    };
+    let who = Caller::Http(caller(&server, &headers));
+    let outcome = server
+        .register(who, None, &p.username, &p.password, p.email.as_deref())
+        .await;
+    let cookie = outcome
+        .token
+        .map(|t| session_cookie(&t, over_tls(&headers), SESSION_IDLE));
+    answered(outcome.output, cookie)
+}
+
+async fn logout(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    if !origin_allowed(&headers, &server.origins) {
+        return forbidden();
+    }
+    let done = server.hub().logout_http(cookie_session(&headers));
+    let _ = done.await;
+    // The cookie is cleared too (the session is already ended).
+    answered(
+        protocol::described(d::SUCCESS),
+        Some(session_cookie("", over_tls(&headers), 0)),
+    )
+}
+
+async fn boards(State(server): State<Arc<Server>>) -> Response {
+    Json(server.hub().boards()).into_response()
+}
+
+#[derive(Deserialize)]
+struct UploadQuery {
+    name: Option<String>,
+}
+
+async fn upload(
+    State(server): State<Arc<Server>>,
+    headers: HeaderMap,
+    Query(query): Query<UploadQuery>,
+    body: String,
+) -> Response {
+    if !origin_allowed(&headers, &server.origins) {
+        return forbidden();
+    }
+    let Some(user) = cookie_session(&headers).and_then(|s| server.hub().user_of_session(s)) else {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(protocol::described(d::NOT_LOGGED_IN)),
+        )
+            .into_response();
+    };
+    let name = query.name.unwrap_or_default();
+    // Validating a large board takes a moment: not on the async threads,
+    // and not under the lock.
+    let checked = tokio::task::spawn_blocking(move || {
+        crate::board::Board::from_json(&body, &name).map(|_| (body, name))
+    })
+    .await;
+    match checked {
+        Ok(Ok((body, name))) => {
+            let (out, done) = server.hub().upload(user, &name, body);
+            let _ = done.await;
+            Json(out).into_response()
+        }
+        Ok(Err(e)) => Json(json!({ "description": d::INVALID_INPUT, "reason": e.to_string() }))
+            .into_response(),
+        Err(_) => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Json(protocol::described(d::SERVER_ERROR)),
+        )
+            .into_response(),
+    }
+}
+
+async fn game_board(State(server): State<Arc<Server>>, Path(id): Path<i64>) -> Response {
+    match server.hub().board_view(id) {
+        Some(view) => ([(header::CONTENT_TYPE, "application/json")], view).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            Json(protocol::described(d::NO_SUCH_GAME)),
+        )
+            .into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(origin: Option<&str>, host: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::HOST, host.parse().unwrap());
+        if let Some(o) = origin {
+            h.insert(header::ORIGIN, o.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn origins() {
+        let none: Vec<String> = Vec::new();
+        assert!(origin_allowed(&headers(None, "127.0.0.1:8046"), &none));
+        assert!(origin_allowed(
+            &headers(Some("http://127.0.0.1:8046"), "127.0.0.1:8046"),
+            &none
+        ));
+        assert!(origin_allowed(
+            &headers(Some("http://localhost:8046"), "localhost:8046"),
+            &none
+        ));
+        assert!(origin_allowed(
+            &headers(Some("http://[::1]:8046"), "[::1]:8046"),
+            &none
+        ));
+        assert!(origin_allowed(
+            &headers(Some("http://192.168.1.5:8046"), "192.168.1.5:8046"),
+            &none
+        ));
+        // Another site, another port, a rebound domain, "null".
+        assert!(!origin_allowed(
+            &headers(Some("http://evil.example"), "127.0.0.1:8046"),
+            &none
+        ));
+        assert!(!origin_allowed(
+            &headers(Some("http://127.0.0.1:9999"), "127.0.0.1:8046"),
+            &none
+        ));
+        assert!(!origin_allowed(
+            &headers(Some("http://rebound.example:8046"), "rebound.example:8046"),
+            &none
+        ));
+        assert!(!origin_allowed(
+            &headers(Some("null"), "127.0.0.1:8046"),
+            &none
+        ));
+        let listed = vec!["https://ttr.example.org".to_string()];
+        assert!(origin_allowed(
+            &headers(Some("https://ttr.example.org"), "127.0.0.1:8046"),
+            &listed
+        ));
+    }
+
+    #[test]
+    fn cookies() {
+        let c = session_cookie("abc", false, 60);
+        assert!(c.starts_with("ttr_session=abc"), "{c}");
+        for part in ["HttpOnly", "SameSite=Strict", "Path=/", "Max-Age=60"] {
+            assert!(c.contains(part), "{c}");
+        }
+        assert!(!c.contains("Secure"));
+        let s = session_cookie("abc", true, 60);
+        assert!(
+            s.starts_with("__Host-ttr_session=abc") && s.contains("Secure"),
+            "{s}"
+        );
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, "a=1; ttr_session=abc".parse().unwrap());
+        assert_eq!(cookie_session(&h), Some(accounts::token_hash("abc")));
+    }
+}

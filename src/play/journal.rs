@@ -1,0 +1,145 @@
+//! The one path from a change to the players: a thread that commits each
+//! batch of writes to the store and only then sends the messages that tell
+//! of it.
+//!
+//! Batches arrive in the order the server made the changes (it queues them
+//! while holding its state's lock) and are handled in that order, so no
+//! message ever tells of a change that a crash could still lose, and an
+//! answer that reads the state is sent after every change it saw is on
+//! disk. Batches that queue up while a commit runs are committed together
+//! (one transaction, one sync: a group commit). A store that fails to
+//! write stops the server: the state in memory is then ahead of the disk,
+//! and a restart rebuilds it from the disk.
+
+use std::sync::mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use tokio::sync::{oneshot, Notify};
+
+use super::store::{Store, Write};
+
+/// Where a connection's messages go: its queue, and a bell that closes it
+/// when the queue is full (a client that does not read).
+#[derive(Clone, Debug)]
+pub struct Outbox {
+    /// The connection's queue of text frames.
+    pub queue: tokio::sync::mpsc::Sender<String>,
+    /// Rung when the connection must close.
+    pub close: Arc<Notify>,
+}
+
+impl Outbox {
+    /// Queues `text`, or closes the connection if its queue is full.
+    pub fn send(&self, text: String) {
+        if let Err(tokio::sync::mpsc::error::TrySendError::Full(_)) = self.queue.try_send(text) {
+            self.close.notify_one();
+        }
+    }
+}
+
+/// Changes and the messages that tell of them.
+#[derive(Default)]
+pub struct Batch {
+    /// The writes, in order.
+    pub writes: Vec<Write>,
+    /// The messages, in order.
+    pub sends: Vec<(Outbox, String)>,
+}
+
+impl Batch {
+    /// Adds a write.
+    pub fn write(&mut self, w: Write) {
+        self.writes.push(w);
+    }
+    /// Adds a message to `to`.
+    pub fn send(&mut self, to: &Outbox, text: String) {
+        self.sends.push((to.clone(), text));
+    }
+}
+
+struct Entry {
+    batch: Batch,
+    done: Option<oneshot::Sender<()>>,
+}
+
+/// The committing thread's queue.
+pub struct Journal {
+    queue: Option<mpsc::Sender<Entry>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// The most batches committed together.
+const GROUP: usize = 1024;
+
+impl Journal {
+    /// Starts the thread over `store`.
+    pub fn start(mut store: Box<dyn Store>) -> Journal {
+        let (queue, entries) = mpsc::channel::<Entry>();
+        let thread = std::thread::Builder::new()
+            .name("ttr-play-journal".into())
+            .spawn(move || {
+                while let Ok(first) = entries.recv() {
+                    let mut group = vec![first];
+                    while group.len() < GROUP {
+                        match entries.try_recv() {
+                            Ok(e) => group.push(e),
+                            Err(_) => break,
+                        }
+                    }
+                    let writes: Vec<Write> = group
+                        .iter_mut()
+                        .flat_map(|e| std::mem::take(&mut e.batch.writes))
+                        .collect();
+                    if let Err(e) = store.write(&writes) {
+                        eprintln!(
+                            "ttr-opt play: {e}\nstopping: the last change could not be saved, \
+                             and no player was told of it; start the server again to continue \
+                             from the last saved move"
+                        );
+                        std::process::exit(1);
+                    }
+                    for entry in group {
+                        for (to, text) in entry.batch.sends {
+                            to.send(text);
+                        }
+                        if let Some(done) = entry.done {
+                            let _ = done.send(());
+                        }
+                    }
+                }
+            })
+            .expect("a thread can be started");
+        Journal {
+            queue: Some(queue),
+            thread: Some(thread),
+        }
+    }
+
+    /// Queues `batch`; the receiver fires once it is committed and its
+    /// messages are queued.
+    pub fn commit(&self, batch: Batch) -> oneshot::Receiver<()> {
+        let (done, committed) = oneshot::channel();
+        if let Some(q) = &self.queue {
+            let _ = q.send(Entry {
+                batch,
+                done: Some(done),
+            });
+        }
+        committed
+    }
+
+    /// Commits what is queued and stops the thread.
+    pub fn stop(&mut self) {
+        self.queue = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Journal {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}

@@ -1,0 +1,277 @@
+//! The wire format of seed 003 (documented with an example per command in
+//! `docs/play.md`): a request is `{"command", "parameters", "id"}`, every
+//! server message `{"command", "id", "output"}`, and each command's
+//! parameters are read into a typed struct here, so that a handler never
+//! sees a malformed request.
+
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+/// The largest message a client may send, in bytes.
+pub const MAX_MESSAGE: usize = 64 << 10;
+
+/// The answers 003 names (and the few it leaves out, documented).
+pub mod description {
+    /// The command did what it asked.
+    pub const SUCCESS: &str = "success";
+    /// Malformed or out-of-range parameters; a refused registration; a wrong
+    /// login.
+    pub const INVALID_INPUT: &str = "invalid input";
+    /// Something failed on the server.
+    pub const SERVER_ERROR: &str = "server error";
+    /// A command that needs a login, without one.
+    pub const NOT_LOGGED_IN: &str = "not logged in";
+    /// A second login of one user.
+    pub const ALREADY_LOGGED_IN: &str = "already logged in";
+    /// Logins of a name throttled after failures.
+    pub const TOO_MANY_ATTEMPTS: &str = "too many attempts";
+    /// More messages than the connection's rate allows.
+    pub const TOO_MANY_MESSAGES: &str = "too many messages";
+    /// A command no one knows.
+    pub const UNKNOWN_COMMAND: &str = "unknown command";
+    /// No game has that id.
+    pub const NO_SUCH_GAME: &str = "no such game";
+    /// The user has no seat in that game.
+    pub const NOT_IN_GAME: &str = "not in this game";
+    /// The user is in that game already.
+    pub const ALREADY_IN_GAME: &str = "already in this game";
+    /// The game has five players.
+    pub const GAME_FULL: &str = "game is full";
+    /// The game has started (or ended).
+    pub const ALREADY_STARTED: &str = "game already started";
+    /// Another player has that colour.
+    pub const COLOR_TAKEN: &str = "color taken";
+    /// The board key is not offered.
+    pub const UNKNOWN_BOARD: &str = "unknown board";
+    /// `startGame` with one player.
+    pub const INSUFFICIENT_PLAYERS: &str = "insufficient number of players";
+    /// `startGame` by another than the creator.
+    pub const CREATOR_STARTS: &str = "only the creator can start the game";
+    /// `addAI` by another than the creator.
+    pub const CREATOR_ADDS: &str = "only the creator can add players";
+    /// The start's answer.
+    pub const GAME_STARTED: &str = "game has started";
+    /// Another player is to move.
+    pub const NOT_YOUR_TURN: &str = "not your turn";
+    /// The game has ended.
+    pub const GAME_OVER: &str = "game is over";
+    /// The tickets offered must be chosen first.
+    pub const SELECT_FIRST: &str = "select destinations first";
+    /// A draw's second card is due.
+    pub const DRAW_SECOND: &str = "draw your second card";
+    /// A face-up wild as the second card.
+    pub const WILD_ON_DRAW_AGAIN: &str = "wild card not allowed on draw again";
+    /// No train card left.
+    pub const NO_MORE_CARDS: &str = "no more cards to draw";
+    /// `cardLocation` outside 0–5, or no face-up card there.
+    pub const INVALID_CARD_LOCATION: &str = "invalid card location";
+    /// No ticket left.
+    pub const NO_MORE_DESTINATIONS: &str = "no more destination cards";
+    /// Fewer tickets kept than the rule asks.
+    pub const SELECT_MORE: &str = "have to select more";
+    /// An index outside the offer, or twice.
+    pub const NOT_A_VALID_INDEX: &str = "not a valid index";
+    /// `selectDestinations` with no offer pending.
+    pub const NO_DESTINATIONS: &str = "no destinations to select";
+    /// No such track, claimed, or closed by the double-route rules.
+    pub const INVALID_ROUTE: &str = "invalid route location";
+    /// Too few cars for the route.
+    pub const INSUFFICIENT_TRAINS: &str = "insufficient trains";
+    /// Cards of a colour the track does not take.
+    pub const INVALID_TRAIN_COLOR: &str = "invalid train color";
+    /// Too few cards of the colour, or wilds.
+    pub const INSUFFICIENT_CARDS: &str = "insufficient cards";
+    /// `passTurn` while a move is possible.
+    pub const PASS_NOT_ALLOWED: &str = "pass not allowed";
+}
+
+/// A request: a command and its parameters, with an optional id the answer
+/// echoes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// The command's name.
+    pub command: String,
+    /// Its parameters (an object; `{}` when left out).
+    #[serde(default)]
+    pub parameters: Value,
+    /// Echoed in the direct answer: a number or a string.
+    #[serde(default)]
+    pub id: Option<Value>,
+}
+
+impl Request {
+    /// A request from a text frame, or `None` when it is not one.
+    pub fn parse(text: &str) -> Option<Request> {
+        let r: Request = serde_json::from_str(text).ok()?;
+        let id_ok = match &r.id {
+            None => true,
+            Some(Value::Number(_)) => true,
+            Some(Value::String(s)) => s.len() <= 64,
+            Some(_) => false,
+        };
+        (id_ok && (r.parameters.is_object() || r.parameters.is_null())).then_some(r)
+    }
+
+    /// The parameters read as `T`, or `None` when they do not fit.
+    pub fn params<T: DeserializeOwned>(&self) -> Option<T> {
+        let p = if self.parameters.is_null() {
+            json!({})
+        } else {
+            self.parameters.clone()
+        };
+        serde_json::from_value(p).ok()
+    }
+}
+
+/// A server message: `output` for `command`, with the request's `id`.
+pub fn message(command: &str, id: Option<&Value>, output: &Value) -> String {
+    let mut m = json!({ "command": command, "output": output });
+    if let Some(id) = id {
+        m["id"] = id.clone();
+    }
+    m.to_string()
+}
+
+/// An output of just a description.
+pub fn described(description: &str) -> Value {
+    json!({ "description": description })
+}
+
+/// `login` and `register`'s parameters.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Credentials {
+    /// The username.
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// The email (register only; optional).
+    #[serde(default)]
+    pub email: Option<String>,
+}
+
+/// Parameters naming only a game.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GameOnly {
+    /// The game.
+    pub game_id: i64,
+}
+
+/// `sendChat`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Chat {
+    /// The game.
+    pub game_id: i64,
+    /// The message.
+    pub message: String,
+}
+
+/// `createGame`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CreateGame {
+    /// The game's name.
+    pub game_name: String,
+    /// The creator's colour.
+    pub color: String,
+    /// The board's key (default `usa`).
+    #[serde(default)]
+    pub board: Option<String>,
+}
+
+/// `joinGame`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JoinGame {
+    /// The game.
+    pub game_id: i64,
+    /// The colour chosen.
+    pub color: String,
+}
+
+/// `addAI`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AddAi {
+    /// The game.
+    pub game_id: i64,
+    /// `easy` or `hard`.
+    pub difficulty: String,
+}
+
+/// `buyRoute`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuyRoute {
+    /// The game.
+    pub game_id: i64,
+    /// The track, numbered over every route's tracks.
+    pub route_index: i64,
+    /// The colour of the cards paid (`wild` with wilds only).
+    pub train_color: String,
+    /// Wilds paid.
+    pub number_of_wilds: i64,
+}
+
+/// `drawTrainCard`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DrawTrainCard {
+    /// The game.
+    pub game_id: i64,
+    /// 0–4 a face-up card, 5 the deck.
+    pub card_location: i64,
+}
+
+/// `selectDestinations`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SelectDestinations {
+    /// The game.
+    pub game_id: i64,
+    /// Indexes into the offer.
+    pub destinations_selected: Vec<i64>,
+}
+
+/// `loadGameState`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadGame {
+    /// A file name in the saves folder.
+    pub path: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_messages() {
+        let r = Request::parse(
+            r#"{"command":"login","parameters":{"username":"a","password":"b"},"id":3}"#,
+        )
+        .unwrap();
+        let c: Credentials = r.params().unwrap();
+        assert_eq!(
+            (c.username.as_str(), c.password.as_str(), c.email),
+            ("a", "b", None)
+        );
+        assert_eq!(
+            message("login", r.id.as_ref(), &described("success")),
+            r#"{"command":"login","id":3,"output":{"description":"success"}}"#
+        );
+        let r = Request::parse(r#"{"command":"logout"}"#).unwrap();
+        assert!(r.params::<GameOnly>().is_none());
+        assert!(Request::parse("not json").is_none());
+        assert!(Request::parse(r#"{"command":"x","parameters":[1]}"#).is_none());
+        assert!(Request::parse(r#"{"command":"x","id":{"a":1}}"#).is_none());
+        assert!(Request::parse(r#"{"command":"x","extra":1}"#).is_none());
+        let r = Request::parse(r#"{"command":"buyRoute","parameters":{"gameId":1,"routeIndex":2,"trainColor":"red","numberOfWilds":0}}"#).unwrap();
+        let b: BuyRoute = r.params().unwrap();
+        assert_eq!((b.game_id, b.route_index, b.number_of_wilds), (1, 2, 0));
+    }
+}

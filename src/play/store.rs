@@ -1,0 +1,589 @@
+//! Where the online game's state is kept: a small interface ([`Store`]) and
+//! its one implementation, an embedded SQLite file ([`Sqlite`]).
+//!
+//! The server holds its whole state in memory and treats the store as a
+//! durable journal: it reads everything once at start ([`Store::load`]) and
+//! then hands it batches of typed writes ([`Write`]), each batch one
+//! transaction, durable when [`Store::write`] returns. So another database
+//! replaces this one by implementing two methods. A game is stored as its
+//! seats, its seed and its moves, and rebuilt by replaying them through the
+//! rules engine, which is deterministic for a seed.
+
+use std::path::Path;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A user's id.
+pub type UserId = i64;
+/// A game's id.
+pub type GameId = i64;
+
+/// A registered user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRecord {
+    /// The id, from 1.
+    pub id: UserId,
+    /// The name, unique without regard to case.
+    pub username: String,
+    /// The email, unique without regard to case, if given.
+    pub email: Option<String>,
+    /// The password's Argon2id hash as a PHC string (never the password).
+    pub password: String,
+    /// Registration time, seconds since 1970.
+    pub created: i64,
+}
+
+/// A login session: the hash of its token (the token itself is only in the
+/// user's cookie).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionRecord {
+    /// SHA-256 of the token.
+    pub token_hash: [u8; 32],
+    /// Whose session it is.
+    pub user: UserId,
+    /// When it began, seconds since 1970.
+    pub created: i64,
+    /// When it was last used, seconds since 1970.
+    pub last_used: i64,
+}
+
+/// A board file a game is played on, by the SHA-256 of its text, so that a
+/// game keeps its board even when the file changes later.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardRecord {
+    /// Hex SHA-256 of `json`.
+    pub hash: String,
+    /// The board file's text.
+    pub json: String,
+}
+
+/// A board a user uploaded, offered in the lobby as `upload-<id>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UploadRecord {
+    /// The upload's id, from 1.
+    pub id: i64,
+    /// The file name it was uploaded under.
+    pub name: String,
+    /// Its board, by hash.
+    pub hash: String,
+    /// Who uploaded it.
+    pub owner: UserId,
+}
+
+/// One seat of a game: a user or a bot, and the seat's colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatRecord {
+    /// The user in the seat, or `None` for a bot.
+    pub user: Option<UserId>,
+    /// The bot's difficulty (`easy`, `hard`), for a bot.
+    pub bot: Option<String>,
+    /// The player's colour.
+    pub color: String,
+}
+
+/// One accepted move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The seat that made it.
+    pub seat: usize,
+    /// The move as JSON ([`super::record::Move`]).
+    pub action: String,
+}
+
+/// One chat message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChatRecord {
+    /// The sender's username.
+    pub sender: String,
+    /// The message.
+    pub message: String,
+    /// When it was sent, seconds since 1970.
+    pub at: i64,
+}
+
+/// A game, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The id, from 1.
+    pub id: GameId,
+    /// The name its creator gave it.
+    pub name: String,
+    /// Who may start it and add bots.
+    pub creator: UserId,
+    /// The lobby's key for its board (`usa`, `upload-3`).
+    pub board_key: String,
+    /// Its board, by hash.
+    pub board_hash: String,
+    /// Creation time, seconds since 1970.
+    pub created: i64,
+    /// The seed of its shuffles, set when it starts.
+    pub seed: Option<u64>,
+    /// Its seats in turn order.
+    pub seats: Vec<SeatRecord>,
+    /// Its moves in order.
+    pub moves: Vec<MoveRecord>,
+    /// Its chat in order.
+    pub chat: Vec<ChatRecord>,
+}
+
+/// A change to the stored state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Write {
+    /// A new user.
+    User(UserRecord),
+    /// A user's new password hash (parameters raised).
+    Password {
+        /// The user.
+        user: UserId,
+        /// The new PHC string.
+        hash: String,
+    },
+    /// A new session.
+    Session(SessionRecord),
+    /// A session used again.
+    SessionUsed {
+        /// The session's token hash.
+        token_hash: [u8; 32],
+        /// When, seconds since 1970.
+        at: i64,
+    },
+    /// A session ended (logout or expiry).
+    EndSession {
+        /// The session's token hash.
+        token_hash: [u8; 32],
+    },
+    /// A board's text (kept once per hash).
+    Board(BoardRecord),
+    /// A board uploaded to the lobby.
+    Upload(UploadRecord),
+    /// A new game, with no seats yet.
+    Game {
+        /// The id.
+        id: GameId,
+        /// Its name.
+        name: String,
+        /// Its creator.
+        creator: UserId,
+        /// The lobby's board key.
+        board_key: String,
+        /// The board's hash.
+        board_hash: String,
+        /// Creation time.
+        created: i64,
+    },
+    /// A game's seats, replaced (before the start).
+    Seats {
+        /// The game.
+        game: GameId,
+        /// Its seats in turn order.
+        seats: Vec<SeatRecord>,
+    },
+    /// A game's new creator (the creator left).
+    Creator {
+        /// The game.
+        game: GameId,
+        /// The new creator.
+        user: UserId,
+    },
+    /// A game started with this seed.
+    Start {
+        /// The game.
+        game: GameId,
+        /// The seed of its shuffles.
+        seed: u64,
+    },
+    /// A move, the `seq`-th of its game (from 0).
+    Move {
+        /// The game.
+        game: GameId,
+        /// Its place in the game's moves.
+        seq: usize,
+        /// The move.
+        record: MoveRecord,
+    },
+    /// A chat message, the `seq`-th of its game (from 0).
+    Chat {
+        /// The game.
+        game: GameId,
+        /// Its place in the game's chat.
+        seq: usize,
+        /// The message.
+        record: ChatRecord,
+    },
+    /// A game closed before it started (its last person left).
+    DeleteGame {
+        /// The game.
+        game: GameId,
+    },
+}
+
+/// Everything stored, as read at start.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Every user, by id.
+    pub users: Vec<UserRecord>,
+    /// Every session.
+    pub sessions: Vec<SessionRecord>,
+    /// Every board text games use.
+    pub boards: Vec<BoardRecord>,
+    /// Every uploaded board, by id.
+    pub uploads: Vec<UploadRecord>,
+    /// Every game, by id.
+    pub games: Vec<GameRecord>,
+}
+
+/// A store that failed: the message names the file and the operation.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StoreError(pub String);
+
+/// A durable journal of the server's state.
+pub trait Store: Send {
+    /// Everything stored.
+    fn load(&mut self) -> Result<Snapshot, StoreError>;
+    /// Makes the writes durable, all or none, before returning.
+    fn write(&mut self, batch: &[Write]) -> Result<(), StoreError>;
+}
+
+/// The SQLite store: one file, in WAL mode with `synchronous=FULL`, so that
+/// a committed transaction survives a crash of the process or the machine.
+pub struct Sqlite {
+    connection: Connection,
+    file: String,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY,
+    username TEXT NOT NULL UNIQUE COLLATE NOCASE,
+    email TEXT UNIQUE COLLATE NOCASE,
+    password TEXT NOT NULL,
+    created INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS sessions (
+    token_hash BLOB PRIMARY KEY,
+    user_id INTEGER NOT NULL REFERENCES users(id),
+    created INTEGER NOT NULL,
+    last_used INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS boards (
+    hash TEXT PRIMARY KEY,
+    json TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS uploads (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL REFERENCES boards(hash),
+    owner INTEGER NOT NULL REFERENCES users(id)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    creator INTEGER NOT NULL REFERENCES users(id),
+    board_key TEXT NOT NULL,
+    board_hash TEXT NOT NULL REFERENCES boards(hash),
+    created INTEGER NOT NULL,
+    seed INTEGER
+);
+CREATE TABLE IF NOT EXISTS seats (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    user_id INTEGER REFERENCES users(id),
+    bot TEXT,
+    color TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS chat (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    sender TEXT NOT NULL,
+    message TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+";
+
+impl Sqlite {
+    /// Opens (or creates) the database file, creating its folder.
+    pub fn open(path: &Path) -> Result<Sqlite, StoreError> {
+        let file = path.display().to_string();
+        let fail = |what: &str, e: &dyn std::fmt::Display| {
+            StoreError(format!("database {file}: {what}: {e}"))
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|e| fail("cannot create its folder", &e))?;
+        }
+        let connection = Connection::open(path).map_err(|e| fail("cannot open", &e))?;
+        // WAL with FULL: each commit is synced to disk before it returns.
+        let mode: String = connection
+            .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
+            .map_err(|e| fail("cannot set WAL mode", &e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(fail("WAL mode refused", &mode));
+        }
+        connection
+            .execute_batch(
+                "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA busy_timeout=5000;",
+            )
+            .and_then(|()| connection.execute_batch(SCHEMA))
+            .map_err(|e| fail("cannot create its tables", &e))?;
+        Ok(Sqlite { connection, file })
+    }
+
+    fn error(&self, what: &str, e: rusqlite::Error) -> StoreError {
+        StoreError(format!("database {}: {what}: {e}", self.file))
+    }
+
+    fn read(&mut self) -> rusqlite::Result<Snapshot> {
+        let c = &self.connection;
+        let users = c
+            .prepare("SELECT id, username, email, password, created FROM users ORDER BY id")?
+            .query_map([], |r| {
+                Ok(UserRecord {
+                    id: r.get(0)?,
+                    username: r.get(1)?,
+                    email: r.get(2)?,
+                    password: r.get(3)?,
+                    created: r.get(4)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let sessions = c
+            .prepare("SELECT token_hash, user_id, created, last_used FROM sessions")?
+            .query_map([], |r| {
+                Ok(SessionRecord {
+                    token_hash: r.get(0)?,
+                    user: r.get(1)?,
+                    created: r.get(2)?,
+                    last_used: r.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let boards = c
+            .prepare("SELECT hash, json FROM boards")?
+            .query_map([], |r| {
+                Ok(BoardRecord {
+                    hash: r.get(0)?,
+                    json: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let uploads = c
+            .prepare("SELECT id, name, hash, owner FROM uploads ORDER BY id")?
+            .query_map([], |r| {
+                Ok(UploadRecord {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    hash: r.get(2)?,
+                    owner: r.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut games: Vec<GameRecord> = c
+            .prepare(
+                "SELECT id, name, creator, board_key, board_hash, created, seed
+                 FROM games ORDER BY id",
+            )?
+            .query_map([], |r| {
+                Ok(GameRecord {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    creator: r.get(2)?,
+                    board_key: r.get(3)?,
+                    board_hash: r.get(4)?,
+                    created: r.get(5)?,
+                    // SQLite integers are signed: the seed's bits, kept.
+                    seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
+                    seats: Vec::new(),
+                    moves: Vec::new(),
+                    chat: Vec::new(),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut seats =
+            c.prepare("SELECT user_id, bot, color FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let mut moves =
+            c.prepare("SELECT seat, action FROM moves WHERE game_id = ?1 ORDER BY seq")?;
+        let mut chat =
+            c.prepare("SELECT sender, message, at FROM chat WHERE game_id = ?1 ORDER BY seq")?;
+        for g in &mut games {
+            g.seats = seats
+                .query_map([g.id], |r| {
+                    Ok(SeatRecord {
+                        user: r.get(0)?,
+                        bot: r.get(1)?,
+                        color: r.get(2)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            g.moves = moves
+                .query_map([g.id], |r| {
+                    Ok(MoveRecord {
+                        seat: r.get::<_, i64>(0)? as usize,
+                        action: r.get(1)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            g.chat = chat
+                .query_map([g.id], |r| {
+                    Ok(ChatRecord {
+                        sender: r.get(0)?,
+                        message: r.get(1)?,
+                        at: r.get(2)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(Snapshot {
+            users,
+            sessions,
+            boards,
+            uploads,
+            games,
+        })
+    }
+
+    fn apply(tx: &rusqlite::Transaction, w: &Write) -> rusqlite::Result<()> {
+        match w {
+            Write::User(u) => {
+                tx.execute(
+                    "INSERT INTO users (id, username, email, password, created)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![u.id, u.username, u.email, u.password, u.created],
+                )?;
+            }
+            Write::Password { user, hash } => {
+                tx.execute(
+                    "UPDATE users SET password = ?2 WHERE id = ?1",
+                    params![user, hash],
+                )?;
+            }
+            Write::Session(s) => {
+                tx.execute(
+                    "INSERT INTO sessions (token_hash, user_id, created, last_used)
+                     VALUES (?1, ?2, ?3, ?4)",
+                    params![s.token_hash, s.user, s.created, s.last_used],
+                )?;
+            }
+            Write::SessionUsed { token_hash, at } => {
+                tx.execute(
+                    "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?1",
+                    params![token_hash, at],
+                )?;
+            }
+            Write::EndSession { token_hash } => {
+                tx.execute(
+                    "DELETE FROM sessions WHERE token_hash = ?1",
+                    params![token_hash],
+                )?;
+            }
+            Write::Board(b) => {
+                tx.execute(
+                    "INSERT OR IGNORE INTO boards (hash, json) VALUES (?1, ?2)",
+                    params![b.hash, b.json],
+                )?;
+            }
+            Write::Upload(u) => {
+                tx.execute(
+                    "INSERT INTO uploads (id, name, hash, owner) VALUES (?1, ?2, ?3, ?4)",
+                    params![u.id, u.name, u.hash, u.owner],
+                )?;
+            }
+            Write::Game {
+                id,
+                name,
+                creator,
+                board_key,
+                board_hash,
+                created,
+            } => {
+                tx.execute(
+                    "INSERT INTO games (id, name, creator, board_key, board_hash, created)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![id, name, creator, board_key, board_hash, created],
+                )?;
+            }
+            Write::Seats { game, seats } => {
+                tx.execute("DELETE FROM seats WHERE game_id = ?1", [game])?;
+                for (i, s) in seats.iter().enumerate() {
+                    tx.execute(
+                        "INSERT INTO seats (game_id, seat, user_id, bot, color)
+                         VALUES (?1, ?2, ?3, ?4, ?5)",
+                        params![game, i as i64, s.user, s.bot, s.color],
+                    )?;
+                }
+            }
+            Write::Creator { game, user } => {
+                tx.execute(
+                    "UPDATE games SET creator = ?2 WHERE id = ?1",
+                    params![game, user],
+                )?;
+            }
+            Write::Start { game, seed } => {
+                tx.execute(
+                    "UPDATE games SET seed = ?2 WHERE id = ?1",
+                    params![game, *seed as i64],
+                )?;
+            }
+            Write::Move { game, seq, record } => {
+                tx.execute(
+                    "INSERT INTO moves (game_id, seq, seat, action) VALUES (?1, ?2, ?3, ?4)",
+                    params![game, *seq as i64, record.seat as i64, record.action],
+                )?;
+            }
+            Write::Chat { game, seq, record } => {
+                tx.execute(
+                    "INSERT INTO chat (game_id, seq, sender, message, at)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
+                    params![game, *seq as i64, record.sender, record.message, record.at],
+                )?;
+            }
+            Write::DeleteGame { game } => {
+                tx.execute("DELETE FROM games WHERE id = ?1", [game])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of rows of `table`: for tests.
+    pub fn count(&self, table: &str) -> Result<i64, StoreError> {
+        let known = [
+            "users", "sessions", "boards", "uploads", "games", "seats", "moves", "chat",
+        ];
+        if !known.contains(&table) {
+            return Err(StoreError(format!("no table {table}")));
+        }
+        self.connection
+            .query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0))
+            .optional()
+            .map(|n| n.unwrap_or(0))
+            .map_err(|e| self.error("cannot count", e))
+    }
+}
+
+impl Store for Sqlite {
+    fn load(&mut self) -> Result<Snapshot, StoreError> {
+        self.read().map_err(|e| self.error("cannot read", e))
+    }
+
+    fn write(&mut self, batch: &[Write]) -> Result<(), StoreError> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let result = (|| {
+            let tx = self.connection.transaction()?;
+            for w in batch {
+                Sqlite::apply(&tx, w)?;
+            }
+            tx.commit()
+        })();
+        result.map_err(|e| self.error("cannot write", e))
+    }
+}

@@ -1,0 +1,557 @@
+//! One game at its table: the seats (people and bots), the rules engine's
+//! game once started, every accepted move, the public history and the
+//! chat. Every move goes through [`Table::act`], which asks the rules engine
+//! and records the move only if it is legal; a stored game is rebuilt by
+//! replaying its moves ([`Table::restore`]).
+
+use std::sync::Arc;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::board::{Board, Colour, RouteId, TicketId};
+use crate::game::players::{by_name, Strategy};
+use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
+use crate::solve::verify::evaluate;
+
+use super::record::Move;
+use super::store::{ChatRecord, GameId, GameRecord, MoveRecord, SeatRecord, UserId};
+
+/// The players' colours, as 003 names them.
+pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
+
+/// The most players at a table.
+pub const MAX_SEATS: usize = 5;
+
+/// Consecutive passes after which a game in which nobody can move is
+/// stopped, per player (as `simulate` does).
+const STALL_PASSES: usize = 2;
+
+/// A bot's level: the strategies of `ttr-opt simulate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Difficulty {
+    /// The greedy player of the C# simulation.
+    Easy,
+    /// The planner, which follows the exact best plan from its state.
+    Hard,
+}
+
+impl Difficulty {
+    /// The level a client names: `easy`/`hard`, or the strategy's name.
+    pub fn parse(name: &str) -> Option<Difficulty> {
+        match name.trim().to_lowercase().as_str() {
+            "easy" | "greedy" => Some(Difficulty::Easy),
+            "hard" | "planner" => Some(Difficulty::Hard),
+            _ => None,
+        }
+    }
+    /// `easy` or `hard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Hard => "hard",
+        }
+    }
+    /// The strategy that plays it.
+    pub fn strategy(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "greedy",
+            Difficulty::Hard => "planner",
+        }
+    }
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Who {
+    /// A registered user.
+    User(UserId),
+    /// A bot of this level.
+    Bot(Difficulty),
+}
+
+/// One seat.
+#[derive(Clone, Debug)]
+pub struct Seat {
+    /// Who plays it.
+    pub who: Who,
+    /// Its colour, one of [`COLORS`].
+    pub color: &'static str,
+    /// The name shown: the username, or "Bot 2 (hard)".
+    pub name: String,
+}
+
+/// A board a table is played on, validated once, with the online game's
+/// numbering of its tracks.
+#[derive(Debug)]
+pub struct TableBoard {
+    /// The lobby's key (`usa`, `upload-3`).
+    pub key: String,
+    /// The SHA-256 of the file's text.
+    pub hash: String,
+    /// The file's text.
+    pub json: String,
+    /// The board.
+    pub board: Arc<Board>,
+    /// The board as the page draws it, as JSON.
+    pub view: String,
+    /// Per `routeIndex`: the route and the track in it.
+    pub tracks: Vec<(RouteId, usize)>,
+}
+
+impl TableBoard {
+    /// A validated board under `key`.
+    pub fn new(key: String, hash: String, json: String, board: Board) -> TableBoard {
+        let view = serde_json::to_string(&crate::web::board_view::BoardView::new(&board))
+            .unwrap_or_default();
+        let tracks = board
+            .route_ids()
+            .flat_map(|r| (0..board.route(r).tracks.len()).map(move |t| (r, t)))
+            .collect();
+        TableBoard {
+            key,
+            hash,
+            json,
+            board: Arc::new(board),
+            view,
+            tracks,
+        }
+    }
+
+    /// The `routeIndex` of a track.
+    pub fn index_of(&self, route: RouteId, track: usize) -> usize {
+        self.tracks
+            .iter()
+            .position(|&t| t == (route, track))
+            .unwrap_or(usize::MAX)
+    }
+}
+
+/// Where a game is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for players.
+    Open,
+    /// Being played.
+    Playing,
+    /// Over: final scores are known.
+    Over,
+}
+
+/// What an accepted move did, for the messages it causes.
+#[derive(Clone, Debug, Default)]
+pub struct Outcome {
+    /// The card a draw took, if it was one.
+    pub card: Option<Card>,
+    /// A draw that leaves the player to draw a second card.
+    pub draw_again: bool,
+    /// Tickets the move completed for its player.
+    pub completed: Vec<TicketId>,
+    /// A new turn began (for the player to move now).
+    pub turn_started: bool,
+    /// The game ended with this move.
+    pub ended: bool,
+}
+
+/// A game and its seats.
+pub struct Table {
+    /// The game's id.
+    pub id: GameId,
+    /// Its name.
+    pub name: String,
+    /// The user who may start it and add bots.
+    pub creator: UserId,
+    /// Its board.
+    pub board: Arc<TableBoard>,
+    /// When it was created.
+    pub created: i64,
+    /// The seats in turn order.
+    pub seats: Vec<Seat>,
+    /// The seed of its shuffles, once started (secret: it gives the deck).
+    seed: Option<u64>,
+    /// The rules engine's game, once started.
+    game: Option<Game<'static>>,
+    /// Every accepted move: the seat and the move.
+    pub moves: Vec<(usize, Action)>,
+    /// What happened, in words everyone may read.
+    pub history: Vec<String>,
+    /// The chat.
+    pub chat: Vec<ChatRecord>,
+    /// Passes in a row.
+    passes: usize,
+    /// The bots' strategies, per seat (`None` for people, and for a bot whose
+    /// strategy is out deciding a move).
+    bots: Vec<Option<Box<dyn Strategy>>>,
+    /// The bots' own randomness (the strategies offered use none).
+    bot_rng: ChaCha8Rng,
+    /// A bot's move is scheduled.
+    pub bot_pending: bool,
+}
+
+impl Table {
+    /// A new open game with its creator in the first seat.
+    pub fn new(
+        id: GameId,
+        name: String,
+        creator: UserId,
+        creator_name: String,
+        color: &'static str,
+        board: Arc<TableBoard>,
+        created: i64,
+    ) -> Table {
+        Table {
+            id,
+            name,
+            creator,
+            board,
+            created,
+            seats: vec![Seat {
+                who: Who::User(creator),
+                color,
+                name: creator_name,
+            }],
+            seed: None,
+            game: None,
+            moves: Vec::new(),
+            history: Vec::new(),
+            chat: Vec::new(),
+            passes: 0,
+            bots: Vec::new(),
+            bot_rng: ChaCha8Rng::seed_from_u64(0),
+            bot_pending: false,
+        }
+    }
+
+    /// Where the game is.
+    pub fn phase(&self) -> Phase {
+        match &self.game {
+            None => Phase::Open,
+            Some(g) if g.is_over() => Phase::Over,
+            Some(_) => Phase::Playing,
+        }
+    }
+
+    /// The rules engine's game, once started.
+    pub fn game(&self) -> Option<&Game<'static>> {
+        self.game.as_ref()
+    }
+
+    /// The seed, for a saved file (never for a player).
+    pub fn seed(&self) -> Option<u64> {
+        self.seed
+    }
+
+    /// The seat of `user`, if seated.
+    pub fn seat_of(&self, user: UserId) -> Option<usize> {
+        self.seats.iter().position(|s| s.who == Who::User(user))
+    }
+
+    /// The users seated.
+    pub fn users(&self) -> impl Iterator<Item = UserId> + '_ {
+        self.seats.iter().filter_map(|s| match s.who {
+            Who::User(u) => Some(u),
+            Who::Bot(_) => None,
+        })
+    }
+
+    /// The colours not taken.
+    pub fn free_colors(&self) -> Vec<&'static str> {
+        COLORS
+            .iter()
+            .copied()
+            .filter(|c| self.seats.iter().all(|s| s.color != *c))
+            .collect()
+    }
+
+    /// The seats as stored.
+    pub fn seat_records(&self) -> Vec<SeatRecord> {
+        self.seats
+            .iter()
+            .map(|s| match s.who {
+                Who::User(u) => SeatRecord {
+                    user: Some(u),
+                    bot: None,
+                    color: s.color.to_string(),
+                },
+                Who::Bot(d) => SeatRecord {
+                    user: None,
+                    bot: Some(d.name().to_string()),
+                    color: s.color.to_string(),
+                },
+            })
+            .collect()
+    }
+
+    /// A bot's name for the next bot seat.
+    pub fn bot_name(&self, d: Difficulty) -> String {
+        let n = self
+            .seats
+            .iter()
+            .filter(|s| matches!(s.who, Who::Bot(_)))
+            .count();
+        format!("Bot {} ({})", n + 1, d.name())
+    }
+
+    /// Starts the game with `seed`: deals the cards and every player's
+    /// first tickets.
+    pub fn start(&mut self, seed: u64) -> Result<(), RuleError> {
+        let game = Game::new(self.board.board.clone(), self.seats.len(), seed)?;
+        self.bots = self
+            .seats
+            .iter()
+            .map(|s| match s.who {
+                Who::Bot(d) => by_name(d.strategy()),
+                Who::User(_) => None,
+            })
+            .collect();
+        self.bot_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
+        self.seed = Some(seed);
+        self.game = Some(game);
+        self.history.push(format!(
+            "The game started: {} players; everyone chooses their first tickets",
+            self.seats.len()
+        ));
+        Ok(())
+    }
+
+    /// Makes `action` for `seat`: checked by the rules engine, recorded if
+    /// legal, and nothing changed if not.
+    pub fn act(&mut self, seat: usize, action: &Action) -> Result<Outcome, RuleError> {
+        let Some(game) = self.game.as_mut() else {
+            return Err(RuleError::new(
+                Illegal::NotYourTurn,
+                "the game has not started",
+            ));
+        };
+        let before = game.clone();
+        game.apply(seat, action)?;
+        let game = &*game;
+        let mut out = Outcome::default();
+        let name = self.seats[seat].name.clone();
+        let board = &self.board.board;
+        let line = match action {
+            Action::DrawFaceUp(i) => {
+                out.card = before.face_up().get(*i).copied();
+                format!("{name} took a face-up {}", card_name(out.card))
+            }
+            Action::DrawDeck => {
+                let had = before.players[seat].hand;
+                let now = game.players[seat].hand;
+                out.card = (0..9).find(|&k| now[k] > had[k]).map(card_of_index);
+                format!("{name} drew a card from the deck")
+            }
+            Action::DrawTickets => format!("{name} drew destination tickets"),
+            Action::KeepTickets(kept) => format!(
+                "{name} kept {} destination ticket{}",
+                kept.len(),
+                if kept.len() == 1 { "" } else { "s" }
+            ),
+            Action::Claim {
+                route,
+                track,
+                colour,
+                locomotives,
+            } => {
+                let r = board.route(*route);
+                let coloured = r.length - locomotives;
+                let mut paid = Vec::new();
+                if coloured > 0 {
+                    paid.push(format!("{coloured} {colour}"));
+                }
+                if *locomotives > 0 {
+                    paid.push(format!("{locomotives} wild"));
+                }
+                format!(
+                    "{name} claimed {} ({} track, {} cars, {} points) with {}",
+                    board.route_label(*route),
+                    r.tracks[*track],
+                    r.length,
+                    r.points,
+                    paid.join(" + ")
+                )
+            }
+            Action::Pass => format!("{name} passed: no move was possible"),
+        };
+        self.history.push(line);
+        if matches!(action, Action::DrawFaceUp(_) | Action::DrawDeck) {
+            out.draw_again = game.drawing_second() && game.current() == seat;
+        }
+        if let Action::Claim { .. } = action {
+            out.completed = completed(board, game, seat)
+                .into_iter()
+                .filter(|t| !completed(board, &before, seat).contains(t))
+                .collect();
+            if game.in_last_round() && !before.in_last_round() {
+                self.history.push(format!(
+                    "{name} has {} cars left: every player has one last turn",
+                    game.players[seat].cars
+                ));
+            }
+        }
+        self.passes = if *action == Action::Pass {
+            self.passes + 1
+        } else {
+            0
+        };
+        self.moves.push((seat, action.clone()));
+        let game = self.game.as_mut().expect("started above");
+        if !game.is_over() && self.passes > STALL_PASSES * self.seats.len() {
+            game.stop();
+            self.history
+                .push("Nobody can move any more: the game ends here".to_string());
+        }
+        let game = &*game;
+        out.ended = game.is_over();
+        let turns = |g: &Game| g.players.iter().map(|p| p.turns).sum::<u32>();
+        out.turn_started =
+            !out.ended && !game.in_setup() && (before.in_setup() || turns(game) > turns(&before));
+        if out.ended {
+            let results = game.results();
+            let line = results
+                .iter()
+                .zip(&self.seats)
+                .map(|(r, s)| format!("{} {}", s.name, r.score))
+                .collect::<Vec<_>>()
+                .join(", ");
+            self.history.push(format!("The game is over: {line}"));
+        } else if out.turn_started {
+            let next = &self.seats[game.current()].name;
+            self.history.push(format!("{next}'s turn"));
+        }
+        Ok(out)
+    }
+
+    /// The seat a bot must move for now, if any: a bot still to choose its
+    /// first tickets, or the bot to move.
+    pub fn bot_to_move(&self) -> Option<usize> {
+        let game = self.game.as_ref()?;
+        if game.is_over() {
+            return None;
+        }
+        let is_bot = |s: usize| matches!(self.seats[s].who, Who::Bot(_));
+        if game.in_setup() {
+            return (0..self.seats.len()).find(|&s| is_bot(s) && game.offer(s).is_some());
+        }
+        Some(game.current()).filter(|&s| is_bot(s))
+    }
+
+    /// Takes out the strategy of the bot in `seat` with what it needs to
+    /// decide away from the table: a copy of the game and the randomness.
+    pub fn lend_bot(
+        &mut self,
+        seat: usize,
+    ) -> Option<(Box<dyn Strategy>, Game<'static>, ChaCha8Rng)> {
+        let game = self.game.clone()?;
+        let strategy = self.bots.get_mut(seat)?.take()?;
+        Some((strategy, game, self.bot_rng.clone()))
+    }
+
+    /// Gives the strategy back, with the randomness it used.
+    pub fn return_bot(&mut self, seat: usize, strategy: Box<dyn Strategy>, rng: ChaCha8Rng) {
+        if let Some(slot) = self.bots.get_mut(seat) {
+            *slot = Some(strategy);
+        }
+        self.bot_rng = rng;
+    }
+
+    /// A stored game, rebuilt: its seats, then its moves replayed through the
+    /// rules engine. `names` gives each user's name.
+    pub fn restore(
+        record: &GameRecord,
+        board: Arc<TableBoard>,
+        names: &dyn Fn(UserId) -> String,
+    ) -> Result<Table, String> {
+        let mut table = Table::new(
+            record.id,
+            record.name.clone(),
+            record.creator,
+            String::new(),
+            COLORS[0],
+            board,
+            record.created,
+        );
+        table.seats.clear();
+        for s in &record.seats {
+            let color = COLORS
+                .iter()
+                .copied()
+                .find(|c| *c == s.color)
+                .ok_or_else(|| format!("seat colour {:?} unknown", s.color))?;
+            let seat = match (s.user, &s.bot) {
+                (Some(u), _) => Seat {
+                    who: Who::User(u),
+                    color,
+                    name: names(u),
+                },
+                (None, Some(b)) => {
+                    let d =
+                        Difficulty::parse(b).ok_or_else(|| format!("bot level {b:?} unknown"))?;
+                    let name = table.bot_name(d);
+                    Seat {
+                        who: Who::Bot(d),
+                        color,
+                        name,
+                    }
+                }
+                (None, None) => return Err("a seat has neither a user nor a bot".into()),
+            };
+            table.seats.push(seat);
+        }
+        table.chat = record.chat.clone();
+        if let Some(seed) = record.seed {
+            table.start(seed).map_err(|e| e.to_string())?;
+            for (i, m) in record.moves.iter().enumerate() {
+                let action = Action::from(&Move::from_json(&m.action)?);
+                table
+                    .act(m.seat, &action)
+                    .map_err(|e| format!("move {i} ({}): {e}", m.action))?;
+            }
+        }
+        Ok(table)
+    }
+
+    /// The last move as stored.
+    pub fn last_move_record(&self) -> Option<MoveRecord> {
+        self.moves.last().map(|(seat, a)| MoveRecord {
+            seat: *seat,
+            action: Move::from(a).to_json(),
+        })
+    }
+}
+
+/// The held tickets (by first trip) that `seat`'s routes complete.
+pub fn completed(board: &Board, game: &Game, seat: usize) -> Vec<TicketId> {
+    let p = &game.players[seat];
+    let trips = |t: &TicketId| board.cards[board.ticket(*t).card].trips.clone();
+    let all: Vec<TicketId> = p.tickets.iter().flat_map(trips).collect();
+    let eval = evaluate(board, &p.routes(), &all);
+    p.tickets
+        .iter()
+        .copied()
+        .filter(|t| trips(t).iter().any(|x| eval.completed.contains(x)))
+        .collect()
+}
+
+/// A card's name in the protocol: its colour, or `wild`.
+pub fn card_name(card: Option<Card>) -> String {
+    match card {
+        Some(Card::Train(c)) => c.to_string(),
+        Some(Card::Locomotive) => "wild".to_string(),
+        None => "nothing".to_string(),
+    }
+}
+
+/// The card at `index` of a hand ([`Card::index`]).
+pub fn card_of_index(index: usize) -> Card {
+    crate::game::rules::COLOURS
+        .get(index)
+        .map_or(Card::Locomotive, |&c| Card::Train(c))
+}
+
+/// A card colour as a client names it (`wild` is not a colour here).
+pub fn parse_colour(name: &str) -> Option<Colour> {
+    crate::game::rules::COLOURS
+        .iter()
+        .copied()
+        .find(|c| c.to_string() == name.trim().to_lowercase())
+}

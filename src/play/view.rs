@@ -1,0 +1,270 @@
+//! What each player may see, built from scratch for each message: the only
+//! code that reads a game's secrets (hands, tickets, the deck) to send
+//! anything, and it sends a seat only its own. Another player's hand is a
+//! count, their tickets a count until the end, the deck a count; the seed
+//! is never sent.
+
+use serde_json::{json, Value};
+
+use crate::board::{Board, Colour, TicketId};
+use crate::game::rules::{Card, Expect, Game, COLOURS};
+
+use super::table::{card_name, card_of_index, completed, Phase, Table, Who};
+
+/// A ticket as the protocol names it: `start`, `end`, `points`, the city
+/// indexes and the label (every trip of a ticket with several).
+pub fn destination(board: &Board, t: TicketId) -> Value {
+    let x = board.ticket(t);
+    let card = &board.cards[x.card];
+    json!({
+        "start": board.city(x.a).name,
+        "end": board.city(x.b).name,
+        "points": x.points,
+        "cityIndex1": x.a.0,
+        "cityIndex2": x.b.0,
+        "label": if card.trips.len() > 1 { card.name.clone() } else { board.ticket_label(t) },
+    })
+}
+
+/// A hand as `[{color, amount}]`, colours with none left out.
+fn hand(h: &[u32; 9]) -> Value {
+    (0..9)
+        .filter(|&k| h[k] > 0)
+        .map(|k| json!({ "color": card_name(Some(card_of_index(k))), "amount": h[k] }))
+        .collect()
+}
+
+/// The phase of the turn, for clients.
+fn turn(game: &Game) -> Value {
+    if game.is_over() {
+        return Value::Null;
+    }
+    let phase = if game.in_setup() {
+        "setup"
+    } else {
+        match game.expect() {
+            Expect::Turn => "turn",
+            Expect::SecondCard => "secondCard",
+            Expect::Tickets { .. } => "destinations",
+        }
+    };
+    json!({ "playerId": game.current(), "phase": phase, "lastRound": game.in_last_round() })
+}
+
+/// Every track `seat` may claim now and every way to pay: per card colour,
+/// the fewest and the most wilds; paying with wilds alone is the colour
+/// `wild`.
+fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
+    if game.is_over() || game.in_setup() || game.current() != seat || *game.expect() != Expect::Turn
+    {
+        return json!([]);
+    }
+    let board = &table.board.board;
+    let h = &game.players[seat].hand;
+    let wilds = h[Card::Locomotive.index()];
+    let mut out = Vec::new();
+    for (index, &(route, track)) in table.board.tracks.iter().enumerate() {
+        if game.can_claim_track(seat, route, track).is_err() {
+            continue;
+        }
+        let r = board.route(route);
+        let colours: Vec<Colour> = match r.tracks[track] {
+            Colour::Gray => COLOURS.to_vec(),
+            c => vec![c],
+        };
+        let mut payments: Vec<Value> = colours
+            .iter()
+            .filter_map(|&c| {
+                let have = h[Card::Train(c).index()];
+                let min = r.length.saturating_sub(have);
+                let max = wilds.min(r.length - 1);
+                (have > 0 && min <= max)
+                    .then(|| json!({ "color": c.to_string(), "minWilds": min, "maxWilds": max }))
+            })
+            .collect();
+        if wilds >= r.length {
+            payments.push(json!({ "color": "wild", "minWilds": r.length, "maxWilds": r.length }));
+        }
+        if !payments.is_empty() {
+            out.push(json!({ "routeIndex": index, "payments": payments }));
+        }
+    }
+    Value::Array(out)
+}
+
+/// The game as `seat` may see it (`None`: a user not seated, who sees only
+/// what is public): 003's `sendClientModelInformation` output.
+pub fn model(table: &Table, seat: Option<usize>) -> Value {
+    let board = &table.board.board;
+    let game = table.game();
+    let phase = match table.phase() {
+        Phase::Open => "open",
+        Phase::Playing => "playing",
+        Phase::Over => "over",
+    };
+    let players: Vec<Value> = table
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut p = json!({
+                "playerId": i,
+                "username": s.name,
+                "order": i,
+                "color": s.color,
+                "bot": match s.who { Who::Bot(d) => Value::from(d.name()), Who::User(_) => Value::Null },
+                "trainsLeft": game.map_or(board.cars, |g| g.players[i].cars),
+                "points": game.map_or(0, |g| g.players[i].route_points),
+                "cardCount": game.map_or(0, |g| g.players[i].cards()),
+                "destinationCount": game.map_or(0, |g| g.players[i].tickets.len()),
+            });
+            if let (Some(g), true) = (game, seat == Some(i)) {
+                p["cards"] = hand(&g.players[i].hand);
+            }
+            p
+        })
+        .collect();
+    let mut out = json!({
+        "description": "success",
+        "gameId": table.id,
+        "gameName": table.name,
+        "board": table.board.key,
+        "state": phase,
+        "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
+        "you": seat,
+        "players": players,
+        "turn": game.map_or(Value::Null, turn),
+        "routes": table.board.tracks.iter().map(|&(r, t)| game.and_then(|g| g.owner(r, t))).collect::<Vec<_>>(),
+        "cities": [],
+        "offer": Value::Null,
+        "faceUp": game.map_or(Vec::new(), |g| g.face_up().iter().map(|&c| card_name(Some(c))).collect::<Vec<_>>()),
+        "deckCount": game.map_or(0, |g| g.deck_len()),
+        "discardCount": game.map_or(0, |g| g.discard_len()),
+        "destinationDeckCount": game.map_or(0, |g| g.tickets_left()),
+        "canDrawWild": game.is_some_and(|g| !g.drawing_second()),
+        "canPass": false,
+        "claimable": [],
+        "history": table.history,
+        "chat": table.chat.iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
+        "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
+    });
+    if let (Some(g), Some(s)) = (game, seat) {
+        let done = completed(board, g, s);
+        out["cities"] = g.players[s]
+            .tickets
+            .iter()
+            .map(|&t| {
+                let mut d = destination(board, t);
+                d["from"] = d["start"].clone();
+                d["to"] = d["end"].clone();
+                d["completed"] = done.contains(&t).into();
+                d
+            })
+            .collect();
+        out["offer"] = g.offer(s).map_or(Value::Null, |(offered, min)| {
+            json!({
+                "destinations": offered.iter().map(|&t| destination(board, t)).collect::<Vec<_>>(),
+                "min": min.min(offered.len()),
+            })
+        });
+        out["claimable"] = claimable(table, g, s);
+        out["canPass"] = (!g.is_over()
+            && !g.in_setup()
+            && g.current() == s
+            && g.legal() == [crate::game::rules::Action::Pass])
+        .into();
+    }
+    out
+}
+
+/// 003's `gameEnded` output: every player's final score, its parts, and
+/// now every hand of tickets.
+pub fn results(table: &Table) -> Value {
+    let Some(game) = table.game() else {
+        return Value::Null;
+    };
+    let board = &table.board.board;
+    let results = game.results();
+    let players: Vec<Value> = results
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let trip = |&t: &TicketId| destination(board, t);
+            let done = completed(board, game, i);
+            json!({
+                "playerIndex": i,
+                "username": table.seats[i].name,
+                "points": r.score,
+                "routePoints": r.route_points,
+                "destinationPoints": r.ticket_points,
+                "longestPath": r.longest_path,
+                "longestRouteRecipient": r.bonus > 0,
+                "completed": done.iter().map(trip).collect::<Vec<_>>(),
+                "failed": game.players[i].tickets.iter().filter(|t| !done.contains(t)).map(trip).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "gameId": table.id, "players": players })
+}
+
+/// 003's `startGame` output for `seat`: its own cards and first tickets.
+pub fn deal(table: &Table, seat: usize) -> Value {
+    let board = &table.board.board;
+    let Some(game) = table.game() else {
+        return json!({ "description": "server error" });
+    };
+    let h = &game.players[seat].hand;
+    let cards: Vec<String> = (0..9)
+        .flat_map(|k| std::iter::repeat_n(card_name(Some(card_of_index(k))), h[k] as usize))
+        .collect();
+    let offered: Vec<Value> = game
+        .offer(seat)
+        .map(|(o, _)| o.iter().map(|&t| destination(board, t)).collect())
+        .unwrap_or_default();
+    json!({
+        "description": "game has started",
+        "gameId": table.id,
+        "initialTrainCards": cards,
+        "initialDestination": offered,
+    })
+}
+
+/// A game in the lobby's lists; `order_key` is `playerId` (joinable
+/// games) or `playerOrder` (the user's games).
+pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value {
+    let players: Vec<Value> = table
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let mut p = json!({ "username": s.name, "color": s.color });
+            p[order_key] = i.into();
+            if let Who::Bot(d) = s.who {
+                p["bot"] = d.name().into();
+            }
+            p
+        })
+        .collect();
+    let state = match table.phase() {
+        Phase::Open => "open",
+        Phase::Playing => "playing",
+        Phase::Over => "over",
+    };
+    let your_turn = match (table.game(), you) {
+        (Some(g), Some(s)) => {
+            !g.is_over() && (g.offer(s).is_some() || (!g.in_setup() && g.current() == s))
+        }
+        _ => false,
+    };
+    json!({
+        "gameId": table.id,
+        "gameName": table.name,
+        "board": table.board.key,
+        "boardName": table.board.board.name,
+        "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
+        "players": players,
+        "colors": table.free_colors(),
+        "state": state,
+        "yourTurn": your_turn,
+    })
+}

@@ -1,0 +1,1396 @@
+//! The online game (`ttr-opt play`) through its WebSocket protocol, as a
+//! client sees it: accounts and sessions, the lobby, every refusal of a
+//! move with 003's description, a whole game with bots ending in the rules
+//! engine's scores, secrets kept, saved games that `replan` reads, and a
+//! server killed mid-game that loses nothing.
+//!
+//! The servers run in this process on temporary databases (the crash test
+//! runs the binary, to kill it), on 127.0.0.1 only.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use ttr_opt::board::{Board, RouteId, TicketId};
+use ttr_opt::game::rules::{Action, Game};
+use ttr_opt::game::state::GameState;
+use ttr_opt::play::hub::Offer;
+use ttr_opt::play::record::Move;
+use ttr_opt::play::{spawn, Config, Server};
+
+/// How long to wait for something that should happen: a watchdog, not a
+/// timing.
+const PATIENCE: Duration = Duration::from_secs(120);
+
+static DIRS: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh folder for a server's database.
+fn scratch(name: &str) -> PathBuf {
+    let n = DIRS.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("ttr-play-{}-{name}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A small board: 5 cars a player, a route of 6 no one can afford, a
+/// double route, and enough tickets for five players.
+const SMALL: &str = r#"{
+  "name": "small", "cars": 5,
+  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "6": 15 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 10, "y": 0 },
+              { "name": "C", "x": 20, "y": 0 }, { "name": "D", "x": 20, "y": 10 },
+              { "name": "E", "x": 0, "y": 10 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["red"] },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
+              { "from": "C", "to": "D", "length": 3, "tracks": ["blue", "green"] },
+              { "from": "D", "to": "E", "length": 4, "tracks": ["black"] },
+              { "from": "A", "to": "E", "length": 6, "tracks": ["gray"] },
+              { "from": "B", "to": "D", "length": 2, "tracks": ["yellow"] } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "A", "to": "D", "points": 6 },
+               { "from": "B", "to": "E", "points": 7 }, { "from": "C", "to": "E", "points": 5 },
+               { "from": "A", "to": "B", "points": 2 }, { "from": "B", "to": "D", "points": 3 },
+               { "from": "C", "to": "A", "points": 5 }, { "from": "D", "to": "B", "points": 4 },
+               { "from": "E", "to": "A", "points": 8 }, { "from": "E", "to": "C", "points": 6 },
+               { "from": "B", "to": "C", "points": 2 }, { "from": "D", "to": "C", "points": 3 },
+               { "from": "A", "to": "E", "points": 9 }, { "from": "B", "to": "A", "points": 1 },
+               { "from": "D", "to": "E", "points": 4 }, { "from": "C", "to": "B", "points": 2 } ]
+}"#;
+
+struct Running {
+    addr: SocketAddr,
+    server: Arc<Server>,
+    dir: PathBuf,
+}
+
+async fn server(name: &str, seed: Option<u64>) -> Running {
+    let dir = scratch(name);
+    let config = Config {
+        db: dir.join("t.db"),
+        boards: Config::offers(vec![Offer {
+            key: "small".into(),
+            json: SMALL.into(),
+            file: "small.json".into(),
+        }]),
+        origins: Vec::new(),
+        bot_delay: Duration::ZERO,
+        seed,
+    };
+    let (addr, server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    Running { addr, server, dir }
+}
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A protocol client that keeps every message it receives.
+struct Client {
+    ws: Socket,
+    next: u64,
+    log: Vec<Value>,
+}
+
+impl Client {
+    async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
+        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
+        if let Some(c) = cookie {
+            request
+                .headers_mut()
+                .insert("cookie", format!("ttr_session={c}").parse().unwrap());
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        let mut client = Client {
+            ws,
+            next: 1,
+            log: Vec::new(),
+        };
+        // The server's first word: logged in or not.
+        client.wait("session").await;
+        client
+    }
+
+    /// The next message; `None` once the server closed the connection.
+    async fn recv(&mut self) -> Option<Value> {
+        loop {
+            let m = tokio::time::timeout(PATIENCE, self.ws.next())
+                .await
+                .expect("the server answers");
+            match m {
+                Some(Ok(Message::Text(t))) => {
+                    let v: Value = serde_json::from_str(&t).unwrap();
+                    self.log.push(v.clone());
+                    return Some(v);
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    async fn send_raw(&mut self, text: String) {
+        self.ws.send(Message::Text(text.into())).await.unwrap();
+    }
+
+    /// Sends a command and returns the output of its answer.
+    async fn ask(&mut self, command: &str, parameters: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send_raw(
+            json!({ "command": command, "parameters": parameters, "id": id }).to_string(),
+        )
+        .await;
+        loop {
+            let m = self
+                .recv()
+                .await
+                .unwrap_or_else(|| panic!("closed before answering {command}"));
+            if m["id"] == json!(id) {
+                assert_eq!(m["command"], command, "{m}");
+                return m["output"].clone();
+            }
+        }
+    }
+
+    /// Reads until a message of `command`; its output.
+    async fn wait(&mut self, command: &str) -> Value {
+        loop {
+            let m = self
+                .recv()
+                .await
+                .unwrap_or_else(|| panic!("closed while waiting for {command}"));
+            if m["command"] == command {
+                return m["output"].clone();
+            }
+        }
+    }
+
+    /// The last output of `command` received.
+    fn last(&self, command: &str) -> Option<&Value> {
+        self.log
+            .iter()
+            .rev()
+            .find(|m| m["command"] == command)
+            .map(|m| &m["output"])
+    }
+
+    async fn register(addr: SocketAddr, name: &str) -> Client {
+        let mut c = Client::connect(addr, None).await;
+        let out = c
+            .ask(
+                "register",
+                json!({ "username": name, "password": "correct horse battery" }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+        c
+    }
+
+    /// The latest model of `game` (asked for, so it is current).
+    async fn model(&mut self, game: i64) -> Value {
+        let m = self
+            .ask("sendClientModelInformation", json!({ "gameId": game }))
+            .await;
+        assert_eq!(m["description"], "success", "{m}");
+        m
+    }
+}
+
+async fn http(
+    addr: SocketAddr,
+    path: &str,
+    body: &str,
+    cookie: Option<&str>,
+    origin: Option<&str>,
+) -> (u16, Value, Option<String>) {
+    // A minimal HTTP/1.1 client: the tests need nothing more.
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let mut req = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        body.len()
+    );
+    if let Some(c) = cookie {
+        req += &format!("Cookie: ttr_session={c}\r\n");
+    }
+    if let Some(o) = origin {
+        req += &format!("Origin: {o}\r\n");
+    }
+    req += "\r\n";
+    req += body;
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).await.unwrap();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let cookie = head
+        .lines()
+        .find(|l| l.to_lowercase().starts_with("set-cookie:"))
+        .map(|l| l.split_once(':').unwrap().1.trim().to_string());
+    let body = body.trim();
+    // Chunked or not, the JSON object is the body's braces.
+    let json = body
+        .find('{')
+        .and_then(|a| body.rfind('}').map(|b| &body[a..=b]))
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or(Value::Null);
+    (status, json, cookie)
+}
+
+fn token(set_cookie: &str) -> String {
+    set_cookie
+        .split(';')
+        .next()
+        .unwrap()
+        .split_once('=')
+        .unwrap()
+        .1
+        .to_string()
+}
+
+// ---- Accounts and sessions -------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registration_rules_and_logins() {
+    let s = server("accounts", None).await;
+    let mut c = Client::connect(s.addr, None).await;
+    for (name, password, email, why) in [
+        ("abc", "correct horse", None, "username"),
+        ("al ice", "correct horse", None, "username"),
+        ("alice", "short", None, "password"),
+        ("alice", "correct horse", Some("nope"), "email"),
+    ] {
+        let out = c
+            .ask(
+                "register",
+                json!({ "username": name, "password": password, "email": email }),
+            )
+            .await;
+        assert_eq!(
+            out["description"], "invalid input",
+            "{name} {password}: {out}"
+        );
+        assert!(out["reason"].as_str().unwrap().contains(why), "{out}");
+    }
+    // Not logged in yet: game commands are refused.
+    let out = c
+        .ask("createGame", json!({ "gameName": "x", "color": "red" }))
+        .await;
+    assert_eq!(out["description"], "not logged in");
+    let out = c
+        .ask(
+            "register",
+            json!({ "username": "alice", "password": "correct horse", "email": "a@b.org" }),
+        )
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    let out = c
+        .ask(
+            "login",
+            json!({ "username": "alice", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(out["description"], "already logged in");
+    let mut d = Client::connect(s.addr, None).await;
+    let out = d
+        .ask(
+            "register",
+            json!({ "username": "ALICE", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(out["reason"], "that username is taken", "{out}");
+    let out = d
+        .ask(
+            "register",
+            json!({ "username": "bob1", "password": "correct horse", "email": "A@b.org" }),
+        )
+        .await;
+    assert_eq!(out["reason"], "that email is registered already", "{out}");
+    // A wrong password and an unknown user get the same answer.
+    let wrong = d
+        .ask(
+            "login",
+            json!({ "username": "alice", "password": "wrong horse" }),
+        )
+        .await;
+    let unknown = d
+        .ask(
+            "login",
+            json!({ "username": "nobody", "password": "wrong horse" }),
+        )
+        .await;
+    assert_eq!(wrong, json!({ "description": "invalid input" }));
+    assert_eq!(unknown, wrong);
+    // The right password while alice is connected elsewhere.
+    let out = d
+        .ask(
+            "login",
+            json!({ "username": "alice", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(out["description"], "already logged in");
+    let out = c.ask("logout", json!({})).await;
+    assert_eq!(out["description"], "success");
+    assert!(c.recv().await.is_none(), "a logout closes the connection");
+    let out = d
+        .ask(
+            "login",
+            json!({ "username": "Alice", "password": "correct horse" }),
+        )
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    assert_eq!(out["username"], "alice");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_logins_are_throttled_per_name_known_or_not() {
+    let s = server("throttle", None).await;
+    let _alice = Client::register(s.addr, "alice").await;
+    let mut c = Client::connect(s.addr, None).await;
+    for name in ["alice", "ghost"] {
+        for _ in 0..5 {
+            let out = c
+                .ask(
+                    "login",
+                    json!({ "username": name, "password": "not it at all" }),
+                )
+                .await;
+            assert_eq!(out["description"], "invalid input");
+        }
+        let out = c
+            .ask(
+                "login",
+                json!({ "username": name, "password": "not it at all" }),
+            )
+            .await;
+        assert_eq!(out["description"], "too many attempts", "{name}: {out}");
+        assert!(out["retryAfter"].as_u64().unwrap() >= 1);
+    }
+    // Throttled even with the right password, until the wait is over.
+    let out = c
+        .ask(
+            "login",
+            json!({ "username": "alice", "password": "correct horse battery" }),
+        )
+        .await;
+    assert_eq!(out["description"], "too many attempts");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passwords_are_stored_as_argon2id_hashes_only() {
+    let s = server("hashes", None).await;
+    let mut c = Client::register(s.addr, "alice").await;
+    c.ask("createGame", json!({ "gameName": "g", "color": "red" }))
+        .await;
+    s.server.hub().stop();
+    let db = rusqlite_text(&s.dir);
+    assert!(
+        !db.contains("correct horse battery"),
+        "a plain-text password in the database"
+    );
+    assert!(
+        db.contains("$argon2id$v=19$m=19456,t=2,p=1$"),
+        "the PHC string with OWASP's parameters"
+    );
+}
+
+/// Every byte of the database files, as text where it is text.
+fn rusqlite_text(dir: &Path) -> String {
+    let mut all = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_file() {
+            all.extend(std::fs::read(p).unwrap());
+        }
+    }
+    String::from_utf8_lossy(&all).to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_session_cookie_logs_a_socket_in_until_logout() {
+    let s = server("cookies", None).await;
+    let (status, out, cookie) = http(
+        s.addr,
+        "/api/register",
+        r#"{"username":"carol","password":"correct horse"}"#,
+        None,
+        Some(&format!("http://{}", s.addr)),
+    )
+    .await;
+    assert_eq!(
+        (status, &out["description"]),
+        (200, &json!("success")),
+        "{out}"
+    );
+    let cookie = cookie.expect("a session cookie");
+    for part in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+        assert!(cookie.contains(part), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "plain HTTP: not Secure");
+    let t = token(&cookie);
+    assert_eq!(t.len(), 32, "128 bits in hex");
+    let mut c = Client::connect(s.addr, Some(&t)).await;
+    assert_eq!(c.last("session").unwrap()["username"], "carol");
+    // A forged token is no session.
+    let forged = Client::connect(s.addr, Some("0123456789abcdef0123456789abcdef")).await;
+    assert_eq!(forged.last("session").unwrap()["username"], Value::Null);
+    // Logging in again renews the token; the old one stops working.
+    let (_, out, renewed) = http(
+        s.addr,
+        "/api/login",
+        r#"{"username":"carol","password":"correct horse"}"#,
+        Some(&t),
+        None,
+    )
+    .await;
+    assert_eq!(out["description"], "success", "{out}");
+    let t2 = token(&renewed.unwrap());
+    assert_ne!(t, t2);
+    let old = Client::connect(s.addr, Some(&t)).await;
+    assert_eq!(old.last("session").unwrap()["username"], Value::Null);
+    // Another browser (no cookie) while carol is connected: refused.
+    let (_, out, none) = http(
+        s.addr,
+        "/api/login",
+        r#"{"username":"carol","password":"correct horse"}"#,
+        None,
+        None,
+    )
+    .await;
+    assert_eq!(out["description"], "already logged in");
+    assert!(none.is_none());
+    // Logout over the socket ends the session and closes the socket.
+    assert_eq!(c.ask("logout", json!({})).await["description"], "success");
+    assert!(c.recv().await.is_none());
+    let after = Client::connect(s.addr, Some(&t2)).await;
+    assert_eq!(after.last("session").unwrap()["username"], Value::Null);
+    // HTTP logout clears the cookie.
+    let (_, out, cleared) = http(s.addr, "/api/logout", "{}", Some(&t2), None).await;
+    assert_eq!(out["description"], "success");
+    assert!(cleared.unwrap().contains("Max-Age=0"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_origins_and_oversize_messages_are_refused() {
+    let s = server("origins", None).await;
+    let mut request = format!("ws://{}/ws", s.addr).into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("origin", "http://evil.example".parse().unwrap());
+    let refused = tokio_tungstenite::connect_async(request).await;
+    match refused {
+        Err(tokio_tungstenite::tungstenite::Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!("the handshake should be refused: {:?}", other.map(|_| ())),
+    }
+    let mut request = format!("ws://{}/ws", s.addr).into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("origin", format!("http://{}", s.addr).parse().unwrap());
+    assert!(
+        tokio_tungstenite::connect_async(request).await.is_ok(),
+        "its own origin"
+    );
+    let (status, _, _) = http(
+        s.addr,
+        "/api/register",
+        r#"{"username":"mallory","password":"correct horse"}"#,
+        None,
+        Some("http://evil.example"),
+    )
+    .await;
+    assert_eq!(status, 403);
+    // A message above 64 KiB closes the connection.
+    let mut c = Client::connect(s.addr, None).await;
+    let big = json!({ "command": "sendChat", "parameters": { "gameId": 1, "message": "x".repeat(70 << 10) } });
+    let _ = c.ws.send(Message::Text(big.to_string().into())).await;
+    assert!(c.recv().await.is_none(), "closed");
+    // Malformed and unknown messages are answered, not fatal.
+    let mut c = Client::connect(s.addr, None).await;
+    c.send_raw("not json".into()).await;
+    assert_eq!(
+        c.recv().await.unwrap()["output"]["description"],
+        "invalid input"
+    );
+    let out = c.ask("fly", json!({})).await;
+    assert_eq!(out["description"], "unknown command");
+}
+
+// ---- The lobby -------------------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_creates_joins_leaves_and_starts() {
+    let s = server("lobby", Some(11)).await;
+    let mut a = Client::register(s.addr, "alice").await;
+    let mut b = Client::register(s.addr, "bobby").await;
+    let mut c = Client::register(s.addr, "carol").await;
+    let out = a
+        .ask("createGame", json!({ "gameName": "  ", "color": "red" }))
+        .await;
+    assert_eq!(out["description"], "invalid input");
+    let out = a
+        .ask("createGame", json!({ "gameName": "g", "color": "purple" }))
+        .await;
+    assert_eq!(out["description"], "invalid input");
+    let out = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "g", "color": "red", "board": "nowhere" }),
+        )
+        .await;
+    assert_eq!(out["description"], "unknown board");
+    let out = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "Friday", "color": "red", "board": "small" }),
+        )
+        .await;
+    assert_eq!(out["description"], "success");
+    let g = out["gameId"].as_i64().unwrap();
+    // Bob's lobby hears of it; alice's joinable list leaves out her own game.
+    let joinable = loop {
+        let list = b.wait("updateJoinableGames").await;
+        if list["games"] != json!([]) {
+            break list;
+        }
+    };
+    assert_eq!(joinable["games"][0]["gameName"], "Friday");
+    assert_eq!(
+        joinable["games"][0]["colors"],
+        json!(["yellow", "black", "blue", "green"])
+    );
+    let mine = a.ask("updateJoinableGames", json!({})).await;
+    assert_eq!(mine["games"], json!([]));
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "red" }))
+            .await["description"],
+        "color taken"
+    );
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": 99, "color": "blue" }))
+            .await["description"],
+        "no such game"
+    );
+    assert_eq!(
+        b.ask("startGame", json!({ "gameId": g })).await["description"],
+        "not in this game"
+    );
+    assert_eq!(
+        a.ask("startGame", json!({ "gameId": g })).await["description"],
+        "insufficient number of players"
+    );
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+            .await["description"],
+        "success"
+    );
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "green" }))
+            .await["description"],
+        "already in this game"
+    );
+    assert_eq!(
+        b.ask("addAI", json!({ "gameId": g, "difficulty": "easy" }))
+            .await["description"],
+        "only the creator can add players"
+    );
+    assert_eq!(
+        b.ask("startGame", json!({ "gameId": g })).await["description"],
+        "only the creator can start the game"
+    );
+    assert_eq!(
+        a.ask("addAI", json!({ "gameId": g, "difficulty": "genius" }))
+            .await["description"],
+        "invalid input"
+    );
+    let users = b.ask("updateUserGames", json!({})).await;
+    assert_eq!(
+        users["games"][0]["players"][1],
+        json!({ "username": "bobby", "color": "blue", "playerOrder": 1 })
+    );
+    // The creator leaves: bob creates now; bob leaves: the game closes.
+    assert_eq!(
+        a.ask("leaveGame", json!({ "gameId": g })).await["description"],
+        "success"
+    );
+    assert_eq!(b.model(g).await["creator"], "bobby");
+    assert_eq!(
+        b.ask("leaveGame", json!({ "gameId": g })).await["description"],
+        "success"
+    );
+    assert_eq!(
+        b.ask("sendClientModelInformation", json!({ "gameId": g }))
+            .await["description"],
+        "no such game"
+    );
+    // Five players start the game by themselves.
+    let g = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "Full", "color": "red", "board": "small" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+            .await["description"],
+        "success"
+    );
+    assert_eq!(
+        a.ask("addAI", json!({ "gameId": g, "difficulty": "hard" }))
+            .await["description"],
+        "success"
+    );
+    assert_eq!(
+        a.ask("addAI", json!({ "gameId": g, "difficulty": "easy" }))
+            .await["description"],
+        "success"
+    );
+    assert_eq!(
+        c.ask("joinGame", json!({ "gameId": g, "color": "green" }))
+            .await["description"],
+        "success"
+    );
+    let dealt = c.wait("startGame").await;
+    assert_eq!(dealt["description"], "game has started");
+    assert_eq!(dealt["initialTrainCards"].as_array().unwrap().len(), 4);
+    assert_eq!(dealt["initialDestination"].as_array().unwrap().len(), 3);
+    assert_eq!(
+        a.ask("addAI", json!({ "gameId": g, "difficulty": "easy" }))
+            .await["description"],
+        "game already started"
+    );
+    assert_eq!(
+        a.ask("leaveGame", json!({ "gameId": g })).await["description"],
+        "game already started"
+    );
+    let m = c.model(g).await;
+    assert_eq!(m["players"][2]["bot"], "hard");
+    assert_eq!(m["players"][2]["username"], "Bot 1 (hard)");
+    assert_eq!(m["players"].as_array().unwrap().len(), 5);
+    // Chat reaches the table.
+    let out = a
+        .ask(
+            "sendChat",
+            json!({ "gameId": g, "message": "  good luck  " }),
+        )
+        .await;
+    assert_eq!(out["message"], "good luck");
+    assert_eq!(c.wait("sendChat").await["sender"], "alice");
+    assert_eq!(
+        a.ask("sendChat", json!({ "gameId": g, "message": "" }))
+            .await["description"],
+        "invalid input"
+    );
+}
+
+// ---- Moves and their refusals ----------------------------------------------
+
+/// The route index of track `t` of `from – to` on `board`.
+fn index(board: &Board, from: &str, to: &str, t: usize) -> i64 {
+    let mut i = 0;
+    for r in board.route_ids() {
+        let x = board.route(r);
+        let ends = (board.city(x.a).name.as_str(), board.city(x.b).name.as_str());
+        if ends == (from, to) || ends == (to, from) {
+            return (i + t) as i64;
+        }
+        i += x.tracks.len();
+    }
+    panic!("no route {from} – {to}")
+}
+
+/// Two people on the small board from `seed`, both past their first
+/// tickets; alice (seat 0) to move.
+async fn two_player_game(s: &Running) -> (Client, Client, i64) {
+    let mut a = Client::register(s.addr, "alice").await;
+    let mut b = Client::register(s.addr, "bobby").await;
+    let g = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "duel", "color": "red", "board": "small" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+            .await["description"],
+        "success"
+    );
+    assert_eq!(
+        a.ask("startGame", json!({ "gameId": g })).await["description"],
+        "game has started"
+    );
+    (a, b, g)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refused_move_gets_its_description_and_changes_nothing() {
+    let seed = 7;
+    let s = server("refusals", Some(seed)).await;
+    let board = Board::from_json(SMALL, "small.json").unwrap();
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    // The same deal, here: the game's seed is the server's plus its id.
+    let mut local = Game::new(&board, 2, seed + g as u64).unwrap();
+    let before = a.model(g).await;
+    assert_eq!(before["turn"]["phase"], "setup");
+    assert_eq!(before["offer"]["min"], 2);
+    // Setup: a turn action before choosing; too few; an index out of range.
+    assert_eq!(
+        a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "select destinations first"
+    );
+    assert_eq!(
+        a.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0] })
+        )
+        .await["description"],
+        "have to select more"
+    );
+    assert_eq!(
+        a.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0, 3] })
+        )
+        .await["description"],
+        "not a valid index"
+    );
+    assert_eq!(
+        a.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [1, 1] })
+        )
+        .await["description"],
+        "not a valid index"
+    );
+    assert_eq!(a.model(g).await, before, "refusals change nothing");
+    // Both choose, bob first: the order does not matter.
+    assert_eq!(
+        b.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0, 1, 2] })
+        )
+        .await["description"],
+        "success"
+    );
+    assert_eq!(
+        b.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "not your turn"
+    );
+    assert_eq!(
+        a.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0, 1] })
+        )
+        .await["description"],
+        "success"
+    );
+    let offered: Vec<TicketId> = local.offer(1).unwrap().0.to_vec();
+    local.apply(1, &Action::KeepTickets(offered)).unwrap();
+    let offered: Vec<TicketId> = local.offer(0).unwrap().0[..2].to_vec();
+    local.apply(0, &Action::KeepTickets(offered)).unwrap();
+    let started = a.wait("turnStartedNotification").await;
+    assert_eq!(
+        started,
+        json!({ "gameId": g, "playerId": 0, "lastRound": false })
+    );
+    assert_eq!(
+        b.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "not your turn"
+    );
+    assert_eq!(
+        a.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0] })
+        )
+        .await["description"],
+        "no destinations to select"
+    );
+    // Routes: no such track; too long for 5 cars; a colour the track
+    // does not take; too few cards.
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": 99, "trainColor": "red", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "invalid route location"
+    );
+    let ae = index(&board, "A", "E", 0);
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": ae, "trainColor": "red", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "insufficient trains"
+    );
+    let ab = index(&board, "A", "B", 0);
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": ab, "trainColor": "blue", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "invalid train color"
+    );
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": ab, "trainColor": "mauve", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "invalid train color"
+    );
+    let de = index(&board, "D", "E", 0);
+    let hand = local.players[0].hand;
+    let black = hand[ttr_opt::game::rules::Card::Train(ttr_opt::board::Colour::Black).index()];
+    let wilds = hand[8];
+    assert!(
+        black + wilds < 4,
+        "the seed leaves alice short of 4 black cards"
+    );
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": de, "trainColor": "black", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "insufficient cards"
+    );
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": de, "trainColor": "black", "numberOfWilds": 9 })
+        )
+        .await["description"],
+        "insufficient cards"
+    );
+    assert_eq!(
+        a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 6 }))
+            .await["description"],
+        "invalid card location"
+    );
+    // A deck card, then a face-up wild as the second card (if showing), or
+    // a ticket draw mid-draw.
+    let first = a
+        .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+        .await;
+    assert_eq!(first["description"], "success");
+    local.apply(0, &Action::DrawDeck).unwrap();
+    assert_eq!(
+        first["cardDrawn"],
+        ttr_opt::play::table::card_name(Some(last_drawn(&local, 0, &hand)))
+    );
+    assert_eq!(first["drawAgain"], true);
+    assert_eq!(first["canDrawWild"], false);
+    // Bob sees the draw, but not the card.
+    let seen = b.wait("drawTrainCard").await;
+    assert_eq!(seen["cardDrawn"], Value::Null);
+    assert_eq!(
+        a.ask("getDestinations", json!({ "gameId": g })).await["description"],
+        "draw your second card"
+    );
+    assert_eq!(
+        a.ask(
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": ab, "trainColor": "red", "numberOfWilds": 0 })
+        )
+        .await["description"],
+        "draw your second card"
+    );
+    if let Some(w) = local
+        .face_up()
+        .iter()
+        .position(|&c| c == ttr_opt::game::rules::Card::Locomotive)
+    {
+        assert_eq!(
+            a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": w }))
+                .await["description"],
+            "wild card not allowed on draw again"
+        );
+    }
+    let second = a
+        .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+        .await;
+    assert_eq!(
+        (
+            second["description"].as_str(),
+            second["drawAgain"].as_bool()
+        ),
+        (Some("success"), Some(false))
+    );
+    assert_eq!(
+        a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "not your turn"
+    );
+    // Bob draws tickets: only he sees them; then he must choose.
+    let drawn = b.ask("getDestinations", json!({ "gameId": g })).await;
+    assert_eq!(
+        drawn["destinationCards"].as_array().unwrap().len(),
+        3,
+        "{drawn}"
+    );
+    let heard = a.wait("getDestinations").await;
+    assert!(heard.get("destinationCards").is_none(), "{heard}");
+    assert_eq!(heard["count"], 3);
+    assert_eq!(
+        b.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "select destinations first"
+    );
+    assert_eq!(
+        b.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [] })
+        )
+        .await["description"],
+        "have to select more"
+    );
+    assert_eq!(
+        b.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [2] })
+        )
+        .await["description"],
+        "success"
+    );
+    // A claim alice can pay: from the model's claimable list.
+    let m = a.model(g).await;
+    let claim = &m["claimable"][0];
+    let pay = &claim["payments"][0];
+    let out = a
+        .ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] }))
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    assert_eq!(out["routeIndexPurchased"], claim["routeIndex"]);
+    let after = a.model(g).await;
+    assert_eq!(
+        after["routes"][claim["routeIndex"].as_u64().unwrap() as usize],
+        0
+    );
+    assert_eq!(b.wait("buyRoute").await["playerId"], 0);
+}
+
+/// The card the last deck draw gave `seat`: the hand grew there.
+fn last_drawn(g: &Game, seat: usize, before: &[u32; 9]) -> ttr_opt::game::rules::Card {
+    let now = g.players[seat].hand;
+    let k = (0..9).find(|&k| now[k] > before[k]).unwrap();
+    ttr_opt::play::table::card_of_index(k)
+}
+
+// ---- A whole game, secrets and saved games ------------------------------------
+
+/// Plays alice's turns simply (her first tickets, then the first claim
+/// offered, else cards from the deck) until the game ends; returns the
+/// end's results.
+async fn play_out(c: &mut Client, g: i64) -> Value {
+    loop {
+        let m = c.model(g).await;
+        if !m["results"].is_null() {
+            return m["results"].clone();
+        }
+        let me = m["you"].as_u64().unwrap();
+        if !m["offer"].is_null() {
+            let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
+            let out = c
+                .ask(
+                    "selectDestinations",
+                    json!({ "gameId": g, "destinationsSelected": keep }),
+                )
+                .await;
+            assert_eq!(out["description"], "success", "{out}");
+            continue;
+        }
+        let turn = &m["turn"];
+        if turn["playerId"].as_u64() != Some(me) || turn["phase"] == "setup" {
+            // Someone else moves: wait for news.
+            c.wait("sendClientModelInformation").await;
+            continue;
+        }
+        let out = if m["canPass"] == true {
+            c.ask("passTurn", json!({ "gameId": g })).await
+        } else if let (Some(claim), "turn") =
+            (m["claimable"].get(0), turn["phase"].as_str().unwrap())
+        {
+            let pay = &claim["payments"][0];
+            c.ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
+        } else if m["deckCount"].as_u64().unwrap() > 0 {
+            c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+                .await
+        } else {
+            let i = m["faceUp"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|x| x != "wild" || m["canDrawWild"] == true);
+            match i {
+                Some(i) => {
+                    c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": i }))
+                        .await
+                }
+                None => c.ask("getDestinations", json!({ "gameId": g })).await,
+            }
+        };
+        assert_eq!(out["description"], "success", "{out} in {m}");
+    }
+}
+
+/// The game a saved file records, replayed through the rules engine here.
+fn replay(saved: &Value, board: &Board) -> Game<'static> {
+    let game = &saved["game"];
+    let seed: u64 = game["seed"].as_str().unwrap().parse().unwrap();
+    let seats = game["seats"].as_array().unwrap().len();
+    let mut g = Game::new(Arc::new(board.clone()), seats, seed).unwrap();
+    for m in game["moves"].as_array().unwrap() {
+        let seat = m["seat"].as_u64().unwrap() as usize;
+        let mut m = m.clone();
+        m.as_object_mut().unwrap().remove("seat");
+        let mv = Move::from_json(&m.to_string()).unwrap();
+        g.apply(seat, &Action::from(&mv)).unwrap();
+    }
+    g
+}
+
+/// Destinations (by label) anywhere in a message.
+fn destinations(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            if let (Some(s), Some(e)) = (o.get("start"), o.get("end")) {
+                out.push(format!(
+                    "{} – {}",
+                    s.as_str().unwrap_or(""),
+                    e.as_str().unwrap_or("")
+                ));
+            }
+            o.values().for_each(|x| destinations(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| destinations(x, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_whole_game_with_bots_ends_in_the_engines_scores_and_keeps_secrets() {
+    let s = server("whole", Some(3)).await;
+    let board = Board::usa();
+    let mut a = Client::register(s.addr, "alice").await;
+    let mut b = Client::register(s.addr, "bobby").await;
+    let g = a
+        .ask("createGame", json!({ "gameName": "five", "color": "red" }))
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(
+        b.ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+            .await["description"],
+        "success"
+    );
+    for level in ["easy", "hard"] {
+        assert_eq!(
+            a.ask("addAI", json!({ "gameId": g, "difficulty": level }))
+                .await["description"],
+            "success"
+        );
+    }
+    assert_eq!(
+        a.ask("startGame", json!({ "gameId": g })).await["description"],
+        "game has started"
+    );
+    let (ra, rb) = tokio::join!(play_out(&mut a, g), play_out(&mut b, g));
+    assert_eq!(ra, rb);
+    let ended = a.wait_or_last("gameEnded").await;
+    assert_eq!(ended, ra);
+    // The saved game replays, through the rules engine, to these scores.
+    let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
+    assert_eq!(saved["description"], "success", "{saved}");
+    let path = PathBuf::from(saved["path"].as_str().unwrap());
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let engine = replay(&file, &board);
+    assert!(engine.is_over());
+    for (i, r) in engine.results().iter().enumerate() {
+        let p = &ra["players"][i];
+        assert_eq!(p["points"], json!(r.score), "player {i}");
+        assert_eq!(p["routePoints"], json!(r.route_points));
+        assert_eq!(p["destinationPoints"], json!(r.ticket_points));
+        assert_eq!(p["longestRouteRecipient"], json!(r.bonus > 0));
+    }
+    // Secrets: nothing alice received before the end names bob's hand or
+    // his tickets, unless they were offered to alice herself.
+    let end = a
+        .log
+        .iter()
+        .position(|m| m["command"] == "gameEnded")
+        .unwrap();
+    let mut mine = Vec::new();
+    let mut seen = Vec::new();
+    for m in &a.log[..end] {
+        let out = &m["output"];
+        assert!(!m.to_string().contains("\"seed\""), "{m}");
+        if let Some(players) = out["players"].as_array() {
+            for p in players {
+                if p["playerId"] != json!(0) {
+                    assert!(p.get("cards").is_none(), "another player's hand: {m}");
+                }
+            }
+        }
+        match m["command"].as_str().unwrap() {
+            "drawTrainCard" if out["playerId"] != json!(0) && out["cardLocation"] == 5 => {
+                assert_eq!(out["cardDrawn"], Value::Null, "{m}")
+            }
+            "getDestinations" if out["playerId"] != json!(0) => {
+                assert!(out.get("destinationCards").is_none(), "{m}")
+            }
+            "notifyDestinationRouteCompleted" => assert_eq!(out["playerId"], 0, "{m}"),
+            "startGame" => destinations(&out["initialDestination"], &mut mine),
+            "getDestinations" => destinations(&out["destinationCards"], &mut mine),
+            "sendClientModelInformation" => {
+                assert_eq!(out["you"], 0);
+                destinations(&out["offer"], &mut mine);
+            }
+            _ => {}
+        }
+        destinations(out, &mut seen);
+    }
+    seen.sort();
+    seen.dedup();
+    for d in &seen {
+        assert!(mine.contains(d), "alice saw {d}, never offered to her");
+    }
+    let mut bobs = Vec::new();
+    destinations(&ra["players"][1], &mut bobs);
+    for d in &bobs {
+        assert!(!seen.contains(d) || mine.contains(d), "bob's {d} leaked");
+    }
+    // `ttr-opt replan` reads the saved file, from alice's seat.
+    let (_, state) = GameState::load(&path).unwrap();
+    assert_eq!(state.cars_left, engine.players[0].cars);
+    assert_eq!(state.owned.len(), engine.players[0].tracks.len());
+    assert_eq!(state.tickets, engine.players[0].tickets);
+    let taken: usize = (1..4).map(|p| engine.players[p].tracks.len()).sum();
+    assert_eq!(state.taken.len(), taken);
+    let replan = std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
+        .args(["replan", path.to_str().unwrap(), "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        replan.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replan.stderr)
+    );
+    let r: Value = serde_json::from_slice(&replan.stdout).unwrap();
+    assert_eq!(r["status"], "optimal");
+    // loadGameState makes it a new game with the same state.
+    let name = path.file_name().unwrap().to_str().unwrap();
+    let loaded = a.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(loaded["status"], "success", "{loaded}");
+    let copy = a.model(loaded["gameId"].as_i64().unwrap()).await;
+    let original = a.model(g).await;
+    for key in [
+        "players",
+        "routes",
+        "cities",
+        "faceUp",
+        "deckCount",
+        "history",
+    ] {
+        assert_eq!(copy[key], original[key], "{key}");
+    }
+    assert_eq!(copy["results"]["players"], original["results"]["players"]);
+    let out = a
+        .ask("loadGameState", json!({ "path": "../../etc/passwd" }))
+        .await;
+    assert_eq!(out["status"], "error");
+}
+
+impl Client {
+    /// The last `command` received, or the next one.
+    async fn wait_or_last(&mut self, command: &str) -> Value {
+        match self.last(command) {
+            Some(v) => v.clone(),
+            None => self.wait(command).await,
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_play_a_whole_game_by_themselves() {
+    // One person and four bots: the fifth seat starts the game.
+    let s = server("bots", Some(5)).await;
+    let mut a = Client::register(s.addr, "alice").await;
+    let g = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "bots", "color": "green", "board": "small" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    for level in ["easy", "hard", "easy", "hard"] {
+        assert_eq!(
+            a.ask("addAI", json!({ "gameId": g, "difficulty": level }))
+                .await["description"],
+            "success"
+        );
+    }
+    let dealt = a.wait("startGame").await;
+    assert_eq!(dealt["description"], "game has started");
+    let results = play_out(&mut a, g).await;
+    assert_eq!(results["players"].as_array().unwrap().len(), 5);
+    let m = a.model(g).await;
+    assert_eq!(m["state"], "over");
+    assert!(m["history"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .starts_with("The game is over"));
+}
+
+// ---- A crash ---------------------------------------------------------------
+
+/// A server process on `db`, with the address it prints.
+fn start_binary(db: &Path) -> (std::process::Child, SocketAddr) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
+        .args([
+            "play",
+            "--db",
+            db.to_str().unwrap(),
+            "--port",
+            "0",
+            "--bot-delay",
+            "60000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    (child, addr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_killed_mid_game_continues_from_the_last_acknowledged_move() {
+    let dir = scratch("crash");
+    let db = dir.join("t.db");
+    let (mut child, addr) = start_binary(&db);
+    let mut a = Client::register(addr, "alice").await;
+    let mut b = Client::register(addr, "bobby").await;
+    let g = a
+        .ask("createGame", json!({ "gameName": "crash", "color": "red" }))
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    b.ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+        .await;
+    a.ask("startGame", json!({ "gameId": g })).await;
+    a.ask(
+        "selectDestinations",
+        json!({ "gameId": g, "destinationsSelected": [0, 1] }),
+    )
+    .await;
+    b.ask(
+        "selectDestinations",
+        json!({ "gameId": g, "destinationsSelected": [0, 1, 2] }),
+    )
+    .await;
+    a.ask(
+        "sendChat",
+        json!({ "gameId": g, "message": "before the crash" }),
+    )
+    .await;
+    // A few turns each, then the kill right after an acknowledgement.
+    for turn in 0..6 {
+        let (me, other) = if turn % 2 == 0 {
+            (&mut a, &mut b)
+        } else {
+            (&mut b, &mut a)
+        };
+        let first = me
+            .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await;
+        assert_eq!(first["description"], "success");
+        let second = me
+            .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await;
+        assert_eq!(second["description"], "success");
+        let _ = other;
+    }
+    let acknowledged_a = a.model(g).await;
+    let acknowledged_b = b.model(g).await;
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let (mut child, addr) = start_binary(&db);
+    let mut a = Client::connect(addr, None).await;
+    assert_eq!(
+        a.ask(
+            "login",
+            json!({ "username": "alice", "password": "correct horse battery" })
+        )
+        .await["description"],
+        "success"
+    );
+    let mut b = Client::connect(addr, None).await;
+    assert_eq!(
+        b.ask(
+            "login",
+            json!({ "username": "bobby", "password": "correct horse battery" })
+        )
+        .await["description"],
+        "success"
+    );
+    assert_eq!(a.model(g).await, acknowledged_a);
+    assert_eq!(b.model(g).await, acknowledged_b);
+    // And the game goes on.
+    assert_eq!(
+        a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await["description"],
+        "success"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[test]
+fn shipped_boards_are_offered_by_their_file_names() {
+    let keys: Vec<&str> = ttr_opt::board::SHIPPED.iter().map(|(k, _)| *k).collect();
+    for e in std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/data")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "json") {
+            let stem = p.file_stem().unwrap().to_str().unwrap();
+            assert!(
+                keys.contains(&stem),
+                "data/{stem}.json is not in board::SHIPPED"
+            );
+        }
+    }
+    let _unused: Option<RouteId> = None;
+}
