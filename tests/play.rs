@@ -1394,3 +1394,52 @@ fn shipped_boards_are_offered_by_their_file_names() {
     }
     let _unused: Option<RouteId> = None;
 }
+
+#[test]
+fn the_load_benchmark_plays_games_and_loses_no_move() {
+    // Two games for two seconds, at a short pause and flat out: every move
+    // answered with success and found in the server's database.
+    let dir = scratch("load");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
+        .args([
+            "bench",
+            "--play",
+            "--games",
+            "2",
+            "--seconds",
+            "2",
+            "--pause",
+            "50",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("play.csv")).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |row: &Vec<&str>, name: &str| -> f64 {
+        row[header.iter().position(|h| *h == name).unwrap()]
+            .parse()
+            .unwrap()
+    };
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    for (row, pause) in rows.iter().zip([50.0, 0.0]) {
+        assert_eq!(column(row, "pause_ms"), pause);
+        assert_eq!(column(row, "games"), 2.0);
+        assert!(column(row, "player_moves") > 0.0, "{csv}");
+        assert!(column(row, "all_moves") >= column(row, "player_moves"));
+        assert_eq!(column(row, "errors"), 0.0, "{csv}");
+        assert_eq!(column(row, "lost"), 0.0, "{csv}");
+        assert!(column(row, "p50_ms") <= column(row, "p99_ms"));
+    }
+    assert!(std::fs::read_to_string(dir.join("play.md"))
+        .unwrap()
+        .contains("| 50 | 2 | 4 |"));
+}

@@ -45,6 +45,24 @@ pub(super) struct BenchArgs {
     /// peak memory in generated.md and generated.csv.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
     generated: Option<u64>,
+    /// Instead of the paper's model: the online game under load. Starts
+    /// `ttr-opt play` on 127.0.0.1 with a fresh database, plays --games
+    /// games at once (two scripted WebSocket players and an easy bot each)
+    /// for --seconds, at --pause and then flat out, and records moves a
+    /// second, the time from a move to its answer (p50, p99), the server's
+    /// memory and CPU, and any error or lost move in play.md and play.csv.
+    #[arg(long, conflicts_with_all = ["boards", "generated"])]
+    play: bool,
+    /// With --play: games at once, 1 to 1000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    games: u64,
+    /// With --play: seconds of play once every game has started.
+    #[arg(long, default_value_t = 60.0, value_parser = positive_seconds)]
+    seconds: f64,
+    /// With --play: the players' and bots' pause before each move, in
+    /// milliseconds (0 to 60000); a second run then plays flat out.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pause: u64,
 }
 
 pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
@@ -55,6 +73,9 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     if let Some(count) = args.generated {
         return bench_generated(count, args);
+    }
+    if args.play {
+        return bench_play(args);
     }
     if args.from > args.to {
         return Err(usage(format!(
@@ -141,6 +162,42 @@ fn bench_generated(count: u64, args: &BenchArgs) -> Result<ExitCode> {
     let all_proven = rows.iter().all(|r| r.status == "optimal");
     write_csv(&args.out.join("generated.csv"), rows)?;
     Ok(proven_status(all_proven))
+}
+
+/// `bench --play`: the online game under load, at a pace and flat out.
+fn bench_play(args: &BenchArgs) -> Result<ExitCode> {
+    let mut runs = Vec::new();
+    for pause in [args.pause, 0] {
+        let options = crate::play::load::LoadOptions {
+            binary: std::env::current_exe().context("cannot find this program's file")?,
+            games: args.games as usize,
+            seconds: args.seconds,
+            dir: std::env::temp_dir().join(format!("ttr-opt-load-{}", std::process::id())),
+            pause: std::time::Duration::from_millis(pause),
+        };
+        eprintln!("pause {pause} ms:");
+        let report = crate::play::load::run(&options, &|line| eprintln!("{line}"))
+            .map_err(|e| anyhow::anyhow!("the load benchmark failed: {e}"))?;
+        let _ = std::fs::remove_dir_all(&options.dir);
+        runs.push(report);
+        if pause == 0 {
+            break;
+        }
+    }
+    let command = format!(
+        "ttr-opt bench --play --games {} --seconds {} --pause {}",
+        args.games, args.seconds, args.pause
+    );
+    let md = crate::play::load::markdown(&runs, &crate::solve::bench::machine(), &command);
+    out!("{md}");
+    write_text(&args.out.join("play.md"), &md)?;
+    let clean = runs.iter().all(|r| r.errors == 0 && r.lost == 0);
+    write_csv(&args.out.join("play.csv"), runs)?;
+    Ok(if clean {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 #[derive(clap::Args)]

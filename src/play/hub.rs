@@ -391,10 +391,12 @@ impl Hub {
         command: &str,
         output: &Value,
     ) {
+        let mut body = None;
         for (&cid, c) in &self.conns {
             if c.user == Some(user) {
                 let id = answer.filter(|(a, _)| *a == cid).and_then(|(_, id)| id);
-                batch.send(&c.outbox, message(command, id, output));
+                let body = body.get_or_insert_with(|| output.to_string());
+                batch.send(&c.outbox, protocol::envelope(command, id, body));
             }
         }
     }
@@ -800,14 +802,31 @@ impl Hub {
         );
     }
 
-    /// The joinable games, to every logged-in connection.
+    /// The joinable games, to every logged-in connection: each game's entry
+    /// is made once, and each user's list leaves out the user's own games.
     fn push_lobby(&self, batch: &mut Batch) {
+        let open: Vec<(&Table, String)> = self
+            .tables
+            .values()
+            .filter(|t| t.phase() == Phase::Open && t.seats.len() < MAX_SEATS)
+            .map(|t| (t, view::lobby_entry(t, "playerId", None).to_string()))
+            .collect();
         let mut lists: HashMap<UserId, String> = HashMap::new();
         for c in self.conns.values() {
             if let Some(u) = c.user {
-                let text = lists
-                    .entry(u)
-                    .or_insert_with(|| message("updateJoinableGames", None, &self.joinable(u)));
+                let text = lists.entry(u).or_insert_with(|| {
+                    let games: Vec<&str> = open
+                        .iter()
+                        .filter(|(t, _)| t.seat_of(u).is_none())
+                        .map(|(_, entry)| entry.as_str())
+                        .collect();
+                    let output = format!(
+                        "{{\"description\":\"{}\",\"games\":[{}]}}",
+                        d::SUCCESS,
+                        games.join(",")
+                    );
+                    protocol::envelope("updateJoinableGames", None, &output)
+                });
                 batch.send(&c.outbox, text.clone());
             }
         }

@@ -127,11 +127,15 @@ impl Request {
 
 /// A server message: `output` for `command`, with the request's `id`.
 pub fn message(command: &str, id: Option<&Value>, output: &Value) -> String {
-    let mut m = json!({ "command": command, "output": output });
-    if let Some(id) = id {
-        m["id"] = id.clone();
-    }
-    m.to_string()
+    envelope(command, id, &output.to_string())
+}
+
+/// A server message around an output already serialized (`output`, JSON):
+/// an output sent to many is serialized once.
+pub fn envelope(command: &str, id: Option<&Value>, output: &str) -> String {
+    let command = Value::from(command).to_string();
+    let id = id.map_or_else(String::new, |id| format!(",\"id\":{id}"));
+    format!("{{\"command\":{command}{id},\"output\":{output}}}")
 }
 
 /// An output of just a description.

@@ -453,48 +453,40 @@ impl Sqlite {
     fn apply(tx: &rusqlite::Transaction, w: &Write) -> rusqlite::Result<()> {
         match w {
             Write::User(u) => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO users (id, username, email, password, created)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![u.id, u.username, u.email, u.password, u.created],
-                )?;
+                )?
+                .execute(params![u.id, u.username, u.email, u.password, u.created])?;
             }
             Write::Password { user, hash } => {
-                tx.execute(
-                    "UPDATE users SET password = ?2 WHERE id = ?1",
-                    params![user, hash],
-                )?;
+                tx.prepare_cached("UPDATE users SET password = ?2 WHERE id = ?1")?
+                    .execute(params![user, hash])?;
             }
             Write::Session(s) => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO sessions (token_hash, user_id, created, last_used)
                      VALUES (?1, ?2, ?3, ?4)",
-                    params![s.token_hash, s.user, s.created, s.last_used],
-                )?;
+                )?
+                .execute(params![s.token_hash, s.user, s.created, s.last_used])?;
             }
             Write::SessionUsed { token_hash, at } => {
-                tx.execute(
-                    "UPDATE sessions SET last_used = ?2 WHERE token_hash = ?1",
-                    params![token_hash, at],
-                )?;
+                tx.prepare_cached("UPDATE sessions SET last_used = ?2 WHERE token_hash = ?1")?
+                    .execute(params![token_hash, at])?;
             }
             Write::EndSession { token_hash } => {
-                tx.execute(
-                    "DELETE FROM sessions WHERE token_hash = ?1",
-                    params![token_hash],
-                )?;
+                tx.prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")?
+                    .execute(params![token_hash])?;
             }
             Write::Board(b) => {
-                tx.execute(
-                    "INSERT OR IGNORE INTO boards (hash, json) VALUES (?1, ?2)",
-                    params![b.hash, b.json],
-                )?;
+                tx.prepare_cached("INSERT OR IGNORE INTO boards (hash, json) VALUES (?1, ?2)")?
+                    .execute(params![b.hash, b.json])?;
             }
             Write::Upload(u) => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO uploads (id, name, hash, owner) VALUES (?1, ?2, ?3, ?4)",
-                    params![u.id, u.name, u.hash, u.owner],
-                )?;
+                )?
+                .execute(params![u.id, u.name, u.hash, u.owner])?;
             }
             Write::Game {
                 id,
@@ -504,49 +496,58 @@ impl Sqlite {
                 board_hash,
                 created,
             } => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO games (id, name, creator, board_key, board_hash, created)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    params![id, name, creator, board_key, board_hash, created],
-                )?;
+                )?
+                .execute(params![id, name, creator, board_key, board_hash, created])?;
             }
             Write::Seats { game, seats } => {
-                tx.execute("DELETE FROM seats WHERE game_id = ?1", [game])?;
+                tx.prepare_cached("DELETE FROM seats WHERE game_id = ?1")?
+                    .execute([game])?;
                 for (i, s) in seats.iter().enumerate() {
-                    tx.execute(
+                    tx.prepare_cached(
                         "INSERT INTO seats (game_id, seat, user_id, bot, color)
                          VALUES (?1, ?2, ?3, ?4, ?5)",
-                        params![game, i as i64, s.user, s.bot, s.color],
-                    )?;
+                    )?
+                    .execute(params![game, i as i64, s.user, s.bot, s.color])?;
                 }
             }
             Write::Creator { game, user } => {
-                tx.execute(
-                    "UPDATE games SET creator = ?2 WHERE id = ?1",
-                    params![game, user],
-                )?;
+                tx.prepare_cached("UPDATE games SET creator = ?2 WHERE id = ?1")?
+                    .execute(params![game, user])?;
             }
             Write::Start { game, seed } => {
-                tx.execute(
-                    "UPDATE games SET seed = ?2 WHERE id = ?1",
-                    params![game, *seed as i64],
-                )?;
+                tx.prepare_cached("UPDATE games SET seed = ?2 WHERE id = ?1")?
+                    .execute(params![game, *seed as i64])?;
             }
             Write::Move { game, seq, record } => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO moves (game_id, seq, seat, action) VALUES (?1, ?2, ?3, ?4)",
-                    params![game, *seq as i64, record.seat as i64, record.action],
-                )?;
+                )?
+                .execute(params![
+                    game,
+                    *seq as i64,
+                    record.seat as i64,
+                    record.action
+                ])?;
             }
             Write::Chat { game, seq, record } => {
-                tx.execute(
+                tx.prepare_cached(
                     "INSERT INTO chat (game_id, seq, sender, message, at)
                      VALUES (?1, ?2, ?3, ?4, ?5)",
-                    params![game, *seq as i64, record.sender, record.message, record.at],
-                )?;
+                )?
+                .execute(params![
+                    game,
+                    *seq as i64,
+                    record.sender,
+                    record.message,
+                    record.at
+                ])?;
             }
             Write::DeleteGame { game } => {
-                tx.execute("DELETE FROM games WHERE id = ?1", [game])?;
+                tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
+                    .execute([game])?;
             }
         }
         Ok(())

@@ -341,11 +341,12 @@ impl Table {
                 format!("{name} drew a card from the deck")
             }
             Action::DrawTickets => format!("{name} drew destination tickets"),
-            Action::KeepTickets(kept) => format!(
-                "{name} kept {} destination ticket{}",
-                kept.len(),
-                if kept.len() == 1 { "" } else { "s" }
-            ),
+            Action::KeepTickets(kept) => {
+                format!(
+                    "{name} kept {}",
+                    counted(kept.len() as u32, "destination ticket")
+                )
+            }
             Action::Claim {
                 route,
                 track,
@@ -362,11 +363,11 @@ impl Table {
                     paid.push(format!("{locomotives} wild"));
                 }
                 format!(
-                    "{name} claimed {} ({} track, {} cars, {} points) with {}",
+                    "{name} claimed {} ({} track, {}, {}) with {}",
                     board.route_label(*route),
                     r.tracks[*track],
-                    r.length,
-                    r.points,
+                    counted(r.length, "car"),
+                    counted(r.points, "point"),
                     paid.join(" + ")
                 )
             }
@@ -383,8 +384,8 @@ impl Table {
                 .collect();
             if game.in_last_round() && !before.in_last_round() {
                 self.history.push(format!(
-                    "{name} has {} cars left: every player has one last turn",
-                    game.players[seat].cars
+                    "{name} has {} left: every player has one last turn",
+                    counted(game.players[seat].cars, "car")
                 ));
             }
         }
@@ -530,6 +531,11 @@ pub fn completed(board: &Board, game: &Game, seat: usize) -> Vec<TicketId> {
         .copied()
         .filter(|t| trips(t).iter().any(|x| eval.completed.contains(x)))
         .collect()
+}
+
+/// "1 car", "2 cars".
+fn counted(n: u32, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 /// A card's name in the protocol: its colour, or `wild`.

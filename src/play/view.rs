@@ -11,6 +11,10 @@ use crate::game::rules::{Card, Expect, Game, COLOURS};
 
 use super::table::{card_name, card_of_index, completed, Phase, Table, Who};
 
+/// The lines of history a model carries: the latest (a whole game's would
+/// make every message of its end long).
+pub const HISTORY: usize = 60;
+
 /// A ticket as the protocol names it: `start`, `end`, `points`, the city
 /// indexes and the label (every trip of a ticket with several).
 pub fn destination(board: &Board, t: TicketId) -> Value {
@@ -48,7 +52,13 @@ fn turn(game: &Game) -> Value {
             Expect::Tickets { .. } => "destinations",
         }
     };
-    json!({ "playerId": game.current(), "phase": phase, "lastRound": game.in_last_round() })
+    // At the start everyone chooses at once: no one is to move.
+    let player = if game.in_setup() {
+        Value::Null
+    } else {
+        game.current().into()
+    };
+    json!({ "playerId": player, "phase": phase, "lastRound": game.in_last_round() })
 }
 
 /// Every track `seat` may claim now and every way to pay: per card colour,
@@ -144,7 +154,8 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "canDrawWild": game.is_some_and(|g| !g.drawing_second()),
         "canPass": false,
         "claimable": [],
-        "history": table.history,
+        "history": &table.history[table.history.len().saturating_sub(HISTORY)..],
+        "historyLength": table.history.len(),
         "chat": table.chat.iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
         "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });
@@ -266,5 +277,6 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "colors": table.free_colors(),
         "state": state,
         "yourTurn": your_turn,
+        "turnOf": table.game().filter(|g| !g.is_over() && !g.in_setup()).map(|g| table.seats[g.current()].name.clone()),
     })
 }

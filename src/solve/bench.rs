@@ -366,7 +366,7 @@ fn mb(peak: Option<u64>) -> String {
 }
 
 /// Cores, processor and date, for the benchmark's heading.
-fn machine() -> String {
+pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
         .and_then(|info| {

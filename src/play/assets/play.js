@@ -100,6 +100,11 @@ function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
+/// A number in bold and its word, singular for 1: [<b>1</b>, " card"].
+function counted(n, word) {
+  return [h("b", {}, n), ` ${word}${n === 1 ? "" : "s"}`];
+}
+
 function ok(output) {
   return Boolean(output) && OK.has(output.description);
 }
@@ -819,10 +824,10 @@ function renderPlayers(m) {
       p.bot ? h("span", { class: "tag bot" }, `bot, ${p.bot}`) : null,
       current ? h("span", { class: "turn-mark", title: "whose turn" }, "▶") : null),
     h("div", { class: "stats" },
-      h("span", { class: "points", title: "points" }, h("b", {}, p.points), " points"),
-      h("span", { class: "trains", title: "trains left" }, h("b", {}, p.trainsLeft), " trains"),
-      h("span", { class: "cards-count", title: "train cards in hand" }, h("b", {}, p.cardCount), " cards"),
-      h("span", { class: "tickets-count", title: "tickets" }, h("b", {}, p.destinationCount), " tickets"))));
+      h("span", { class: "points", title: "points" }, ...counted(p.points, "point")),
+      h("span", { class: "trains", title: "trains left" }, ...counted(p.trainsLeft, "train")),
+      h("span", { class: "cards-count", title: "train cards in hand" }, ...counted(p.cardCount, "card")),
+      h("span", { class: "tickets-count", title: "tickets" }, ...counted(p.destinationCount, "ticket")))));
   }
 }
 
