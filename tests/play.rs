@@ -478,6 +478,52 @@ async fn the_session_cookie_logs_a_socket_in_until_logout() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_expired_session_is_no_session() {
+    let s = server("expired", None).await;
+    let (_, _, cookie) = http(
+        s.addr,
+        "/api/register",
+        r#"{"username":"dave1","password":"correct horse"}"#,
+        None,
+        None,
+    )
+    .await;
+    let t = token(&cookie.unwrap());
+    assert_eq!(
+        Client::connect(s.addr, Some(&t))
+            .await
+            .last("session")
+            .unwrap()["username"],
+        "dave1"
+    );
+    s.server.hub().stop();
+    // Last used 31 days ago: past the 30 days a session lasts unused.
+    let db = rusqlite::Connection::open(s.dir.join("t.db")).unwrap();
+    let old = ttr_opt::play::hub::now() - 31 * 24 * 3600;
+    assert_eq!(
+        db.execute("UPDATE sessions SET last_used = ?1", [old])
+            .unwrap(),
+        1
+    );
+    drop(db);
+    let config = Config {
+        db: s.dir.join("t.db"),
+        boards: Config::offers(Vec::new()),
+        origins: Vec::new(),
+        bot_delay: Duration::ZERO,
+        seed: None,
+    };
+    let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    assert_eq!(
+        Client::connect(addr, Some(&t))
+            .await
+            .last("session")
+            .unwrap()["username"],
+        Value::Null
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn other_origins_and_oversize_messages_are_refused() {
     let s = server("origins", None).await;
     let mut request = format!("ws://{}/ws", s.addr).into_client_request().unwrap();
@@ -738,6 +784,25 @@ async fn every_refused_move_gets_its_description_and_changes_nothing() {
     let s = server("refusals", Some(seed)).await;
     let board = Board::from_json(SMALL, "small.json").unwrap();
     let (mut a, mut b, g) = two_player_game(&s).await;
+    // Someone not at the table can neither look nor act.
+    let mut outsider = Client::register(s.addr, "carol").await;
+    for (command, parameters) in [
+        ("sendClientModelInformation", json!({ "gameId": g })),
+        (
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": [0, 1] }),
+        ),
+        ("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 })),
+        (
+            "buyRoute",
+            json!({ "gameId": g, "routeIndex": 0, "trainColor": "red", "numberOfWilds": 0 }),
+        ),
+        ("sendChat", json!({ "gameId": g, "message": "hello" })),
+        ("saveGameState", json!({ "gameId": g })),
+    ] {
+        let out = outsider.ask(command, parameters).await;
+        assert_eq!(out["description"], "not in this game", "{command}: {out}");
+    }
     // The same deal, here: the game's seed is the server's plus its id.
     let mut local = Game::new(&board, 2, seed + g as u64).unwrap();
     let before = a.model(g).await;
@@ -1250,6 +1315,22 @@ async fn bots_play_a_whole_game_by_themselves() {
     assert_eq!(dealt["description"], "game has started");
     let results = play_out(&mut a, g).await;
     assert_eq!(results["players"].as_array().unwrap().len(), 5);
+    assert_eq!(a.wait_or_last("gameEnded").await, results);
+    // The rules engine, replaying the saved moves, gives the same scores.
+    let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(saved["path"].as_str().unwrap()).unwrap())
+            .unwrap();
+    let board = Board::from_json(SMALL, "small.json").unwrap();
+    let engine = replay(&file, &board);
+    let scores: Vec<i64> = engine.results().iter().map(|r| r.score).collect();
+    let shown: Vec<i64> = results["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["points"].as_i64().unwrap())
+        .collect();
+    assert_eq!(shown, scores);
     let m = a.model(g).await;
     assert_eq!(m["state"], "over");
     assert!(m["history"]
