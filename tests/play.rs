@@ -1524,3 +1524,109 @@ fn the_load_benchmark_plays_games_and_loses_no_move() {
         .unwrap()
         .contains("| 50 | 2 | 4 |"));
 }
+
+/// A random JSON value of small depth.
+fn junk(rng: &mut rand_chacha::ChaCha8Rng, depth: u32) -> Value {
+    use rand::Rng;
+    match rng.random_range(0..if depth == 0 { 6 } else { 8 }) {
+        0 => Value::Null,
+        1 => json!(rng.random_bool(0.5)),
+        2 => json!(rng.random_range(-3i64..12)),
+        3 => [
+            json!(i64::MIN),
+            json!(i64::MAX),
+            json!(u64::MAX),
+            json!(1e300),
+            json!(-0.5),
+        ][rng.random_range(0..5)]
+        .clone(),
+        4 => {
+            let long = "x".repeat(300);
+            let texts = ["", "red", "wild", "gray", long.as_str(), "usa", "\u{0}"];
+            Value::from(texts[rng.random_range(0..texts.len())])
+        }
+        5 => json!(rng.random_range(0..5)),
+        6 => Value::Array(
+            (0..rng.random_range(0..4))
+                .map(|_| junk(rng, depth - 1))
+                .collect(),
+        ),
+        _ => {
+            let keys = [
+                "gameId",
+                "routeIndex",
+                "trainColor",
+                "numberOfWilds",
+                "cardLocation",
+                "destinationsSelected",
+                "color",
+                "gameName",
+                "difficulty",
+                "message",
+                "path",
+                "board",
+                "username",
+                "password",
+            ];
+            let mut o = serde_json::Map::new();
+            for _ in 0..rng.random_range(0..5) {
+                o.insert(
+                    keys[rng.random_range(0..keys.len())].into(),
+                    junk(rng, depth - 1),
+                );
+            }
+            Value::Object(o)
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_messages_are_answered_and_break_nothing() {
+    use rand::{Rng, SeedableRng};
+    let s = server("hostile", Some(9)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let commands = [
+        "sendChat",
+        "updateJoinableGames",
+        "updateUserGames",
+        "createGame",
+        "joinGame",
+        "leaveGame",
+        "startGame",
+        "addAI",
+        "sendClientModelInformation",
+        "buyRoute",
+        "drawTrainCard",
+        "getDestinations",
+        "selectDestinations",
+        "passTurn",
+        "saveGameState",
+        "loadGameState",
+        "nope",
+    ];
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
+    for i in 0..600 {
+        let c = if i % 2 == 0 { &mut a } else { &mut b };
+        let command = commands[rng.random_range(0..commands.len())];
+        let mut parameters = junk(&mut rng, 2);
+        // Often aimed at the real game, so that moves get past the first check.
+        if rng.random_bool(0.6) {
+            if !parameters.is_object() {
+                parameters = json!({});
+            }
+            parameters["gameId"] = json!(g);
+        }
+        let out = c.ask(command, parameters).await;
+        assert!(
+            out["description"].is_string() || out["status"].is_string(),
+            "{command}: {out}"
+        );
+    }
+    // The server still plays by the rules and tells both the same game
+    // (once the burst's rate limit has passed).
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let ma = a.model(g).await;
+    let mb = b.model(g).await;
+    assert_eq!(ma["routes"], mb["routes"]);
+    assert_eq!(ma["history"], mb["history"]);
+}

@@ -229,7 +229,10 @@ async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8;
             incoming = stream.next() => match incoming {
                 Some(Ok(Message::Text(text))) => {
                     if limiter.check().is_err() {
-                        server.hub().answer(conn, None, None, d::TOO_MANY_MESSAGES);
+                        // Answered all the same (with its id), so that a
+                        // client waiting for it learns to slow down.
+                        let (command, id) = protocol::Request::salvage(text.as_str());
+                        server.hub().answer(conn, command.as_deref(), id.as_ref(), d::TOO_MANY_MESSAGES);
                     } else {
                         server.handle(conn, text.as_str()).await;
                     }

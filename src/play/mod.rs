@@ -146,7 +146,9 @@ impl Server {
     /// One text frame from connection `conn`.
     pub async fn handle(self: &Arc<Self>, conn: ConnId, text: &str) {
         let Some(req) = Request::parse(text) else {
-            self.hub().answer(conn, None, None, d::INVALID_INPUT);
+            let (command, id) = Request::salvage(text);
+            self.hub()
+                .answer(conn, command.as_deref(), id.as_ref(), d::INVALID_INPUT);
             return;
         };
         let id = req.id.as_ref();

@@ -114,6 +114,26 @@ impl Request {
         (id_ok && (r.parameters.is_object() || r.parameters.is_null())).then_some(r)
     }
 
+    /// The command and id of a message that is not a valid request, as far
+    /// as they can be read, so that its refusal still reaches the client
+    /// waiting for that answer.
+    pub fn salvage(text: &str) -> (Option<String>, Option<Value>) {
+        let Ok(Value::Object(m)) = serde_json::from_str::<Value>(text) else {
+            return (None, None);
+        };
+        let command = m
+            .get("command")
+            .and_then(Value::as_str)
+            .filter(|c| c.len() <= 64)
+            .map(str::to_string);
+        let id = m.get("id").filter(|id| match id {
+            Value::Number(_) => true,
+            Value::String(s) => s.len() <= 64,
+            _ => false,
+        });
+        (command, id.cloned())
+    }
+
     /// The parameters read as `T`, or `None` when they do not fit.
     pub fn params<T: DeserializeOwned>(&self) -> Option<T> {
         let p = if self.parameters.is_null() {
@@ -274,6 +294,11 @@ mod tests {
         assert!(Request::parse(r#"{"command":"x","parameters":[1]}"#).is_none());
         assert!(Request::parse(r#"{"command":"x","id":{"a":1}}"#).is_none());
         assert!(Request::parse(r#"{"command":"x","extra":1}"#).is_none());
+        assert_eq!(
+            Request::salvage(r#"{"command":"x","parameters":"y","id":4}"#),
+            (Some("x".to_string()), Some(json!(4)))
+        );
+        assert_eq!(Request::salvage("[1]"), (None, None));
         let r = Request::parse(r#"{"command":"buyRoute","parameters":{"gameId":1,"routeIndex":2,"trainColor":"red","numberOfWilds":0}}"#).unwrap();
         let b: BuyRoute = r.params().unwrap();
         assert_eq!((b.game_id, b.route_index, b.number_of_wilds), (1, 2, 0));
