@@ -22,9 +22,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use ttr_opt::board::{Board, RouteId, TicketId};
 use ttr_opt::game::rules::{Action, Game};
+use ttr_opt::game::saved::Move;
 use ttr_opt::game::state::GameState;
 use ttr_opt::play::hub::Offer;
-use ttr_opt::play::record::Move;
 use ttr_opt::play::{spawn, Config, Server};
 
 /// How long to wait for something that should happen: a watchdog, not a

@@ -5,10 +5,12 @@
 //! - [`players`]: simulated strategies (random, greedy, planner);
 //! - [`simulate`]: many seeded games and their statistics;
 //! - [`state`]: a game in progress, the file format `replan` reads;
-//! - [`replan`]: the best plan from a game state.
+//! - [`replan`]: the best plan from a game state;
+//! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
 
 pub mod players;
 pub mod replan;
 pub mod rules;
+pub mod saved;
 pub mod simulate;
 pub mod state;

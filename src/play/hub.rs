@@ -22,7 +22,6 @@ use crate::game::state::GameState;
 use super::accounts::{self, Throttle};
 use super::journal::{Batch, Journal, Outbox};
 use super::protocol::{self, description as d, message, Request};
-use super::record::Move;
 use super::store::{
     BoardRecord, ChatRecord, GameId, GameRecord, MoveRecord, SessionRecord, Snapshot, UploadRecord,
     UserId, UserRecord, Write,
@@ -31,6 +30,7 @@ use super::table::{
     self, parse_colour, Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS, MAX_SEATS,
 };
 use super::view;
+use crate::game::saved::{Move, SavedChat, SavedGame, SavedSeat};
 
 /// A connection's id.
 pub type ConnId = u64;
@@ -1497,34 +1497,7 @@ impl Hub {
         };
         let board_name = format!("game-{}.board.json", t.id);
         let mut file = GameState::of_player(g, seat).to_json(&t.board.board, &board_name);
-        let seats: Vec<Value> = t
-            .seats
-            .iter()
-            .map(|s| match s.who {
-                Who::User(u) => json!({ "username": self.users.get(&u).map(|r| r.username.clone()), "color": s.color }),
-                Who::Bot(l) => json!({ "bot": l.name(), "color": s.color }),
-            })
-            .collect();
-        let moves: Vec<Value> = t
-            .moves
-            .iter()
-            .map(|(s, a)| {
-                let mut m = serde_json::to_value(Move::from(a)).unwrap_or_default();
-                m["seat"] = (*s).into();
-                m
-            })
-            .collect();
-        file["game"] = json!({
-            "format": 1,
-            "id": t.id,
-            "name": t.name,
-            "board_key": t.board.key,
-            "seed": t.seed().map(|s| s.to_string()),
-            "saved_by": seat,
-            "seats": seats,
-            "moves": moves,
-            "chat": t.chat.iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
-        });
+        file["game"] = self.saved(t, seat).to_json();
         let name = format!("game-{}-{}.json", t.id, t.moves.len());
         Ok(SaveFile {
             path: self.saves.join(name),
@@ -1532,6 +1505,42 @@ impl Hub {
             board_path: self.saves.join(board_name),
             board_text: t.board.json.clone(),
         })
+    }
+
+    /// A table as a saved game, from `seat`'s point of view.
+    pub fn saved(&self, t: &Table, seat: usize) -> SavedGame {
+        SavedGame {
+            name: t.name.clone(),
+            board_key: t.board.key.clone(),
+            seed: t.seed().unwrap_or(0),
+            seats: t
+                .seats
+                .iter()
+                .map(|s| match s.who {
+                    Who::User(u) => SavedSeat {
+                        username: self.users.get(&u).map(|r| r.username.clone()),
+                        bot: None,
+                        color: s.color.to_string(),
+                    },
+                    Who::Bot(l) => SavedSeat {
+                        username: None,
+                        bot: Some(l.name().to_string()),
+                        color: s.color.to_string(),
+                    },
+                })
+                .collect(),
+            saved_by: seat,
+            moves: t.moves.clone(),
+            chat: t
+                .chat
+                .iter()
+                .map(|c| SavedChat {
+                    sender: c.sender.clone(),
+                    message: c.message.clone(),
+                    at: c.at,
+                })
+                .collect(),
+        }
     }
 
     fn load_game(
@@ -1544,12 +1553,13 @@ impl Hub {
         let error = |reason: String| json!({ "status": "error", "description": d::INVALID_INPUT, "reason": reason });
         let p: protocol::LoadGame = Self::params(req)
             .map_err(|_| error("path is a file name in the saves folder".into()))?;
-        let name = std::path::Path::new(&p.path)
+        let asked = std::path::Path::new(&p.path);
+        let name = asked
             .file_name()
             .map(|n| n.to_string_lossy().to_string())
             .unwrap_or_default();
         // Only the saves folder is read: a bare name, or a path into it.
-        let inside = std::path::Path::new(&p.path)
+        let inside = asked
             .parent()
             .is_none_or(|d| d.as_os_str().is_empty() || d == self.saves);
         if name.is_empty() || !inside || !name.ends_with(".json") {
@@ -1558,110 +1568,52 @@ impl Hub {
                 p.path
             )));
         }
-        let path = self.saves.join(&name);
-        let text =
-            crate::board::input::read_text(&path).map_err(|e| error(format!("{name}: {e}")))?;
-        let file: Value = serde_json::from_str(&text).map_err(|e| error(format!("{name}: {e}")))?;
-        let record = &file["game"];
-        let board_file = file["board"].as_str().unwrap_or_default();
-        let board_name = std::path::Path::new(board_file)
-            .file_name()
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_default();
-        let board_text = crate::board::input::read_text(&self.saves.join(&board_name))
-            .map_err(|e| error(format!("{board_name}: {e}")))?;
-        let board = Arc::new(
-            board_entry(
-                record["board_key"].as_str().unwrap_or("saved").to_string(),
-                board_text,
-                &board_name,
-            )
-            .map_err(error)?,
-        );
-        let seed: u64 = record["seed"]
-            .as_str()
-            .and_then(|s| s.parse().ok())
-            .ok_or_else(|| error(format!("{name}: game.seed is missing")))?;
+        let (_, board_text, saved) =
+            SavedGame::load(&self.saves.join(&name)).map_err(|e| error(e.to_string()))?;
+        let board =
+            Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(error)?);
         let mut seats = Vec::new();
-        for (i, s) in record["seats"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
-            let color = s["color"].as_str().unwrap_or_default().to_string();
-            let seat = match (s["username"].as_str(), s["bot"].as_str()) {
-                (Some(u), _) => {
-                    let id = self
-                        .by_name
+        for (i, s) in saved.seats.iter().enumerate() {
+            let user_id = match &s.username {
+                Some(u) => Some(
+                    self.by_name
                         .get(&u.to_lowercase())
                         .copied()
-                        .ok_or_else(|| error(format!("{name}: game.seats[{i}]: no user {u}")))?;
-                    super::store::SeatRecord {
-                        user: Some(id),
-                        bot: None,
-                        color,
-                    }
-                }
-                (None, Some(b)) => super::store::SeatRecord {
-                    user: None,
-                    bot: Some(b.to_string()),
-                    color,
-                },
-                _ => {
-                    return Err(error(format!(
-                        "{name}: game.seats[{i}] names no user or bot"
-                    )))
-                }
+                        .ok_or_else(|| error(format!("{name}: game.seats[{i}]: no user {u}")))?,
+                ),
+                None => None,
             };
-            seats.push(seat);
+            seats.push(super::store::SeatRecord {
+                user: user_id,
+                bot: s.bot.clone(),
+                color: s.color.clone(),
+            });
         }
         if !seats.iter().any(|s| s.user == Some(user)) {
             return Err(error(format!("{name}: you have no seat in that game")));
         }
-        let mut moves = Vec::new();
-        for (i, m) in record["moves"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .enumerate()
-        {
-            let seat = m["seat"]
-                .as_u64()
-                .ok_or_else(|| error(format!("{name}: game.moves[{i}].seat is missing")))?
-                as usize;
-            let mut m = m;
-            if let Some(o) = m.as_object_mut() {
-                o.remove("seat");
-            }
-            let mv = Move::from_json(&m.to_string())
-                .map_err(|e| error(format!("{name}: game.moves[{i}]: {e}")))?;
-            moves.push(MoveRecord {
-                seat,
-                action: mv.to_json(),
-            });
-        }
-        let id = self.tables.keys().max().copied().unwrap_or(0) + 1;
-        let created = now();
-        let game_name: String = format!(
-            "{} (loaded)",
-            record["name"].as_str().unwrap_or("saved game")
-        )
-        .chars()
-        .take(MAX_NAME + 9)
-        .collect();
-        let chat: Vec<ChatRecord> = record["chat"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
+        let moves: Vec<MoveRecord> = saved
+            .moves
+            .iter()
+            .map(|(seat, a)| MoveRecord {
+                seat: *seat,
+                action: Move::from(a).to_json(),
+            })
+            .collect();
+        let chat: Vec<ChatRecord> = saved
+            .chat
             .iter()
             .map(|c| ChatRecord {
-                sender: c["sender"].as_str().unwrap_or_default().to_string(),
-                message: c["message"].as_str().unwrap_or_default().to_string(),
-                at: c["at"].as_i64().unwrap_or(0),
+                sender: c.sender.clone(),
+                message: c.message.clone(),
+                at: c.at,
             })
+            .collect();
+        let id = self.tables.keys().max().copied().unwrap_or(0) + 1;
+        let created = now();
+        let game_name: String = format!("{} (loaded)", saved.name)
+            .chars()
+            .take(MAX_NAME + 9)
             .collect();
         let g = GameRecord {
             id,
@@ -1670,7 +1622,7 @@ impl Hub {
             board_key: board.key.clone(),
             board_hash: board.hash.clone(),
             created,
-            seed: Some(seed),
+            seed: Some(saved.seed),
             seats: seats.clone(),
             moves: moves.clone(),
             chat: chat.clone(),
@@ -1692,7 +1644,10 @@ impl Hub {
             created,
         });
         batch.write(Write::Seats { game: id, seats });
-        batch.write(Write::Start { game: id, seed });
+        batch.write(Write::Start {
+            game: id,
+            seed: saved.seed,
+        });
         for (seq, record) in moves.into_iter().enumerate() {
             batch.write(Write::Move {
                 game: id,

@@ -15,7 +15,6 @@
 //! - [`journal`]: commit, then tell: the path of every change to disk and
 //!   to the players;
 //! - [`store`]: the store's interface and its SQLite implementation;
-//! - [`record`]: a move as stored and saved;
 //! - [`http`]: the page, the WebSocket handshake, the cookie, the boards;
 //! - [`load`]: the load benchmark (`ttr-opt bench --play`).
 
@@ -25,7 +24,6 @@ pub mod hub;
 pub mod journal;
 pub mod load;
 pub mod protocol;
-pub mod record;
 pub mod store;
 pub mod table;
 pub mod view;

@@ -86,7 +86,7 @@ pub struct SeatRecord {
 pub struct MoveRecord {
     /// The seat that made it.
     pub seat: usize,
-    /// The move as JSON ([`super::record::Move`]).
+    /// The move as JSON ([`crate::game::saved::Move`]).
     pub action: String,
 }
 

@@ -14,8 +14,8 @@ use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
 use crate::solve::verify::evaluate;
 
-use super::record::Move;
 use super::store::{ChatRecord, GameId, GameRecord, MoveRecord, SeatRecord, UserId};
+use crate::game::saved::Move;
 
 /// The players' colours, as 003 names them.
 pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
