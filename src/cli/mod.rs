@@ -35,6 +35,7 @@ mod check;
 mod designer;
 mod export;
 mod play;
+mod review;
 mod serve;
 mod simulate;
 mod solve;
@@ -110,6 +111,11 @@ enum Command {
     /// A plan of your own (a list of routes): legal or not, its score by the
     /// independent verifier, and how far it is from the proven optimum.
     Check(check::CheckArgs),
+    /// A saved game reviewed turn by turn: for each player, the best final
+    /// score still reachable at each turn, where points were lost (their
+    /// own claims, the others', the end), beside the single-player optimum
+    /// of the same tickets; writes JSON, CSV and, with --plot, a figure.
+    Review(review::ReviewArgs),
     /// Every optimal plan of a budget: how many, how often each ticket and
     /// route is in them, and the plans (up to --max); writes CSV and JSON.
     Optima(analyses::OptimaArgs),
@@ -387,6 +393,7 @@ pub fn main() -> ExitCode {
         Command::Optima(args) => analyses::run_optima(args),
         Command::Breakeven(args) => analyses::run_break_even(args),
         Command::Check(args) => check::run_check(args),
+        Command::Review(args) => review::run_review(args),
         Command::Export(args) => export::run_export(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Play(args) => play::run_play(args),

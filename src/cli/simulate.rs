@@ -1,6 +1,7 @@
 //! `simulate`: seeded games between simulated strategies, measured against
 //! the single-player optimum.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -8,8 +9,10 @@ use anyhow::{Context, Result};
 
 use super::{list, load_board, usage, write_csv, write_json, FilesArgs, EXIT_TIME_LIMIT};
 use crate::analysis::Frequency;
+use crate::board::Board;
 use crate::game::players::{by_name, check_players, STRATEGIES};
-use crate::game::simulate::{simulate, single_player_optimum};
+use crate::game::review::{review_played, PlayerReview, Review, ReviewOptions};
+use crate::game::simulate::{simulate, single_player_optimum, Played};
 use crate::output::plot;
 use crate::output::report::SimulateReport;
 use crate::solve::{self, SolveError};
@@ -30,8 +33,88 @@ pub(super) struct SimulateArgs {
     /// the board's own cars).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20_000_000))]
     optimum: Option<u32>,
+    /// Also review the first N games turn by turn (as `ttr-opt review`
+    /// does a saved game): how far each strategy stays from the best still
+    /// reachable, and where it loses points. Writes
+    /// review-<players>.{json,csv}.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    review: Option<u64>,
     #[command(flatten)]
     files: FilesArgs,
+}
+
+/// Reviews the first `n` games of `played` (each on the worker pool) and
+/// writes review-<players>.{json,csv}; returns a summary per strategy and
+/// the files.
+fn review_games(
+    board: &Board,
+    played: &[Played],
+    n: usize,
+    out: &Path,
+    stem: &str,
+) -> Result<(String, Vec<PathBuf>)> {
+    let games = &played[..n.min(played.len())];
+    eprintln!("reviewing {} games turn by turn ...", games.len());
+    let bar = indicatif::ProgressBar::new(games.len() as u64);
+    let mut reviews = Vec::new();
+    for p in games {
+        reviews.push(review_played(board, p, &ReviewOptions::default())?);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let stem = stem.replacen("simulate-", "review-", 1);
+    let json = out.join(format!("{stem}.json"));
+    let csv = out.join(format!("{stem}.csv"));
+    write_json(&json, &reviews)?;
+    write_csv(
+        &csv,
+        games
+            .iter()
+            .zip(&reviews)
+            .flat_map(|(p, r)| r.rows(p.seats.first().map_or(0, |s| s.game))),
+    )?;
+    Ok((review_summary(&reviews), vec![json, csv]))
+}
+
+/// Per strategy, over the reviewed seats: the best reachable at the first
+/// turn, the final score (bonus aside), and the points lost by cause.
+fn review_summary(reviews: &[Review]) -> String {
+    let mut by: Vec<(String, Vec<&PlayerReview>)> = Vec::new();
+    for p in reviews.iter().flat_map(|r| &r.players) {
+        match by.iter_mut().find(|(s, _)| *s == p.name) {
+            Some((_, list)) => list.push(p),
+            None => by.push((p.name.clone(), vec![p])),
+        }
+    }
+    let mut out = format!(
+        "Reviewed {} games turn by turn (means per seat; scores without the longest-path bonus{})\n",
+        reviews.len(),
+        if reviews.iter().all(|r| r.all_proven) {
+            ""
+        } else {
+            "; some values unproven"
+        }
+    );
+    out += &format!(
+        "  {:<10} {:>5} {:>11} {:>7} {:>9} {:>10} {:>8}\n",
+        "strategy", "seats", "first best", "final", "own moves", "others", "end"
+    );
+    for (name, list) in by {
+        let mean = |f: &dyn Fn(&PlayerReview) -> i64| {
+            list.iter().map(|p| f(p) as f64).sum::<f64>() / list.len() as f64
+        };
+        out += &format!(
+            "  {:<10} {:>5} {:>11.1} {:>7.1} {:>9.1} {:>10.1} {:>8.1}\n",
+            name,
+            list.len(),
+            mean(&|p| p.turns.first().map_or(p.network_score, |t| t.best)),
+            mean(&|p| p.network_score),
+            mean(&|p| p.lost_own),
+            mean(&|p| p.lost_others),
+            mean(&|p| p.lost_end),
+        );
+    }
+    out
 }
 
 /// A strategy name of `--players`.
@@ -127,10 +210,22 @@ pub(super) fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         )?);
     }
 
+    let reviews = match args.review {
+        Some(n) => {
+            let (summary, files) = review_games(&board, &played, n as usize, &out, &stem)?;
+            written.extend(files);
+            Some(summary)
+        }
+        None => None,
+    };
+
     if args.files.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         out!("{}", report.table());
+        if let Some(summary) = &reviews {
+            out!("\n{summary}");
+        }
         outln!("\nwrote {}", list(&written));
     }
     if report.games < args.games {

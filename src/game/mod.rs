@@ -6,10 +6,14 @@
 //! - [`simulate`]: many seeded games and their statistics;
 //! - [`state`]: a game in progress, the file format `replan` reads;
 //! - [`replan`]: the best plan from a game state;
+//! - [`coach`]: the best plan for one player, from what they know;
+//! - [`review`]: a finished game, turn by turn, against the best still reachable;
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
 
+pub mod coach;
 pub mod players;
 pub mod replan;
+pub mod review;
 pub mod rules;
 pub mod saved;
 pub mod simulate;

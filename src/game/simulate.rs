@@ -70,6 +70,8 @@ pub struct Played {
     pub moves: usize,
     /// Stopped by the move limit or because nobody could move.
     pub stalled: bool,
+    /// Every move, by seat: the game again from its seed, for a review.
+    pub actions: Vec<(usize, Action)>,
 }
 
 /// Plays one game between `names` (in turn order) from `seed`. A strategy's
@@ -86,6 +88,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
     // The strategies' own randomness, apart from the game's.
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
     let mut moves = 0;
+    let mut actions = Vec::new();
     let mut passes = 0;
     let mut stalled = false;
     while !g.is_over() {
@@ -105,6 +108,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
                 ),
             )
         })?;
+        actions.push((me, action.clone()));
         passes = if action == Action::Pass {
             passes + 1
         } else {
@@ -144,6 +148,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         seats,
         moves,
         stalled,
+        actions,
     })
 }
 

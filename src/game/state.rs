@@ -26,7 +26,7 @@ pub struct Track {
 }
 
 /// A validated game state.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameState {
     /// Players in the game (2–5). With 2 or 3, a double route is closed once
     /// one of its tracks is claimed; with 4 or 5 both tracks can be claimed,

@@ -1,7 +1,7 @@
 //! Figures, each written as PNG and SVG with plotters: the optimal network on
 //! the map (the paper's Figure 2), the score curve (Figure 3), the most
-//! frequent tickets and routes (Figure 4), the sensitivity bars, and the
-//! score distributions of simulated players.
+//! frequent tickets and routes (Figure 4), the sensitivity bars, the
+//! score distributions of simulated players, and a game's review.
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary (the `dejavu`
 //! crate), never with the system's fonts: a PNG comes out the same on every
@@ -20,6 +20,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::analysis::optima::{Presence, SweepOptima};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
+use crate::game::review::Review;
 use crate::model::Plan;
 
 /// A figure that could not be drawn or written.
@@ -220,6 +221,13 @@ macro_rules! render {
 /// other routes in grey, cities labelled, the completed tickets listed.
 pub fn map(board: &Board, plan: &Plan, cars: u32, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
     render!(stem, (1600, 760), |root| draw_map(&root, board, plan, cars))
+}
+
+/// A game's review: per player, the best final score still reachable at
+/// the start of each turn, with the final score as a dashed line; where a
+/// curve falls, points were lost.
+pub fn review(title: &str, review: &Review, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    render!(stem, (1200, 800), |root| draw_review(&root, title, review))
 }
 
 /// Figure 3: the optimal score against the train-car budget, split into
@@ -670,6 +678,89 @@ where
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
         .label_font((FONT, 18))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()?;
+    Ok(())
+}
+
+const PLAYER_COLOURS: [RGBColor; 5] = [
+    RGBColor(215, 40, 40),
+    RGBColor(40, 90, 210),
+    RGBColor(30, 150, 70),
+    RGBColor(230, 150, 0),
+    RGBColor(60, 60, 60),
+];
+
+fn draw_review<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    review: &Review,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let turns = review
+        .players
+        .iter()
+        .map(|p| p.turns.len())
+        .max()
+        .unwrap_or(1)
+        .max(1) as i64;
+    let values = review.players.iter().flat_map(|p| {
+        p.turns
+            .iter()
+            .flat_map(|t| [t.best, t.after_own])
+            .chain([p.network_score, p.single_player_optimum])
+    });
+    let low = values.clone().min().unwrap_or(0);
+    let high = values.max().unwrap_or(1).max(low + 1);
+    let pad = ((high - low) / 10).max(1);
+    // Room below the curves for the legend.
+    let low = low - (high - low) / 2 - 4 * pad;
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, (FONT, 24))
+        .margin(20)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d(1i64..turns + 1, low - pad..high + pad)?;
+    chart
+        .configure_mesh()
+        .x_desc("the player's turn")
+        .y_desc("best final score still reachable (points)")
+        .label_style((FONT, 16))
+        .axis_desc_style((FONT, 18))
+        .draw()?;
+    for (p, colour) in review.players.iter().zip(PLAYER_COLOURS.iter().cycle()) {
+        let colour = *colour;
+        let points: Vec<(i64, i64)> = p.turns.iter().map(|t| (t.turn as i64, t.best)).collect();
+        chart
+            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(3)))?
+            .label(format!(
+                "{} (seat {}): final {} (single-player optimum {})",
+                p.name, p.seat, p.network_score, p.single_player_optimum
+            ))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(3))
+            });
+        chart.draw_series(points.iter().map(|&q| Circle::new(q, 3, colour.filled())))?;
+        // The final score, dashed across the game.
+        let dashes = (1..=turns).step_by(2).map(|x| {
+            PathElement::new(
+                vec![
+                    (x, p.network_score),
+                    ((x + 1).min(turns + 1), p.network_score),
+                ],
+                colour.stroke_width(1),
+            )
+        });
+        chart.draw_series(dashes)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .label_font((FONT, 16))
         .background_style(WHITE)
         .border_style(BLACK)
         .draw()?;
