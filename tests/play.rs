@@ -84,6 +84,7 @@ async fn server(name: &str, seed: Option<u64>) -> Running {
         origins: Vec::new(),
         bot_delay: Duration::ZERO,
         seed,
+        coach_limit: 10.0,
     };
     let (addr, server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     Running { addr, server, dir }
@@ -512,6 +513,7 @@ async fn an_expired_session_is_no_session() {
         origins: Vec::new(),
         bot_delay: Duration::ZERO,
         seed: None,
+        coach_limit: 10.0,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     assert_eq!(
@@ -1602,6 +1604,8 @@ async fn hostile_messages_are_answered_and_break_nothing() {
         "passTurn",
         "saveGameState",
         "loadGameState",
+        "getCoach",
+        "getReview",
         "nope",
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
@@ -1629,4 +1633,127 @@ async fn hostile_messages_are_answered_and_break_nothing() {
     let mb = b.model(g).await;
     assert_eq!(ma["routes"], mb["routes"]);
     assert_eq!(ma["history"], mb["history"]);
+}
+
+// ---- The coach and the review ------------------------------------------------
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_coach_plans_for_its_own_seat_and_the_review_follows_the_game() {
+    let s = server("coach", Some(11)).await;
+    let board = Board::from_json(SMALL, "small.json").unwrap();
+    // A game between people with the coach left off (the default).
+    let (mut a, mut b, duel) = two_player_game(&s).await;
+    assert_eq!(a.model(duel).await["coach"], false);
+    let out = a.ask("getCoach", json!({ "gameId": duel })).await;
+    assert_eq!(out["description"], "coach is off in this game", "{out}");
+    let out = a.ask("getReview", json!({ "gameId": duel })).await;
+    assert_eq!(out["description"], "game is not over", "{out}");
+
+    // A game that allows it: alice and a bot.
+    let g = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "coached", "color": "red", "board": "small", "coach": true }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    assert_eq!(a.model(g).await["coach"], true);
+    let out = a.ask("getCoach", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "game has not started", "{out}");
+    a.ask("addAI", json!({ "gameId": g, "difficulty": "hard" }))
+        .await;
+    assert_eq!(
+        a.ask("startGame", json!({ "gameId": g })).await["description"],
+        "game has started"
+    );
+    // Someone without a seat is refused.
+    let out = b.ask("getCoach", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "not in this game", "{out}");
+
+    // At the start, with the first tickets offered: every choice weighed.
+    let m = a.model(g).await;
+    let offered = m["offer"]["destinations"].as_array().unwrap().len();
+    let min = m["offer"]["min"].as_u64().unwrap() as usize;
+    let coach = a.ask("getCoach", json!({ "gameId": g })).await;
+    assert_eq!(coach["description"], "success", "{coach}");
+    let subsets = (1u32..1 << offered)
+        .filter(|m| m.count_ones() as usize >= min)
+        .count();
+    let choices = coach["choices"].as_array().unwrap();
+    assert_eq!(choices.len(), subsets);
+    assert_eq!(coach["score"], choices[0]["score"]);
+    assert_eq!(coach["proven"], true);
+    // The same advice from the seat's own state, computed here from the
+    // saved game's replay.
+    let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(saved["path"].as_str().unwrap()).unwrap())
+            .unwrap();
+    let engine = replay(&file, &board);
+    let (offer, min) = engine.offer(0).unwrap();
+    let here = ttr_opt::game::coach::advise(
+        &board,
+        &GameState::of_player(&engine, 0),
+        Some((offer, min)),
+        &ttr_opt::solve::SolveOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(coach["score"].as_i64().unwrap(), here.plan.score);
+    let claim: Vec<String> = coach["claim"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap().to_string())
+        .collect();
+    let want: Vec<String> = here
+        .plan
+        .claim
+        .iter()
+        .map(|&r| board.route_label(r))
+        .collect();
+    assert_eq!(claim, want);
+    // Each route's tracks, by the protocol's routeIndex.
+    for r in coach["claim"].as_array().unwrap() {
+        for i in r["routeIndexes"].as_array().unwrap() {
+            let (from, to) = r["label"].as_str().unwrap().split_once(" – ").unwrap();
+            let first = index(&board, from, to, 0);
+            assert!((first..first + 2).contains(&i.as_i64().unwrap()), "{r}");
+        }
+    }
+
+    // After the game, the review: for both players, turn by turn, as the
+    // library reviews the saved game.
+    play_out(&mut a, g).await;
+    let out = b.ask("getReview", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "not in this game", "{out}");
+    let review = a.ask("getReview", json!({ "gameId": g })).await;
+    assert_eq!(review["description"], "success", "{review}");
+    let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
+    let (_, _, whole) =
+        ttr_opt::game::saved::SavedGame::load(Path::new(saved["path"].as_str().unwrap())).unwrap();
+    let here = ttr_opt::game::review::review_saved(
+        &board,
+        &whole,
+        &ttr_opt::game::review::ReviewOptions::default(),
+    )
+    .unwrap();
+    let players = review["review"]["players"].as_array().unwrap();
+    assert_eq!(players.len(), 2);
+    for (p, q) in players.iter().zip(&here.players) {
+        let bests: Vec<i64> = p["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["best"].as_i64().unwrap())
+            .collect();
+        assert!(!bests.is_empty());
+        assert_eq!(bests, q.turns.iter().map(|t| t.best).collect::<Vec<_>>());
+        assert_eq!(p["network_score"].as_i64().unwrap(), q.network_score);
+    }
+    // Kept: the second answer is the first.
+    assert_eq!(a.ask("getReview", json!({ "gameId": g })).await, review);
+    // After the end the coach still answers its players.
+    let out = a.ask("getCoach", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "success", "{out}");
 }

@@ -39,6 +39,11 @@ pub(super) struct PlayArgs {
     /// 60000), so that people can follow.
     #[arg(long, default_value_t = 800, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     bot_delay: u64,
+    /// The coach's time limit in seconds: for one answer during a game,
+    /// and for each plan of a finished game's review. Past it the best plan
+    /// found is shown with its proven bound.
+    #[arg(long, default_value_t = 10.0, value_parser = super::positive_seconds)]
+    coach_limit: f64,
 }
 
 pub(super) fn run_play(args: &PlayArgs) -> Result<ExitCode> {
@@ -68,6 +73,7 @@ pub(super) fn run_play(args: &PlayArgs) -> Result<ExitCode> {
         origins: args.origin.clone(),
         bot_delay: Duration::from_millis(args.bot_delay),
         seed: None,
+        coach_limit: args.coach_limit,
     };
     let addr = SocketAddr::new(args.host, args.port);
     let boards = config.boards.len();

@@ -27,7 +27,8 @@ use super::store::{
     UserId, UserRecord, Write,
 };
 use super::table::{
-    self, parse_colour, Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS, MAX_SEATS,
+    self, parse_colour, Difficulty, Phase, ReviewSlot, Seat, Table, TableBoard, Who, COLORS,
+    MAX_SEATS,
 };
 use super::view;
 use crate::game::saved::{Move, SavedChat, SavedGame, SavedSeat};
@@ -88,6 +89,31 @@ pub struct LoginOutcome {
     pub output: Value,
     /// The token to set as the cookie.
     pub token: Option<String>,
+}
+
+/// The coach's input for one player: their own state and offer only.
+pub struct CoachInput {
+    /// The game.
+    pub game: GameId,
+    /// The player's seat.
+    pub seat: usize,
+    /// Its board.
+    pub board: Arc<TableBoard>,
+    /// The player's state: their cars, tracks and tickets, the others'
+    /// claimed tracks.
+    pub state: GameState,
+    /// The player's ticket offer waiting, with how many to keep.
+    pub offer: Option<(Vec<crate::board::TicketId>, usize)>,
+}
+
+/// What `getReview` found.
+pub enum ReviewStart {
+    /// The review, done before.
+    Ready(Arc<Value>),
+    /// Being computed: the answer comes when it is done.
+    Waiting,
+    /// To compute now: the board and the whole game.
+    Compute(Arc<TableBoard>, SavedGame),
 }
 
 /// A saved game to write outside the lock.
@@ -998,7 +1024,7 @@ impl Hub {
             .map(|u| u.username.clone())
             .unwrap_or_default();
         let created = now();
-        let table = Table::new(
+        let mut table = Table::new(
             id,
             name.clone(),
             user,
@@ -1007,6 +1033,7 @@ impl Hub {
             board.clone(),
             created,
         );
+        table.coach = p.coach;
         self.store_board(batch, &board);
         batch.write(Write::Game {
             id,
@@ -1015,6 +1042,7 @@ impl Hub {
             board_key: board.key.clone(),
             board_hash: board.hash.clone(),
             created,
+            coach: p.coach,
         });
         batch.write(Write::Seats {
             game: id,
@@ -1485,6 +1513,97 @@ impl Hub {
         self.commit(batch);
     }
 
+    // ---- The coach and the review -------------------------------------------
+
+    /// The user of connection `conn`, or the answer to a caller who is not
+    /// logged in.
+    fn user_of(&self, conn: ConnId) -> Result<UserId, Value> {
+        self.conns
+            .get(&conn)
+            .and_then(|c| c.user)
+            .ok_or_else(|| protocol::described(d::NOT_LOGGED_IN))
+    }
+
+    /// What the coach may know for `getCoach`: the asking player's own
+    /// state ([`GameState::of_player`]) and offer, nothing of the others'.
+    /// Refused outside the player's seat, before the start, and while the
+    /// game is played if its creator left the coach off.
+    pub fn coach_input(&self, conn: ConnId, req: &Request) -> Result<CoachInput, Value> {
+        let user = self.user_of(conn)?;
+        let p: protocol::GameOnly = Self::params(req)?;
+        let (t, seat) = self.seated(user, p.game_id)?;
+        let Some(g) = t.game() else {
+            return Err(protocol::described(d::NOT_STARTED));
+        };
+        if !t.coach && !g.is_over() {
+            return Err(protocol::described(d::COACH_OFF));
+        }
+        Ok(CoachInput {
+            game: t.id,
+            seat,
+            board: t.board.clone(),
+            state: GameState::of_player(g, seat),
+            offer: g.offer(seat).map(|(o, min)| (o.to_vec(), min)),
+        })
+    }
+
+    /// `getReview`: the review if done; else whether to start it (this
+    /// connection waits for it either way).
+    pub fn review_input(&mut self, conn: ConnId, req: &Request) -> Result<ReviewStart, Value> {
+        let user = self.user_of(conn)?;
+        let p: protocol::GameOnly = Self::params(req)?;
+        self.seated(user, p.game_id)?;
+        let saved = {
+            let t = &self.tables[&p.game_id];
+            if t.phase() != Phase::Over {
+                return Err(protocol::described(d::NOT_OVER));
+            }
+            self.saved(t, 0)
+        };
+        let t = self.tables.get_mut(&p.game_id).expect("seated above");
+        let waiter = (conn, req.id.clone());
+        Ok(match &mut t.review {
+            ReviewSlot::Done(v) => ReviewStart::Ready(v.clone()),
+            ReviewSlot::Running(waiting) => {
+                waiting.push(waiter);
+                ReviewStart::Waiting
+            }
+            slot @ ReviewSlot::None => {
+                *slot = ReviewSlot::Running(vec![waiter]);
+                ReviewStart::Compute(t.board.clone(), saved)
+            }
+        })
+    }
+
+    /// A review computed (or the answer that it was not: busy, failed):
+    /// every waiting connection gets it, and later requests get the review
+    /// at once (or try again).
+    pub fn review_done(&mut self, game: GameId, review: Result<Value, Value>) {
+        let Some(t) = self.tables.get_mut(&game) else {
+            return;
+        };
+        let waiting = match std::mem::take(&mut t.review) {
+            ReviewSlot::Running(w) => w,
+            other => {
+                t.review = other;
+                return;
+            }
+        };
+        let out = match review {
+            Ok(v) => {
+                let v = Arc::new(v);
+                t.review = ReviewSlot::Done(v.clone());
+                (*v).clone()
+            }
+            Err(out) => out,
+        };
+        let mut batch = Batch::default();
+        for (conn, id) in waiting {
+            self.send_conn(&mut batch, conn, id.as_ref(), "getReview", out.clone());
+        }
+        self.commit(batch);
+    }
+
     // ---- Saved games -----------------------------------------------------------
 
     fn save(&self, user: UserId, req: &Request) -> Result<SaveFile, Value> {
@@ -1623,6 +1742,8 @@ impl Hub {
             board_hash: board.hash.clone(),
             created,
             seed: Some(saved.seed),
+            // A loaded game is a test fixture: the coach stays off.
+            coach: false,
             seats: seats.clone(),
             moves: moves.clone(),
             chat: chat.clone(),
@@ -1642,6 +1763,7 @@ impl Hub {
             board_key: board.key.clone(),
             board_hash: board.hash.clone(),
             created,
+            coach: false,
         });
         batch.write(Write::Seats { game: id, seats });
         batch.write(Write::Start {
@@ -1709,6 +1831,8 @@ fn is_command(name: &str) -> bool {
         "passTurn",
         "saveGameState",
         "loadGameState",
+        "getCoach",
+        "getReview",
     ]
     .contains(&name)
 }

@@ -10,6 +10,8 @@
 //! - [`table`]: one game: seats, the rules engine's game, moves, history;
 //! - [`view`]: what each player may see (the only reader of secrets that
 //!   sends anything);
+//! - [`coach`]: the coach's plan and the review after the end, computed
+//!   on a thread of their own;
 //! - [`accounts`]: registration rules, Argon2id hashes, session tokens,
 //!   login throttling;
 //! - [`journal`]: commit, then tell: the path of every change to disk and
@@ -19,6 +21,7 @@
 //! - [`load`]: the load benchmark (`ttr-opt bench --play`).
 
 pub mod accounts;
+pub mod coach;
 pub mod http;
 pub mod hub;
 pub mod journal;
@@ -62,6 +65,9 @@ pub struct Config {
     /// Deal game `g` from seed `seed + g` instead of at random: for tests
     /// and benchmarks only (whoever knows it knows the deck).
     pub seed: Option<u64>,
+    /// The coach's time limit for one answer, and the review's for each of
+    /// its plans, in seconds.
+    pub coach_limit: f64,
 }
 
 impl Config {
@@ -92,6 +98,11 @@ pub struct Server {
     /// Origins allowed besides the server's own address.
     pub origins: Vec<String>,
     bot_delay: Duration,
+    /// The coach's thread: plans for `getCoach` and `getReview`.
+    coaching: rayon::ThreadPool,
+    /// Requests on it, running or waiting.
+    coach_queue: std::sync::atomic::AtomicUsize,
+    coach_limit: f64,
 }
 
 impl Server {
@@ -117,11 +128,19 @@ impl Server {
             .thread_name(|i| format!("ttr-play-hash-{i}"))
             .build()
             .map_err(|e| format!("cannot start the hashing threads: {e}"))?;
+        let coaching = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .thread_name(|_| "ttr-play-coach".to_string())
+            .build()
+            .map_err(|e| format!("cannot start the coach's thread: {e}"))?;
         let server = Arc::new(Server {
             hub: Mutex::new(loaded.hub),
             hashing,
             origins: config.origins,
             bot_delay: config.bot_delay,
+            coaching,
+            coach_queue: Default::default(),
+            coach_limit: config.coach_limit,
         });
         Ok((server, loaded.warnings))
     }
@@ -171,6 +190,8 @@ impl Server {
                     .await;
                 }
             }
+            "getCoach" => self.coach(conn, &req).await,
+            "getReview" => self.review(conn, &req).await,
             "saveGameState" => {
                 let file = self.hub().command(conn, &req);
                 if let Some(file) = file {

@@ -84,6 +84,14 @@ pub mod description {
     pub const INSUFFICIENT_CARDS: &str = "insufficient cards";
     /// `passTurn` while a move is possible.
     pub const PASS_NOT_ALLOWED: &str = "pass not allowed";
+    /// `getCoach` in a game whose creator left the coach off.
+    pub const COACH_OFF: &str = "coach is off in this game";
+    /// `getCoach` before the game started.
+    pub const NOT_STARTED: &str = "game has not started";
+    /// `getReview` before the game is over.
+    pub const NOT_OVER: &str = "game is not over";
+    /// `getCoach` or `getReview` while the coach has too much queued.
+    pub const COACH_BUSY: &str = "coach is busy, try again";
 }
 
 /// A request: a command and its parameters, with an optional id the answer
@@ -205,6 +213,9 @@ pub struct CreateGame {
     /// The board's key (default `usa`).
     #[serde(default)]
     pub board: Option<String>,
+    /// Whether players may ask the coach during the game (default: no).
+    #[serde(default)]
+    pub coach: bool,
 }
 
 /// `joinGame`.

@@ -118,6 +118,8 @@ pub struct GameRecord {
     pub created: i64,
     /// The seed of its shuffles, set when it starts.
     pub seed: Option<u64>,
+    /// Whether its players may ask the coach during the game.
+    pub coach: bool,
     /// Its seats in turn order.
     pub seats: Vec<SeatRecord>,
     /// Its moves in order.
@@ -170,6 +172,8 @@ pub enum Write {
         board_hash: String,
         /// Creation time.
         created: i64,
+        /// Whether its players may ask the coach.
+        coach: bool,
     },
     /// A game's seats, replaced (before the start).
     Seats {
@@ -283,7 +287,8 @@ CREATE TABLE IF NOT EXISTS games (
     board_key TEXT NOT NULL,
     board_hash TEXT NOT NULL REFERENCES boards(hash),
     created INTEGER NOT NULL,
-    seed INTEGER
+    seed INTEGER,
+    coach INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -334,6 +339,16 @@ impl Sqlite {
             )
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| fail("cannot create its tables", &e))?;
+        // A database made before games had a coach setting gets the column.
+        let has_coach: bool = connection
+            .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'coach'")
+            .and_then(|mut q| q.exists([]))
+            .map_err(|e| fail("cannot read its tables", &e))?;
+        if !has_coach {
+            connection
+                .execute_batch("ALTER TABLE games ADD COLUMN coach INTEGER NOT NULL DEFAULT 0")
+                .map_err(|e| fail("cannot add the coach setting", &e))?;
+        }
         Ok(Sqlite { connection, file })
     }
 
@@ -388,7 +403,7 @@ impl Sqlite {
             .collect::<rusqlite::Result<_>>()?;
         let mut games: Vec<GameRecord> = c
             .prepare(
-                "SELECT id, name, creator, board_key, board_hash, created, seed
+                "SELECT id, name, creator, board_key, board_hash, created, seed, coach
                  FROM games ORDER BY id",
             )?
             .query_map([], |r| {
@@ -401,6 +416,7 @@ impl Sqlite {
                     created: r.get(5)?,
                     // SQLite integers are signed: the seed's bits, kept.
                     seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
+                    coach: r.get(7)?,
                     seats: Vec::new(),
                     moves: Vec::new(),
                     chat: Vec::new(),
@@ -495,12 +511,15 @@ impl Sqlite {
                 board_key,
                 board_hash,
                 created,
+                coach,
             } => {
                 tx.prepare_cached(
-                    "INSERT INTO games (id, name, creator, board_key, board_hash, created)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    "INSERT INTO games (id, name, creator, board_key, board_hash, created, coach)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 )?
-                .execute(params![id, name, creator, board_key, board_hash, created])?;
+                .execute(params![
+                    id, name, creator, board_key, board_hash, created, coach
+                ])?;
             }
             Write::Seats { game, seats } => {
                 tx.prepare_cached("DELETE FROM seats WHERE game_id = ?1")?

@@ -186,6 +186,23 @@ pub struct Table {
     bot_rng: ChaCha8Rng,
     /// A bot's move is scheduled.
     pub bot_pending: bool,
+    /// Whether its players may ask the coach while it is played (set by
+    /// its creator; the review after the end is always open to them).
+    pub coach: bool,
+    /// The review once the game is over: computed on the first request.
+    pub review: ReviewSlot,
+}
+
+/// A finished game's review, computed once, outside the lock.
+#[derive(Default)]
+pub enum ReviewSlot {
+    /// Not asked for yet.
+    #[default]
+    None,
+    /// Being computed; these connections wait for it (with their ids).
+    Running(Vec<(u64, Option<serde_json::Value>)>),
+    /// Done: the answer every player gets.
+    Done(Arc<serde_json::Value>),
 }
 
 impl Table {
@@ -219,6 +236,8 @@ impl Table {
             bots: Vec::new(),
             bot_rng: ChaCha8Rng::seed_from_u64(0),
             bot_pending: false,
+            coach: false,
+            review: ReviewSlot::None,
         }
     }
 
@@ -471,6 +490,7 @@ impl Table {
             board,
             record.created,
         );
+        table.coach = record.coach;
         table.seats.clear();
         for s in &record.seats {
             let color = COLORS

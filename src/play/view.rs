@@ -140,6 +140,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "gameName": table.name,
         "board": table.board.key,
         "state": phase,
+        "coach": table.coach,
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
         "you": seat,
         "players": players,
@@ -276,6 +277,7 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "players": players,
         "colors": table.free_colors(),
         "state": state,
+        "coach": table.coach,
         "yourTurn": your_turn,
         "turnOf": table.game().filter(|g| !g.is_over() && !g.in_setup()).map(|g| table.seats[g.current()].name.clone()),
     })

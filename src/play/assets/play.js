@@ -39,6 +39,15 @@
 //     #map line.track[data-route-index]  (every track; also .claimable,
 //        .claimed[data-owner=playerId]); city circles carry data-city-index
 //     #results tbody tr[data-player-index]   (shown once the game is over)
+//   #coach-button      asks the coach (shown when the game allows it, and after the end)
+//   #coach-panel[data-game-id][data-score][data-proven]  the coach's plan: #coach-summary,
+//     #coach-choices li[data-keep][data-score] (with a ticket offer waiting), #coach-routes
+//     li[data-route-indexes], #coach-tickets, #coach-close; its tracks on the map are
+//     #map line.coach-plan
+//   #review[data-state=pending|done|error]  after the game: #review-status,
+//     #review-curve polyline[data-player-id] (one point per turn), #review-players
+//     li[data-player-id][data-final][data-single] with .loss items (the costliest turns)
+//   #create-coach      the Create Game overlay's "allow the coach" checkbox
 //   #offer-modal       ticket choice: #offer-list input[type=checkbox][data-index],
 //                      #offer-min, #offer-submit
 //   #claim-modal       route purchase: #claim-title, .payment[data-color][data-wilds],
@@ -72,6 +81,8 @@ const play = {
   tab: "hand",
   createColor: "yellow",
   seenChat: 0,
+  coach: null,        // {gameId, historyLength, out} (out null while thinking)
+  reviews: new Map(), // gameId -> getReview output, or "pending"
 };
 window.play = play;
 
@@ -115,7 +126,7 @@ const VERBS = {
   sendChat: "Chat", sendClientModelInformation: "Loading the game", buyRoute: "Claiming the route",
   drawTrainCard: "Drawing a card", getDestinations: "Drawing tickets", selectDestinations: "Keeping tickets",
   passTurn: "Passing", updateJoinableGames: "Listing games", updateUserGames: "Listing your games",
-  saveGameState: "Saving", loadGameState: "Loading",
+  saveGameState: "Saving", loadGameState: "Loading", getCoach: "The coach", getReview: "The review",
 };
 
 function describe(command, output) {
@@ -358,6 +369,17 @@ function handle(command, out, mine) {
       if (out.gameId === play.gameId && play.model && mine && out.cardDrawn) {
         notice(`You drew ${out.cardDrawn === "wild" ? "a locomotive" : out.cardDrawn}.`);
       }
+      break;
+    case "getCoach":
+      if (out.gameId === play.gameId && play.model) {
+        play.coach = { gameId: out.gameId, historyLength: play.coach ? play.coach.historyLength : play.model.historyLength, out };
+        renderCoach(play.model);
+        drawBoard();
+      }
+      break;
+    case "getReview":
+      play.reviews.set(out.gameId, out);
+      if (out.gameId === play.gameId && play.model) renderReview(play.model);
       break;
     case "sendChat":
       if (out.gameId === play.gameId && play.model) {
@@ -704,7 +726,7 @@ async function createGame(event) {
     error.textContent = "Give the game a title.";
     return;
   }
-  const parameters = { gameName, color: play.createColor };
+  const parameters = { gameName, color: play.createColor, coach: $("create-coach").checked };
   if ($("board-select").value) parameters.board = $("board-select").value;
   $("create-submit").disabled = true;
   const out = await send("createGame", parameters, { quiet: true, user: true });
@@ -780,6 +802,7 @@ function renderGame() {
   $("turn-info").className = myTurn() || m.offer ? "yours" : "";
   $("last-round").hidden = !(m.turn && m.turn.lastRound);
   $("pass-turn").hidden = !(m.canPass && myTurn());
+  $("coach-button").hidden = !coachAllowed(m);
   renderPlayers(m);
   renderOpenControls(m);
   renderHand(m);
@@ -791,6 +814,7 @@ function renderGame() {
   renderOffer(m);
   renderClaim();
   renderResults(m);
+  renderCoach(m);
 }
 
 function turnText(m) {
@@ -942,6 +966,9 @@ function drawBoard() {
   for (const t of (m && m.cities) || []) { ticketCities.add(t.cityIndex1); ticketCities.add(t.cityIndex2); }
   const byId = new Map(((m && m.players) || []).map((p) => [p.playerId, p]));
   const turn = myTurn();
+  const coached = new Set();
+  const advice = play.coach && play.coach.gameId === play.gameId && play.coach.out;
+  for (const r of (advice && advice.claim) || []) for (const i of r.routeIndexes) coached.add(i);
   TtrMap.draw(map, board, {
     labelSize: 3.6,
     track: ({ route, trackIndex, colour }) => {
@@ -958,6 +985,15 @@ function drawBoard() {
         };
       }
       const claim = claimable.get(trackIndex);
+      if (coached.has(trackIndex)) {
+        attrs["data-coach"] = "plan";
+        return {
+          width: 2.6, opacity: 1, halo: "#f2b705", haloWidth: 6,
+          className: "track coach-plan" + (claim ? " claimable" : ""), attrs, gaps: MAP_PAPER,
+          title: `${name}: on the coach's plan` + (claim ? " (click to claim)" : ""), hit: 7,
+          onClick: () => { if (claim) openClaim(trackIndex); else notice(`${route.label} is on the coach's plan.`); },
+        };
+      }
       if (claim) {
         return {
           width: 2.4, opacity: 1, halo: "#fff", haloWidth: 4.4,
@@ -1139,6 +1175,164 @@ function renderResults(m) {
       h("td", {}, ticketList(r.completed)),
       h("td", {}, ticketList(r.failed))));
   });
+  renderReview(m);
+}
+
+// ---- The coach and the review ----------------------------------------------------------
+
+/// The coach may be asked: in a game that allows it, by a seated player
+/// once the game has started, and by every player after the end.
+function coachAllowed(m) {
+  if (!m || m.you === null || m.you === undefined) return false;
+  return m.state === "over" || (m.state === "playing" && Boolean(m.coach));
+}
+
+async function askCoach() {
+  const m = play.model;
+  if (!coachAllowed(m)) return;
+  play.coach = { gameId: m.gameId, historyLength: m.historyLength, out: null };
+  renderCoach(m);
+  const out = await send("getCoach", { gameId: m.gameId }, { user: true });
+  if (!out || !ok(out)) {
+    if (play.coach && play.coach.gameId === m.gameId && !play.coach.out) play.coach = null;
+    renderCoach(play.model);
+  }
+}
+
+function renderCoach(m) {
+  const panel = $("coach-panel");
+  const c = play.coach && m && play.coach.gameId === m.gameId ? play.coach : null;
+  panel.hidden = !c;
+  if (!c) return;
+  panel.dataset.gameId = c.gameId;
+  panel.classList.toggle("stale", Boolean(c.out) && c.historyLength !== m.historyLength);
+  const a = c.out;
+  if (!a) {
+    panel.dataset.score = "";
+    $("coach-summary").textContent = "Thinking…";
+    for (const id of ["coach-choices", "coach-routes"]) $(id).replaceChildren();
+    $("coach-routes-title").textContent = $("coach-tickets").textContent = "";
+    return;
+  }
+  panel.dataset.score = a.score;
+  panel.dataset.proven = String(a.proven);
+  const proof = a.proven ? "proven best" : `best found in the time allowed; no plan scores more than ${a.bound}`;
+  $("coach-summary").replaceChildren(
+    "Best final score from here: ", h("b", {}, a.score),
+    ` (${proof}; ${a.ownedPoints} already scored by your routes).`);
+  const offer = m.offer && Array.isArray(m.offer.destinations) ? m.offer.destinations : [];
+  $("coach-choices").replaceChildren(...(a.choices || []).map((ch, i) => h("li", {
+    class: i === 0 ? "best" : "", "data-keep": ch.keep.join(","), "data-score": ch.score,
+  }, `keep ${ch.keep.map((k) => offer[k] ? (offer[k].label || `${offer[k].start} – ${offer[k].end}`) : `#${k + 1}`).join(" and ")}: ${ch.score}${ch.proven ? "" : ` (at most ${ch.bound})`}`)));
+  $("coach-routes-title").textContent = a.claim.length
+    ? `Routes to claim (${plural(a.carsNeeded, "car")} of your ${a.trainsLeft}), highlighted on the map:`
+    : "No route to claim: draw cards and hold on.";
+  $("coach-routes").replaceChildren(...a.claim.map((r) => h("li", {
+    "data-route-indexes": r.routeIndexes.join(","),
+    onmouseenter: () => highlightTracks(r.routeIndexes), onmouseleave: () => highlightTracks([]),
+  }, `${r.label} (${plural(r.length, "car")}, ${plural(r.points, "point")})`)));
+  const names = (list) => list.map((t) => t.label || `${t.start} – ${t.end}`).join(", ");
+  $("coach-tickets").textContent = [
+    a.completed.length ? `Completes ${names(a.completed)}.` : "",
+    a.lost.length ? `Gives up ${names(a.lost)}.` : "",
+  ].filter(Boolean).join(" ");
+}
+
+function highlightTracks(indexes) {
+  for (const l of document.querySelectorAll("#map line.hl-track")) l.classList.remove("hl-track");
+  for (const i of indexes) {
+    for (const l of document.querySelectorAll(`#map line[data-route-index="${i}"]`)) l.classList.add("hl-track");
+  }
+}
+
+/// Asks for the review once per finished game (the server computes it
+/// once and keeps it).
+function requestReview(gameId) {
+  if (play.reviews.has(gameId)) return;
+  play.reviews.set(gameId, "pending");
+  send("getReview", { gameId }, { background: true, quiet: true }).then((out) => {
+    if (out && ok(out)) return; // handle() stored it
+    if (play.reviews.get(gameId) === "pending") {
+      play.reviews.set(gameId, out ? { error: describe("getReview", out) } : "pending");
+      if (out && play.model && play.model.gameId === gameId) renderReview(play.model);
+    }
+  });
+}
+
+function renderReview(m) {
+  const box = $("review");
+  if (!m || m.state !== "over" || m.you === null || m.you === undefined) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  requestReview(m.gameId);
+  const r = play.reviews.get(m.gameId);
+  const svgBox = $("review-curve");
+  if (!r || r === "pending" || r.error) {
+    box.dataset.state = r && r.error ? "error" : "pending";
+    $("review-status").textContent = r && r.error ? r.error : "Computing the review: every turn of every player against the proven optimum…";
+    svgBox.replaceChildren();
+    $("review-players").replaceChildren();
+    return;
+  }
+  const review = r.review;
+  box.dataset.state = "done";
+  $("review-status").textContent =
+    `${review.board}, ${review.cars} cars a player: the board's own optimum at that count is ${review.board_optimum}` +
+    ` (every ticket in play). ${review.all_proven ? "Every value is proven." : "Some values are the best found in the time allowed."}`;
+  drawReviewCurve(svgBox, review, m);
+  const colour = (seat) => { const p = m.players.find((x) => x.playerId === seat); return p ? p.color : "gray"; };
+  $("review-players").replaceChildren(...review.players.map((p) => {
+    const first = p.turns.length ? p.turns[0].best : p.network_score;
+    return h("li", { "data-player-id": p.seat, "data-final": p.network_score, "data-single": p.single_player_optimum, class: p.seat === m.you ? "you" : "" },
+      swatch(colour(p.seat)), h("b", {}, p.name),
+      `: finished with ${p.network_score}${p.bonus ? ` (+${p.bonus} longest path)` : ""}; best reachable at the first turn ${first}; ` +
+      `the same tickets and cars alone on the board: ${p.single_player_optimum}${p.single_player_proven ? "" : " (not proven)"}.`,
+      p.costliest.length
+        ? h("ul", {}, ...p.costliest.map((l) => h("li", { class: "loss", "data-points": l.points, "data-cause": l.cause }, l.text)))
+        : h("ul", {}, h("li", {}, "No turn lost points.")));
+  }));
+}
+
+/// The curve of the review: x the player's turn, y the best final score
+/// still reachable; one polyline a player, the final score dashed.
+function drawReviewCurve(svg, review, m) {
+  const NS = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs, text) => {
+    const n = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+    if (text !== undefined) n.textContent = text;
+    return n;
+  };
+  svg.replaceChildren();
+  const W = 760, H = 260, L = 44, R = 12, T = 12, B = 28;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const turns = Math.max(1, ...review.players.map((p) => p.turns.length));
+  const values = review.players.flatMap((p) => [p.network_score, ...p.turns.map((t) => t.best)]);
+  let lo = Math.min(0, ...values), hi = Math.max(1, ...values);
+  if (hi === lo) hi = lo + 1;
+  const x = (t) => L + (turns === 1 ? 0 : (t - 1) / (turns - 1)) * (W - L - R);
+  const y = (v) => T + (hi - v) / (hi - lo) * (H - T - B);
+  svg.append(el("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }), el("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
+  const step = Math.max(1, Math.round((hi - lo) / 5 / 10) * 10 || 1);
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+    svg.append(el("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, v), el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#eee" }));
+  }
+  for (let t = 1; t <= turns; t += Math.max(1, Math.ceil(turns / 10))) svg.append(el("text", { x: x(t), y: H - B + 16, "text-anchor": "middle" }, t));
+  svg.append(el("text", { x: W - R, y: H - 2, "text-anchor": "end" }, "the player's turn"));
+  for (const p of review.players) {
+    const player = m.players.find((q) => q.playerId === p.seat);
+    const stroke = TtrMap.colour(player ? player.color : "gray");
+    const dark = stroke === TtrMap.colour("white") || stroke === TtrMap.colour("yellow") ? "#555" : stroke;
+    svg.append(el("line", { x1: L, x2: W - R, y1: y(p.network_score), y2: y(p.network_score), stroke: dark, "stroke-width": 1, "stroke-dasharray": "5 4", "data-final-of": p.seat }));
+    const line = el("polyline", {
+      points: p.turns.map((t) => `${x(t.turn).toFixed(1)},${y(t.best).toFixed(1)}`).join(" "),
+      fill: "none", stroke: dark, "stroke-width": p.seat === m.you ? 3 : 2, "data-player-id": p.seat,
+    });
+    line.append(el("title", {}, `${p.name}: from ${p.turns.length ? p.turns[0].best : "–"} to a final ${p.network_score}`));
+    svg.append(line);
+  }
 }
 
 // ---- Tabs, chat and wiring -------------------------------------------------------------
@@ -1198,6 +1392,8 @@ $("claim-modal").addEventListener("click", (e) => {
   if (e.target === $("claim-modal")) { play.claimTrack = null; $("claim-modal").hidden = true; }
 });
 $("chat-form").addEventListener("submit", sendChat);
+$("coach-button").addEventListener("click", askCoach);
+$("coach-close").addEventListener("click", () => { play.coach = null; renderCoach(play.model); drawBoard(); });
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape") return;
   if (!$("claim-modal").hidden) { play.claimTrack = null; $("claim-modal").hidden = true; }
