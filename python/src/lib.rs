@@ -22,6 +22,8 @@ use ttr_opt::analysis::{break_even, sensitivity};
 use ttr_opt::board::Board;
 use ttr_opt::game::players::check_players;
 use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
+use ttr_opt::game::review::{review_saved, ReviewOptions};
+use ttr_opt::game::saved::SavedGame;
 use ttr_opt::game::simulate::{simulate as play_games, single_player_optimum};
 use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
@@ -380,6 +382,32 @@ fn simulate(
     })
 }
 
+#[pyfunction]
+#[pyo3(signature = (game_path, solve_limit=10.0, time_limit=None))]
+fn review(
+    py: Python<'_>,
+    game_path: PathBuf,
+    solve_limit: f64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let (b, _, saved) = SavedGame::load(&game_path).map_err(bad_input)?;
+    if !(solve_limit.is_finite() && solve_limit > 0.0) {
+        return Err(PyValueError::new_err(format!(
+            "solve_limit: expected seconds above 0, got {solve_limit}"
+        )));
+    }
+    run(py, time_limit, || {
+        let options = ReviewOptions {
+            time_limit: solve_limit,
+        };
+        let r = review_saved(&b, &saved, &options).map_err(failed)?;
+        let mut value = serde_json::to_value(&r).map_err(failed)?;
+        // Every turn of every player, flat: the CSV's rows.
+        value["turns"] = serde_json::to_value(r.rows(0)).map_err(failed)?;
+        json(&value)
+    })
+}
+
 /// The native module; `ttr_opt` (Python) wraps it.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -393,5 +421,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check, m)?)?;
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(review, m)?)?;
     Ok(())
 }

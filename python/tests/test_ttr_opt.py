@@ -166,3 +166,38 @@ def test_simulate_is_seeded_and_counts_every_seat():
         ttr_opt.simulate(players=["greedy", "cheater"])
     with pytest.raises(ValueError, match="2 to 5 players"):
         ttr_opt.simulate(players=["greedy"])
+
+
+def test_review_of_a_saved_game(tmp_path):
+    game = DATA / "games" / "usa-bots.json"
+    r = ttr_opt.review(game)
+    assert r["all_proven"]
+    # The board's own optimum at 45 cars, as solve proves it.
+    assert r["board_optimum"] == ttr_opt.solve(cars=45)["score"]
+    assert len(r["players"]) == 4
+    # One row per turn of every player, as pandas takes them.
+    rows = r["turns"].to_pandas()
+    assert len(rows) == sum(len(p["turns"]) for p in r["players"])
+    assert set(rows["seat"]) == {0, 1, 2, 3}
+    for p in r["players"]:
+        # The single-player optimum of the same tickets and cars is
+        # replan's answer from an empty board holding those tickets.
+        tickets = [t.rsplit(" (", 1)[0].split(" – ") for t in p["tickets"]]
+        state = {
+            "board": str(DATA / "usa.json"),
+            "players": 4,
+            "cars_left": r["cars"],
+            "owned": [],
+            "taken": [],
+            "tickets": [{"from": a, "to": b} for a, b in tickets],
+        }
+        path = tmp_path / f"open-{p['seat']}.json"
+        path.write_text(json.dumps(state))
+        assert p["single_player_optimum"] == ttr_opt.replan(path)["score"]
+        # Every turn's gap is measured against the final score.
+        assert all(t["gap"] == t["best"] - p["network_score"] for t in p["turns"])
+        assert [l["points"] for l in p["costliest"]] == sorted(
+            (l["points"] for l in p["costliest"]), reverse=True
+        )
+    with pytest.raises(ValueError, match="usa.json"):
+        ttr_opt.review(DATA / "usa.json")

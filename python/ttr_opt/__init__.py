@@ -33,6 +33,7 @@ __all__ = [
     "check",
     "compare",
     "simulate",
+    "review",
 ]
 
 
@@ -168,4 +169,18 @@ def simulate(
             time_limit=time_limit,
             **_board(board),
         )
+    )
+
+
+def review(game, solve_limit=10.0, time_limit=None):
+    """A finished (or saved) game reviewed turn by turn: ``game`` is the path
+    of a saved game (the online game's ``saveGameState`` file, its board
+    file beside it). For every player (``players``): the best final score
+    still reachable at the start of each turn, the points lost by their own
+    moves, the others' claims and the end, the three costliest turns in
+    words, and the single-player optimum of the same tickets and cars;
+    ``board_optimum`` for scale; ``turns``, every turn of every player as
+    rows (the ``review`` CSV). ``solve_limit`` bounds each plan's solve."""
+    return _answer(
+        _native.review(os.fspath(game), solve_limit=solve_limit, time_limit=time_limit)
     )

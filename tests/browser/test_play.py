@@ -2,7 +2,9 @@
 people register, one creates a game on a small board and adds an easy
 bot, the other joins, and they play it to the end through the page alone
 (tickets in the offer dialog, cards from the yard, routes through the
-claim dialog), with a chat message and a reload in the middle.
+claim dialog), with a chat message and a reload in the middle. Alice
+allows the coach when she creates the game and asks it once; after the
+end both pages show the review with its curve.
 
 Expected values come from other faces: the server itself, asked over a
 WebSocket opened with each browser's own session cookie (the same seat's
@@ -14,8 +16,8 @@ The turn loop adapts to the cards dealt: claim the longest claimable
 track if any, else draw (a face-up card, then the deck). With 6 cars each
 the game ends after a few rounds, whatever comes up.
 
-TTR_SCREENSHOTS=1 saves login.png, lobby.png, game.png and results.png
-into output/play/.
+TTR_SCREENSHOTS=1 saves login.png, lobby.png, game.png, coach.png,
+results.png and review.png into output/play/.
 """
 
 import json
@@ -454,6 +456,9 @@ def test_a_game_in_two_browsers(server, browsers):
     name.clear()
     name.send_keys("Friday test")
     one.find_element(By.CSS_SELECTOR, '.color-choice[data-color="red"]').click()
+    coach_box = one.find_element(By.ID, "create-coach")
+    assert not coach_box.is_selected(), "the coach is off unless the creator allows it"
+    coach_box.click()
     one.find_element(By.ID, "create-submit").click()
     wait(one, lambda d: shown(d, "game") and d.find_element(By.ID, "game").get_attribute("data-state") == "open",
          "the new game's view")
@@ -508,7 +513,7 @@ def test_a_game_in_two_browsers(server, browsers):
     # 5-7. Turns until the game ends: each browser moves on its own turn,
     # the bot by itself.
     claims = {0: [], 1: [], 2: []}
-    chatted = reloaded = False
+    chatted = reloaded = coached = False
     message = "good luck, bruno!"
     deadline = time.monotonic() + PATIENCE
     while True:
@@ -542,6 +547,35 @@ def test_a_game_in_two_browsers(server, browsers):
             wait(one, lambda d: f"alice: {message}" in text(d, "chat"), "the message at Alice's")
             chatted = True
 
+        # Alice asks the coach once: its plan is the server's answer for her
+        # seat, drawn on the map and listed.
+        if not coached and driver is one:
+            assert m["coach"] is True and shown(one, "coach-button")
+            one.find_element(By.ID, "coach-button").click()
+            wait(one, lambda d: d.find_element(By.ID, "coach-panel").get_attribute("data-score") not in (None, ""),
+                 "the coach's plan")
+            session = Session(server, one)
+            try:
+                advice = session.ask("getCoach", {"gameId": game_id})
+            finally:
+                session.close()
+            assert advice["description"] == "success", advice
+            panel = one.find_element(By.ID, "coach-panel")
+            assert int(panel.get_attribute("data-score")) == advice["score"]
+            assert panel.get_attribute("data-proven") == "true"
+            assert str(advice["score"]) in text(one, "coach-summary")
+            items = one.find_elements(By.CSS_SELECTOR, "#coach-routes li")
+            assert [li.text.split(" (")[0] for li in items] == [r["label"] for r in advice["claim"]]
+            drawn = {int(e.get_attribute("data-route-index"))
+                     for e in one.find_elements(By.CSS_SELECTOR, "#map line.coach-plan")}
+            assert drawn == {i for r in advice["claim"] for i in r["routeIndexes"]
+                             if m["routes"][i] is None}
+            # Its routes are open, and fit the cars left.
+            assert all(m["routes"][i] is None for r in advice["claim"] for i in r["routeIndexes"][:1])
+            assert advice["carsNeeded"] <= m["players"][m["you"]]["trainsLeft"]
+            screenshot(one, "coach.png")
+            coached = True
+
         # Bruno reloads on his turn, and is back in the game by himself.
         if not reloaded and chatted and driver is two:
             hand_before = model(two)["players"][who]["cards"]
@@ -560,7 +594,7 @@ def test_a_game_in_two_browsers(server, browsers):
         if claimed is not None:
             claims[who].append(claimed)
 
-    assert chatted and reloaded, "the game ended before the chat and the reload"
+    assert chatted and reloaded and coached, "the game ended before the chat, the reload and the coach"
 
     # 8. The end: both browsers show the results.
     for driver in (one, two):
@@ -629,4 +663,32 @@ def test_a_game_in_two_browsers(server, browsers):
         assert players == {r["playerIndex"]: r["routePoints"] for r in results["players"]}
         assert text(driver, "turn-info") == "Game over"
     screenshot(one, "results.png")
+
+    # 9. The review, on both pages: a curve per player with a point per
+    # turn, as the server reviews the game.
+    session = Session(server, one)
+    try:
+        review = session.ask("getReview", {"gameId": game_id})
+    finally:
+        session.close()
+    assert review["description"] == "success", review
+    players = review["review"]["players"]
+    assert len(players) == 3
+    for s, driver in seats.items():
+        wait(driver, lambda d: d.find_element(By.ID, "review").get_attribute("data-state") == "done", "the review")
+        for p in players:
+            line = driver.find_element(By.CSS_SELECTOR, f'#review-curve polyline[data-player-id="{p["seat"]}"]')
+            points = line.get_attribute("points").split()
+            assert len(points) == len(p["turns"]) > 0
+            li = driver.find_element(By.CSS_SELECTOR, f'#review-players li[data-player-id="{p["seat"]}"]')
+            assert int(li.get_attribute("data-final")) == p["network_score"]
+            assert int(li.get_attribute("data-single")) == p["single_player_optimum"]
+            losses = li.find_elements(By.CSS_SELECTOR, ".loss")
+            assert [l.text for l in losses] == [c["text"] for c in p["costliest"]]
+            # The review's final score is the game's, the bonus aside.
+            r = next(r for r in results["players"] if r["playerIndex"] == p["seat"])
+            bonus = LONGEST_PATH_BONUS if r["longestRouteRecipient"] else 0
+            assert p["network_score"] == r["points"] - bonus
+    one.execute_script("document.getElementById('review').scrollIntoView()")
+    screenshot(one, "review.png")
     assert time.monotonic() - started < PATIENCE

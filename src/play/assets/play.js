@@ -810,11 +810,11 @@ function renderGame() {
   renderYard(m);
   renderHistory(m);
   renderChat();
+  renderCoach(m);
   drawBoard();
   renderOffer(m);
   renderClaim();
   renderResults(m);
-  renderCoach(m);
 }
 
 function turnText(m) {
@@ -1201,6 +1201,8 @@ async function askCoach() {
 
 function renderCoach(m) {
   const panel = $("coach-panel");
+  // A plan asked for during the game is of no use once it is over.
+  if (play.coach && m && m.state === "over" && play.coach.out && play.coach.historyLength !== m.historyLength) play.coach = null;
   const c = play.coach && m && play.coach.gameId === m.gameId ? play.coach : null;
   panel.hidden = !c;
   if (!c) return;
@@ -1315,7 +1317,9 @@ function drawReviewCurve(svg, review, m) {
   const x = (t) => L + (turns === 1 ? 0 : (t - 1) / (turns - 1)) * (W - L - R);
   const y = (v) => T + (hi - v) / (hi - lo) * (H - T - B);
   svg.append(el("line", { class: "axis", x1: L, y1: T, x2: L, y2: H - B }), el("line", { class: "axis", x1: L, y1: H - B, x2: W - R, y2: H - B }));
-  const step = Math.max(1, Math.round((hi - lo) / 5 / 10) * 10 || 1);
+  // A round step giving about five lines: 1, 2 or 5 times a power of ten.
+  const raw = (hi - lo) / 5, power = Math.pow(10, Math.floor(Math.log10(Math.max(raw, 1))));
+  const step = [1, 2, 5, 10].map((k) => k * power).find((k) => k >= raw) || 10 * power;
   for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
     svg.append(el("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end" }, v), el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: "#eee" }));
   }
@@ -1324,7 +1328,8 @@ function drawReviewCurve(svg, review, m) {
   for (const p of review.players) {
     const player = m.players.find((q) => q.playerId === p.seat);
     const stroke = TtrMap.colour(player ? player.color : "gray");
-    const dark = stroke === TtrMap.colour("white") || stroke === TtrMap.colour("yellow") ? "#555" : stroke;
+    // Pale colours darkened, to be seen on white.
+    const dark = { [TtrMap.colour("white")]: "#8a8a8a", [TtrMap.colour("yellow")]: "#b08d00" }[stroke] || stroke;
     svg.append(el("line", { x1: L, x2: W - R, y1: y(p.network_score), y2: y(p.network_score), stroke: dark, "stroke-width": 1, "stroke-dasharray": "5 4", "data-final-of": p.seat }));
     const line = el("polyline", {
       points: p.turns.map((t) => `${x(t.turn).toFixed(1)},${y(t.best).toFixed(1)}`).join(" "),
