@@ -225,10 +225,23 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             ));
         }
         Method::Auto => {
-            let (run, chosen) =
-                forest_or_frontier(inst, &start, &clock, Some(AUTO_GAP), HANDOVER_LPS)?;
-            method = chosen;
-            run
+            // A few tickets: the programme first, within a small table
+            // size (see FEW_TICKETS); past it, as for any instance.
+            let first = few_tickets(inst)
+                .then(|| solve_frontier(inst, &start, &clock, Some(FRONTIER_FIRST_MEMORY)))
+                .flatten();
+            match first {
+                Some(run) => {
+                    method = Method::Frontier;
+                    run
+                }
+                None => {
+                    let (run, chosen) =
+                        forest_or_frontier(inst, &start, &clock, Some(AUTO_GAP), HANDOVER_LPS)?;
+                    method = chosen;
+                    run
+                }
+            }
         }
         // Out of time or memory: the starting plan, with only the trivial bound.
         Method::Frontier => {
@@ -587,6 +600,35 @@ fn solve_paper(
 /// Europe at 45 cars (gap 0.22) stays with the branch and cut (9.4 s; the
 /// programme passed 5 GB there).
 pub const AUTO_GAP: f64 = 0.3;
+
+/// `Auto` tries the frontier programme first when the tickets in play are
+/// on at most this many cards: the plans from a game state (`replan`, the
+/// coach, the review, the planner bot), where a player holds a few. The
+/// programme's states grow with the tickets, the branch and cut's trees
+/// with how loosely route points and a few tickets bind the LP: from the
+/// first tickets offered in 4-player games (32 replans a board, 2-3
+/// tickets), auto took 6-13 s in all on the USA boards and Europe (worst
+/// 4.2 s) and 161 s on the Swiss map (worst 20 s, unproven), the programme
+/// 0.9-1.0 s (worst 0.09 s) and 3.5 s. With k random tickets at 45 cars
+/// the programme wins up to k = 5-7 and loses from 9 on the USA boards
+/// (USA Mega at 12: 10.3 s against 1.3 s).
+pub const FEW_TICKETS: usize = 6;
+
+/// The programme's table size when it goes first ([`FEW_TICKETS`]); past it
+/// the instance goes the usual way.
+pub const FRONTIER_FIRST_MEMORY: usize = 256 << 20;
+
+/// Whether the tickets in play are on at most [`FEW_TICKETS`] cards.
+fn few_tickets(inst: &Instance) -> bool {
+    let mut cards: Vec<usize> = inst
+        .tickets
+        .iter()
+        .map(|&t| inst.board.ticket(t).card)
+        .collect();
+    cards.sort_unstable();
+    cards.dedup();
+    cards.len() <= FEW_TICKETS
+}
 
 /// LPs the branch and cut may spend on a budget before `auto` (and the
 /// sweep) hand it to the frontier programme. A root that looks tight can
