@@ -399,6 +399,7 @@ fn review(
     run(py, time_limit, || {
         let options = ReviewOptions {
             time_limit: solve_limit,
+            ..ReviewOptions::default()
         };
         let r = review_saved(&b, &saved, &options).map_err(failed)?;
         let mut value = serde_json::to_value(&r).map_err(failed)?;

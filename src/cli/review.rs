@@ -40,6 +40,7 @@ pub(super) fn run_review(args: &ReviewArgs) -> Result<ExitCode> {
         &saved,
         &ReviewOptions {
             time_limit: args.solve_limit,
+            ..ReviewOptions::default()
         },
     )
     .with_context(|| format!("cannot review {}", args.game.display()))?;

@@ -13,9 +13,10 @@ use crate::board::Board;
 use crate::game::players::{by_name, check_players, STRATEGIES};
 use crate::game::review::{review_played, PlayerReview, Review, ReviewOptions};
 use crate::game::simulate::{simulate, single_player_optimum, Played};
+use crate::model::Instance;
 use crate::output::plot;
 use crate::output::report::SimulateReport;
-use crate::solve::{self, SolveError};
+use crate::solve::{self, SolveError, SolveOptions};
 
 #[derive(clap::Args)]
 pub(super) struct SimulateArgs {
@@ -55,10 +56,16 @@ fn review_games(
 ) -> Result<(String, Vec<PathBuf>)> {
     let games = &played[..n.min(played.len())];
     eprintln!("reviewing {} games turn by turn ...", games.len());
+    // The board's optimum, for scale, solved once for every review.
+    let optimum = solve::solve(&Instance::new(board, board.cars), &SolveOptions::default())?;
+    let options = ReviewOptions {
+        board_optimum: Some((optimum.plan.score(), optimum.proven)),
+        ..ReviewOptions::default()
+    };
     let bar = indicatif::ProgressBar::new(games.len() as u64);
     let mut reviews = Vec::new();
     for p in games {
-        reviews.push(review_played(board, p, &ReviewOptions::default())?);
+        reviews.push(review_played(board, p, &options)?);
         bar.inc(1);
     }
     bar.finish_and_clear();
@@ -73,17 +80,20 @@ fn review_games(
             .zip(&reviews)
             .flat_map(|(p, r)| r.rows(p.seats.first().map_or(0, |s| s.game))),
     )?;
-    Ok((review_summary(&reviews), vec![json, csv]))
+    Ok((review_summary(games, &reviews), vec![json, csv]))
 }
 
 /// Per strategy, over the reviewed seats: the best reachable at the first
 /// turn, the final score (bonus aside), and the points lost by cause.
-fn review_summary(reviews: &[Review]) -> String {
+fn review_summary(games: &[Played], reviews: &[Review]) -> String {
     let mut by: Vec<(String, Vec<&PlayerReview>)> = Vec::new();
-    for p in reviews.iter().flat_map(|r| &r.players) {
-        match by.iter_mut().find(|(s, _)| *s == p.name) {
-            Some((_, list)) => list.push(p),
-            None => by.push((p.name.clone(), vec![p])),
+    for (game, r) in games.iter().zip(reviews) {
+        for p in &r.players {
+            let strategy = &game.seats[p.seat].strategy;
+            match by.iter_mut().find(|(s, _)| s == strategy) {
+                Some((_, list)) => list.push(p),
+                None => by.push((strategy.clone(), vec![p])),
+            }
         }
     }
     let mut out = format!(

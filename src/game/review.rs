@@ -35,11 +35,17 @@ pub struct ReviewOptions {
     /// Each replan's time limit, seconds: past it the best plan found and
     /// an honest bound are used, marked unproven.
     pub time_limit: f64,
+    /// The board's optimum at its car count and whether it is proven, if
+    /// known (reviews of many games on one board solve it once).
+    pub board_optimum: Option<(u32, bool)>,
 }
 
 impl Default for ReviewOptions {
     fn default() -> Self {
-        ReviewOptions { time_limit: 10.0 }
+        ReviewOptions {
+            time_limit: 10.0,
+            board_optimum: None,
+        }
     }
 }
 
@@ -148,6 +154,9 @@ pub enum ReviewError {
         /// Why it is illegal.
         error: RuleError,
     },
+    /// The game cannot be dealt (or played) on its board as recorded.
+    #[error("cannot deal the game: {0}")]
+    Deal(RuleError),
     /// A replan failed.
     #[error("{0}")]
     Solve(#[from] SolveError),
@@ -243,7 +252,7 @@ pub fn review(
     let jobs: Vec<Job> = (0..n)
         .map(Job::Chain)
         .chain((0..n).map(Job::Open))
-        .chain([Job::Optimum])
+        .chain(options.board_optimum.is_none().then_some(Job::Optimum))
         .collect();
     let done: Vec<Done> = jobs
         .par_iter()
@@ -283,7 +292,7 @@ pub fn review(
         .collect::<Result<_, _>>()?;
     let mut chains: Vec<Vec<(Best, Best)>> = vec![Vec::new(); n];
     let mut open_board: Vec<Option<Best>> = vec![None; n];
-    let (mut board_optimum, mut optimum_proven) = (0, false);
+    let (mut board_optimum, mut optimum_proven) = options.board_optimum.unwrap_or((0, false));
     for d in done {
         match d {
             Done::Chain(p, c) => chains[p] = c,
@@ -298,7 +307,7 @@ pub fn review(
         .filter(|b| b.solved)
         .count()
         + n
-        + 1;
+        + usize::from(options.board_optimum.is_none());
     let all_proven = chains.iter().flatten().all(|(a, b)| a.proven && b.proven)
         && open_board.iter().flatten().all(|b| b.proven)
         && optimum_proven;
@@ -678,22 +687,38 @@ pub fn review_saved(
     saved: &crate::game::saved::SavedGame,
     options: &ReviewOptions,
 ) -> Result<Review, ReviewError> {
-    let game = Game::new(board, saved.seats.len(), saved.seed)
-        .map_err(|error| ReviewError::Move { index: 0, error })?;
+    let game = Game::new(board, saved.seats.len(), saved.seed).map_err(ReviewError::Deal)?;
     let names: Vec<String> = saved.seats.iter().map(|s| s.name()).collect();
-    review(game, &saved.moves, &names, options)
+    review(game, &saved.moves, &numbered(names), options)
+}
+
+/// Names told apart: a name borne by several seats gets their number among
+/// them ("planner 1", "planner 2"), so that "planner claimed ..." says who.
+fn numbered(names: Vec<String>) -> Vec<String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let same = names.iter().filter(|m| *m == n).count();
+            if same > 1 {
+                let k = names[..i].iter().filter(|m| *m == n).count() + 1;
+                format!("{n} {k}")
+            } else {
+                n.clone()
+            }
+        })
+        .collect()
 }
 
 /// Reviews a simulated game ([`crate::game::simulate::play`]); seats are
-/// named by strategy.
+/// named by strategy (numbered where several play the same).
 pub fn review_played(
     board: &Board,
     played: &crate::game::simulate::Played,
     options: &ReviewOptions,
 ) -> Result<Review, ReviewError> {
     let seed = played.seats.first().map_or(0, |s| s.seed);
-    let game = Game::new(board, played.seats.len(), seed)
-        .map_err(|error| ReviewError::Move { index: 0, error })?;
+    let game = Game::new(board, played.seats.len(), seed).map_err(ReviewError::Deal)?;
     let names: Vec<String> = played.seats.iter().map(|s| s.strategy.clone()).collect();
-    review(game, &played.actions, &names, options)
+    review(game, &played.actions, &numbered(names), options)
 }

@@ -82,9 +82,18 @@ impl Server {
         let limit = self.coach_limit;
         let out = self
             .think(move || {
-                let options = ReviewOptions { time_limit: limit };
+                // The board's optimum is solved once per board and kept.
+                let options = ReviewOptions {
+                    time_limit: limit,
+                    board_optimum: board.optimum.get().copied(),
+                };
                 review_saved(&board.board, &saved, &options)
-                    .map(|r| json!({ "description": d::SUCCESS, "gameId": game, "review": r }))
+                    .map(|r| {
+                        if r.board_optimum_proven {
+                            let _ = board.optimum.set((r.board_optimum, true));
+                        }
+                        json!({ "description": d::SUCCESS, "gameId": game, "review": r })
+                    })
                     .map_err(|e| {
                         eprintln!("ttr-opt play: game {game}: the review failed: {e}");
                         protocol::described(d::SERVER_ERROR)

@@ -97,6 +97,8 @@ pub struct TableBoard {
     pub view: String,
     /// Per `routeIndex`: the route and the track in it.
     pub tracks: Vec<(RouteId, usize)>,
+    /// Its optimum at its own car count, proven, once a review solved it.
+    pub optimum: std::sync::OnceLock<(u32, bool)>,
 }
 
 impl TableBoard {
@@ -115,6 +117,7 @@ impl TableBoard {
             board: Arc::new(board),
             view,
             tracks,
+            optimum: std::sync::OnceLock::new(),
         }
     }
 
