@@ -53,6 +53,16 @@ pub(super) struct BenchArgs {
     /// memory and CPU, and any error or lost move in play.md and play.csv.
     #[arg(long, conflicts_with_all = ["boards", "generated"])]
     play: bool,
+    /// Instead of the paper's model: the coach and the review. The coach's
+    /// answer at the start of a 4-player game on every board in data/
+    /// (the first player, every choice of the first tickets weighed), for
+    /// --runs deals each; and the review of --runs 4-player games on the
+    /// USA board. Records coach.md, coach.csv and coach-review.csv.
+    #[arg(long, conflicts_with_all = ["boards", "generated", "play"])]
+    coach: bool,
+    /// With --coach: deals per board, and games reviewed (1 to 100).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
+    runs: u64,
     /// With --play: games at once, 1 to 1000.
     #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1000))]
     games: u64,
@@ -76,6 +86,9 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     if args.play {
         return bench_play(args);
+    }
+    if args.coach {
+        return bench_coach(args);
     }
     if args.from > args.to {
         return Err(usage(format!(
@@ -198,6 +211,49 @@ fn bench_play(args: &BenchArgs) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// `bench --coach`: the coach at the start of a game on every shipped
+/// board, and reviews of USA games.
+fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
+    use crate::game::bench::{coach_at_start, markdown, review_game};
+    let mut coach = Vec::new();
+    for file in shipped_boards()? {
+        let board = load_board(Some(&file))?;
+        let name = file
+            .file_stem()
+            .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+        for seed in 1..=args.runs {
+            let row = coach_at_start(&board, &name, seed, 10.0)?;
+            eprintln!(
+                "coach, {name}, deal {seed}: {} choices, best {} in {:.2} s",
+                row.choices, row.score, row.seconds
+            );
+            coach.push(row);
+        }
+    }
+    let usa = Board::usa();
+    let mut reviews = Vec::new();
+    let pool = crate::solve::worker_pool(args.threads)?;
+    for seed in 1..=args.runs {
+        let row = pool.install(|| review_game(&usa, seed))?;
+        eprintln!(
+            "review, USA game {seed}: {} states, {} solves in {:.2} s",
+            row.states, row.solves, row.seconds
+        );
+        reviews.push(row);
+    }
+    let command = format!(
+        "ttr-opt bench --coach --runs {} --threads {}",
+        args.runs, args.threads
+    );
+    let md = markdown(&coach, &reviews, &crate::solve::bench::machine(), &command);
+    out!("{md}");
+    write_text(&args.out.join("coach.md"), &md)?;
+    let proven = coach.iter().all(|r| r.proven) && reviews.iter().all(|r| r.proven);
+    write_csv(&args.out.join("coach.csv"), coach)?;
+    write_csv(&args.out.join("coach-review.csv"), reviews)?;
+    Ok(proven_status(proven))
 }
 
 #[derive(clap::Args)]

@@ -8,8 +8,10 @@
 //! - [`replan`]: the best plan from a game state;
 //! - [`coach`]: the best plan for one player, from what they know;
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
+//! - [`bench`]: the coach's and the review's benchmark (`bench --coach`);
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
 
+pub mod bench;
 pub mod coach;
 pub mod players;
 pub mod replan;
