@@ -416,13 +416,6 @@ fn a_simulated_games_review_accounts_for_every_point() {
     }
 }
 
-fn ttr_opt(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 /// `ttr-opt review` on a saved game (the online game's file: a game state
 /// with the whole game, its board beside it) writes the library's review
 /// as JSON and CSV, and its figure; `simulate --review` reviews the first
@@ -460,7 +453,7 @@ fn the_review_command_writes_the_librarys_review() {
     let game = dir.join("game.json");
     std::fs::write(&game, file.to_string()).unwrap();
 
-    let out = ttr_opt(&[
+    let out = common::ttr_opt(&[
         "review",
         game.to_str().unwrap(),
         "--out",
@@ -520,7 +513,7 @@ fn the_review_command_writes_the_librarys_review() {
     }
 
     // simulate --review 2: the first two games, as the library reviews them.
-    let out = ttr_opt(&[
+    let out = common::ttr_opt(&[
         "simulate",
         "--board",
         dir.join("game.board.json").to_str().unwrap(),
@@ -562,7 +555,7 @@ fn the_review_command_writes_the_librarys_review() {
     }
 
     // Not a saved game: exit status 1, the file named.
-    let out = ttr_opt(&["review", dir.join("game.board.json").to_str().unwrap()]);
+    let out = common::ttr_opt(&["review", dir.join("game.board.json").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("game.board.json"), "{err}");

@@ -22,7 +22,7 @@ use ttr_opt::analysis::{break_even, sensitivity};
 use ttr_opt::board::Board;
 use ttr_opt::game::players::check_players;
 use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
-use ttr_opt::game::review::{review_saved, ReviewOptions};
+use ttr_opt::game::review::{review_games, review_saved, ReviewOptions};
 use ttr_opt::game::saved::SavedGame;
 use ttr_opt::game::simulate::{simulate as play_games, single_player_optimum};
 use ttr_opt::game::state::GameState;
@@ -340,10 +340,13 @@ struct Simulated<'a> {
     #[serde(flatten)]
     report: SimulateReport,
     seats: Vec<&'a ttr_opt::game::simulate::Seat>,
+    /// The first games reviewed, with `review=N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reviews: Option<Vec<ttr_opt::game::review::Review>>,
 }
 
 #[pyfunction]
-#[pyo3(signature = (players, games=1000, seed=1, optimum=None, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[pyo3(signature = (players, games=1000, seed=1, optimum=None, board_path=None, board_json=None, threads=2, time_limit=None, review=None))]
 #[allow(clippy::too_many_arguments)]
 fn simulate(
     py: Python<'_>,
@@ -355,8 +358,12 @@ fn simulate(
     board_json: Option<String>,
     threads: i64,
     time_limit: Option<f64>,
+    review: Option<i64>,
 ) -> PyResult<String> {
     let b = board(board_path, board_json)?;
+    let review = review
+        .map(|n| in_range("review", n, 1, 10_000))
+        .transpose()?;
     let names: Vec<&str> = players.iter().map(String::as_str).collect();
     check_players(&names).map_err(bad_input)?;
     let games = in_range("games", games, 1, 1_000_000)?;
@@ -375,9 +382,21 @@ fn simulate(
             return Err(failed("time limit: not a single game was finished"));
         }
         let seconds = started.elapsed().as_secs_f64();
+        let reviews = match review {
+            Some(n) => {
+                let games = &played[..(n as usize).min(played.len())];
+                let pool = worker_pool(threads).map_err(failed)?;
+                Some(
+                    pool.install(|| review_games(&b, games, &|| {}))
+                        .map_err(failed)?,
+                )
+            }
+            None => None,
+        };
         json(&Simulated {
             report: SimulateReport::new(&b, &names, seed, optimum, seconds, &played, None),
             seats: played.iter().flat_map(|p| &p.seats).collect(),
+            reviews,
         })
     })
 }

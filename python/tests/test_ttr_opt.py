@@ -201,3 +201,18 @@ def test_review_of_a_saved_game(tmp_path):
         )
     with pytest.raises(ValueError, match="usa.json"):
         ttr_opt.review(DATA / "usa.json")
+
+
+def test_simulate_reviews_its_first_games():
+    s = ttr_opt.simulate(players=["planner", "greedy"], games=3, seed=7, optimum=285, review=2)
+    assert len(s["reviews"]) == 2
+    seats = s["seats"].to_pandas()
+    for g, r in enumerate(s["reviews"]):
+        # Each reviewed player's final score (the bonus aside) is the one
+        # the game's seat recorded.
+        mine = seats[seats["game"] == g].sort_values("position")
+        assert [p["network_score"] for p in r["players"]] == list(mine["network_score"])
+        assert r["board_optimum"] == ttr_opt.solve(cars=45)["score"]
+    assert "reviews" not in ttr_opt.simulate(players=["greedy", "random"], games=2, optimum=285)
+    with pytest.raises(ValueError, match="review"):
+        ttr_opt.simulate(players=["greedy", "random"], games=2, optimum=285, review=0)

@@ -152,13 +152,15 @@ def simulate(
     board=None,
     threads=2,
     time_limit=None,
+    review=None,
 ):
     """Seeded games between simulated strategies (``random``, ``greedy``,
     ``planner``; 2 to 5, seats rotating), measured against the
     single-player optimum (solved unless given): ``strategies`` (one summary
     each), ``routes`` (those claimed most in play) and ``seats`` (every
     player of every game, one record each). The same seed gives the same
-    games."""
+    games. With ``review=N``, ``reviews``: the first N games reviewed turn
+    by turn, as ``review`` reviews a saved game."""
     return _answer(
         _native.simulate(
             list(players),
@@ -167,6 +169,7 @@ def simulate(
             optimum=optimum,
             threads=threads,
             time_limit=time_limit,
+            review=review,
             **_board(board),
         )
     )

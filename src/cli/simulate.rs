@@ -11,12 +11,11 @@ use super::{list, load_board, usage, write_csv, write_json, FilesArgs, EXIT_TIME
 use crate::analysis::Frequency;
 use crate::board::Board;
 use crate::game::players::{by_name, check_players, STRATEGIES};
-use crate::game::review::{review_played, PlayerReview, Review, ReviewOptions};
+use crate::game::review::{review_games as review_games_played, PlayerReview, Review};
 use crate::game::simulate::{simulate, single_player_optimum, Played};
-use crate::model::Instance;
 use crate::output::plot;
 use crate::output::report::SimulateReport;
-use crate::solve::{self, SolveError, SolveOptions};
+use crate::solve::{self, SolveError};
 
 #[derive(clap::Args)]
 pub(super) struct SimulateArgs {
@@ -56,18 +55,8 @@ fn review_games(
 ) -> Result<(String, Vec<PathBuf>)> {
     let games = &played[..n.min(played.len())];
     eprintln!("reviewing {} games turn by turn ...", games.len());
-    // The board's optimum, for scale, solved once for every review.
-    let optimum = solve::solve(&Instance::new(board, board.cars), &SolveOptions::default())?;
-    let options = ReviewOptions {
-        board_optimum: Some((optimum.plan.score(), optimum.proven)),
-        ..ReviewOptions::default()
-    };
     let bar = indicatif::ProgressBar::new(games.len() as u64);
-    let mut reviews = Vec::new();
-    for p in games {
-        reviews.push(review_played(board, p, &options)?);
-        bar.inc(1);
-    }
+    let reviews = review_games_played(board, games, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let stem = stem.replacen("simulate-", "review-", 1);
     let json = out.join(format!("{stem}.json"));

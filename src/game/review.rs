@@ -710,6 +710,28 @@ fn numbered(names: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// Reviews simulated games one after another (each on the current pool),
+/// the board's optimum solved once for all; `progress` after each.
+pub fn review_games(
+    board: &Board,
+    played: &[crate::game::simulate::Played],
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Review>, ReviewError> {
+    let optimum = solve(&Instance::new(board, board.cars), &SolveOptions::default())?;
+    let options = ReviewOptions {
+        board_optimum: Some((optimum.plan.score(), optimum.proven)),
+        ..ReviewOptions::default()
+    };
+    played
+        .iter()
+        .map(|p| {
+            let r = review_played(board, p, &options);
+            progress();
+            r
+        })
+        .collect()
+}
+
 /// Reviews a simulated game ([`crate::game::simulate::play`]); seats are
 /// named by strategy (numbered where several play the same).
 pub fn review_played(

@@ -15,6 +15,14 @@ pub const METHODS: [Method; 5] = [
     Method::PaperInteger,
 ];
 
+/// Runs the binary with `args`.
+pub fn ttr_opt(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
 pub fn usa() -> Board {
     Board::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
