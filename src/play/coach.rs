@@ -66,19 +66,14 @@ impl Server {
     pub(super) async fn review(self: &Arc<Self>, conn: ConnId, req: &Request) {
         let id = req.id.as_ref();
         let start = self.hub().review_input(conn, req);
-        let (board, saved) = match start {
+        let (game, board, saved) = match start {
             Err(out) => return self.hub().reply(conn, "getReview", id, out),
             Ok(ReviewStart::Ready(out)) => {
                 return self.hub().reply(conn, "getReview", id, (*out).clone())
             }
             Ok(ReviewStart::Waiting) => return,
-            Ok(ReviewStart::Compute(board, saved)) => (board, saved),
+            Ok(ReviewStart::Compute(game, board, saved)) => (game, board, saved),
         };
-        let game = req
-            .parameters
-            .get("gameId")
-            .and_then(Value::as_i64)
-            .unwrap_or(0);
         let limit = self.coach_limit;
         let out = self
             .think(move || {

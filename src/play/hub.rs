@@ -112,8 +112,8 @@ pub enum ReviewStart {
     Ready(Arc<Value>),
     /// Being computed: the answer comes when it is done.
     Waiting,
-    /// To compute now: the board and the whole game.
-    Compute(Arc<TableBoard>, SavedGame),
+    /// To compute now: the game, its board and the whole game as saved.
+    Compute(GameId, Arc<TableBoard>, SavedGame),
 }
 
 /// A saved game to write outside the lock.
@@ -1570,7 +1570,7 @@ impl Hub {
             }
             slot @ ReviewSlot::None => {
                 *slot = ReviewSlot::Running(vec![waiter]);
-                ReviewStart::Compute(t.board.clone(), saved)
+                ReviewStart::Compute(t.id, t.board.clone(), saved)
             }
         })
     }
