@@ -14,7 +14,6 @@ use ttr_opt::game::review::{review, review_played, ReviewOptions};
 use ttr_opt::game::rules::{Action, Card, Game, COLOURS};
 use ttr_opt::game::simulate::play;
 use ttr_opt::game::state::GameState;
-use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::SolveOptions;
 
 /// A board of small car count (8), so that games end soon and every plan
@@ -60,59 +59,6 @@ fn small_json(seed: u64) -> String {
     json.to_string()
 }
 
-/// The final score of `network` for the held tickets of `state`: route
-/// points, each held ticket's points completed or minus them (one trip
-/// each here).
-fn score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 {
-    let eval = evaluate(board, network, &state.tickets);
-    let routes: i64 = network.iter().map(|&r| board.route(r).points as i64).sum();
-    let tickets: i64 = state
-        .tickets
-        .iter()
-        .map(|&t| {
-            let p = board.ticket(t).points as i64;
-            if eval.completed.contains(&t) {
-                p
-            } else {
-                -p
-            }
-        })
-        .sum();
-    routes + tickets
-}
-
-/// The best final score from `state`, by trying every set of open routes.
-fn brute_best(board: &Board, state: &GameState) -> i64 {
-    let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
-    let open: Vec<RouteId> = board
-        .route_ids()
-        .filter(|&r| !owned.contains(&r) && !state.is_blocked(board, r))
-        .filter(|&r| {
-            !owned
-                .iter()
-                .any(|&o| board.route(o).pair == board.route(r).pair)
-        })
-        .collect();
-    let mut best = i64::MIN;
-    for mask in 0u32..1 << open.len() {
-        let pick: Vec<RouteId> = (0..open.len())
-            .filter(|i| mask >> i & 1 == 1)
-            .map(|i| open[i])
-            .collect();
-        let cars: u32 = pick.iter().map(|&r| board.route(r).length).sum();
-        if cars > state.cars_left {
-            continue;
-        }
-        let mut network = owned.clone();
-        network.extend(&pick);
-        if !common::one_per_pair(board, &network) {
-            continue;
-        }
-        best = best.max(score(board, state, &network));
-    }
-    best
-}
-
 #[test]
 fn every_turns_best_matches_exhaustive_search() {
     let mut turns_checked = 0;
@@ -153,7 +99,7 @@ fn every_turns_best_matches_exhaustive_search() {
         for p in &r.players {
             assert_eq!(p.turns.len(), starts[p.seat].len());
             for (k, t) in p.turns.iter().enumerate() {
-                let want = brute_best(&board, &starts[p.seat][k]);
+                let want = common::brute_best(&board, &starts[p.seat][k]);
                 assert_eq!(
                     t.best, want,
                     "seed {seed}, seat {}, turn {}",
@@ -163,7 +109,7 @@ fn every_turns_best_matches_exhaustive_search() {
                 if let Some(after) = afters[p.seat].get(k) {
                     assert_eq!(
                         t.after_own,
-                        brute_best(&board, after),
+                        common::brute_best(&board, after),
                         "seed {seed}, seat {}, turn {} after",
                         p.seat,
                         t.turn
@@ -183,7 +129,7 @@ fn every_turns_best_matches_exhaustive_search() {
                 tickets: game.players[p.seat].tickets.clone(),
                 may_draw: false,
             };
-            assert_eq!(p.single_player_optimum, brute_best(&board, &open));
+            assert_eq!(p.single_player_optimum, common::brute_best(&board, &open));
             // The costliest turns are the largest drops, largest first.
             for w in p.costliest.windows(2) {
                 assert!(w[0].points >= w[1].points);
@@ -320,7 +266,7 @@ fn the_coach_weighs_every_ticket_choice() {
                 assert!(c.keep.len() >= min && c.proven);
                 let mut s = state.clone();
                 s.tickets.extend(&c.keep);
-                let want = brute_best(&board, &s);
+                let want = common::brute_best(&board, &s);
                 assert_eq!(c.score, want, "seed {seed}, seat {seat}, keep {:?}", c.keep);
                 best = best.max(want);
                 checked += 1;
@@ -368,7 +314,7 @@ fn the_coach_sees_only_its_own_seat() {
     assert_eq!(after.taken.len(), theirs.len());
     let again = advise(&board, &after, None, &SolveOptions::default()).unwrap();
     assert_eq!(advice.plan.claim, again.plan.claim);
-    assert_eq!(advice.plan.score, brute_best(&board, &before));
+    assert_eq!(advice.plan.score, common::brute_best(&board, &before));
 }
 
 /// A simulated game's review (`simulate --review`) is the review of its

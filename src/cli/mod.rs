@@ -32,6 +32,7 @@ macro_rules! out {
 mod analyses;
 mod bench;
 mod check;
+mod deals;
 mod designer;
 mod export;
 mod play;
@@ -116,6 +117,12 @@ enum Command {
     /// own claims, the others', the end), beside the single-player optimum
     /// of the same tickets; writes JSON, CSV and, with --plot, a figure.
     Review(review::ReviewArgs),
+    /// The luck of the deal: every hand of tickets a player can be dealt
+    /// (or a seeded sample), valued by the best score it allows alone on
+    /// the board, over the subsets the player may keep; the distribution,
+    /// each ticket's value as a card, the best and worst hands. Writes
+    /// deals-<hand>-<keep>.{json,csv} and -tickets.csv.
+    Deals(deals::DealsArgs),
     /// Every optimal plan of a budget: how many, how often each ticket and
     /// route is in them, and the plans (up to --max); writes CSV and JSON.
     Optima(analyses::OptimaArgs),
@@ -394,6 +401,7 @@ pub fn main() -> ExitCode {
         Command::Breakeven(args) => analyses::run_break_even(args),
         Command::Check(args) => check::run_check(args),
         Command::Review(args) => review::run_review(args),
+        Command::Deals(args) => deals::run_deals(args),
         Command::Export(args) => export::run_export(args),
         Command::Serve(args) => serve::run_serve(args),
         Command::Play(args) => play::run_play(args),

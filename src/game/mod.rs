@@ -7,12 +7,14 @@
 //! - [`state`]: a game in progress, the file format `replan` reads;
 //! - [`replan`]: the best plan from a game state;
 //! - [`coach`]: the best plan for one player, from what they know;
+//! - [`deals`]: the luck of the deal: every hand's best score;
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
 //! - [`bench`]: the coach's and the review's benchmark (`bench --coach`);
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
 
 pub mod bench;
 pub mod coach;
+pub mod deals;
 pub mod players;
 pub mod replan;
 pub mod review;

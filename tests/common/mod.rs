@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use ttr_opt::board::{Board, RouteId};
+use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
 use ttr_opt::solve::verify::evaluate;
 use ttr_opt::solve::{solve, Method, Outcome, SolveOptions};
@@ -296,4 +297,57 @@ pub fn board_with_tracks(
             .collect::<Vec<_>>(),
     });
     Board::from_json(&json.to_string(), "test board").expect("test board is valid")
+}
+
+/// The final score of `network` for the held tickets of `state`: route
+/// points, each held ticket's points completed or minus them (one trip
+/// each here).
+pub fn state_score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 {
+    let eval = evaluate(board, network, &state.tickets);
+    let routes: i64 = network.iter().map(|&r| board.route(r).points as i64).sum();
+    let tickets: i64 = state
+        .tickets
+        .iter()
+        .map(|&t| {
+            let p = board.ticket(t).points as i64;
+            if eval.completed.contains(&t) {
+                p
+            } else {
+                -p
+            }
+        })
+        .sum();
+    routes + tickets
+}
+
+/// The best final score from `state`, by trying every set of open routes.
+pub fn brute_best(board: &Board, state: &GameState) -> i64 {
+    let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
+    let open: Vec<RouteId> = board
+        .route_ids()
+        .filter(|&r| !owned.contains(&r) && !state.is_blocked(board, r))
+        .filter(|&r| {
+            !owned
+                .iter()
+                .any(|&o| board.route(o).pair == board.route(r).pair)
+        })
+        .collect();
+    let mut best = i64::MIN;
+    for mask in 0u32..1 << open.len() {
+        let pick: Vec<RouteId> = (0..open.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| open[i])
+            .collect();
+        let cars: u32 = pick.iter().map(|&r| board.route(r).length).sum();
+        if cars > state.cars_left {
+            continue;
+        }
+        let mut network = owned.clone();
+        network.extend(&pick);
+        if !one_per_pair(board, &network) {
+            continue;
+        }
+        best = best.max(state_score(board, state, &network));
+    }
+    best
 }

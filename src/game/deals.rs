@@ -1,0 +1,329 @@
+//! The luck of the deal: for every hand of tickets a player can be dealt,
+//! the best score that hand allows, alone on the board with its car count.
+//!
+//! A hand is `hand` ticket cards from the deck; the player keeps at least
+//! `keep` of them. Its value is the best, over the keepable subsets, of the
+//! best final score with those tickets held ([`replan`] from an empty
+//! board): route points, each kept ticket's points if completed and minus
+//! them if not (a card with several trips: its best completed trip, or
+//! minus its smallest). Every solve is proven.
+//!
+//! Hands share subsets (on the USA board the 4,060 hands of 3 have 435
+//! pairs between them), so each subset is solved once, on the worker pool,
+//! and a hand is the best of its subsets.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use rand::seq::index::sample;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::board::{Board, TicketId};
+use crate::game::replan::replan;
+use crate::game::simulate::quantile;
+use crate::game::state::GameState;
+use crate::solve::{SolveError, SolveOptions};
+
+/// What to deal.
+#[derive(Clone, Debug)]
+pub struct DealOptions {
+    /// Cars a player.
+    pub cars: u32,
+    /// Cards dealt in a hand.
+    pub hand: usize,
+    /// Cards a player must keep.
+    pub keep: usize,
+    /// A seeded uniform sample of this many hands instead of every hand.
+    pub sample: Option<(usize, u64)>,
+}
+
+/// One hand.
+#[derive(Clone, Debug, Serialize)]
+pub struct HandRow {
+    /// The hand's cards, by name, in deck order.
+    pub hand: Vec<String>,
+    /// The best score the hand allows.
+    pub best: i64,
+    /// The cards to keep for it (the fewest, then the first, among equals).
+    pub keep: Vec<String>,
+}
+
+/// One ticket card as a card of the deck.
+#[derive(Clone, Debug, Serialize)]
+pub struct CardValue {
+    /// The card's name.
+    pub ticket: String,
+    /// Its points (its best trip's).
+    pub points: u32,
+    /// Hands holding it.
+    pub hands: usize,
+    /// The mean best score of the hands holding it: its value as a card.
+    pub mean_best: f64,
+    /// The share of those hands whose best choice keeps it.
+    pub kept_share: f64,
+}
+
+/// The whole deal.
+#[derive(Clone, Debug, Serialize)]
+pub struct DealReport {
+    /// The board's name.
+    pub board: String,
+    /// Cars a player.
+    pub cars: u32,
+    /// Cards a hand, and the fewest kept.
+    pub hand: usize,
+    /// The fewest kept.
+    pub keep: usize,
+    /// Cards in the deck.
+    pub deck: usize,
+    /// Hands there are (C(deck, hand)), as a string: it can be huge.
+    pub hands_possible: String,
+    /// Whether `hands` is a sample, and its seed.
+    pub sampled: bool,
+    /// The sample's seed (0 when every hand is listed).
+    pub seed: u64,
+    /// Hands valued.
+    pub hands_valued: usize,
+    /// Subsets solved.
+    pub solves: usize,
+    /// Whether every solve is proven optimal (a run's time limit can stop
+    /// some: their values are the best found).
+    pub all_proven: bool,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The lowest, quartiles, deciles and highest hand value.
+    pub min: i64,
+    /// 10th percentile.
+    pub p10: f64,
+    /// 25th percentile.
+    pub p25: f64,
+    /// Median.
+    pub median: f64,
+    /// 75th percentile.
+    pub p75: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// The best hand's value.
+    pub max: i64,
+    /// The share of hands within 10 % of the best hand.
+    pub within_10_percent: f64,
+    /// Every card, best value first.
+    pub tickets: Vec<CardValue>,
+    /// The 10 best hands, best first.
+    pub best_hands: Vec<HandRow>,
+    /// The 10 worst hands, worst first.
+    pub worst_hands: Vec<HandRow>,
+    /// Every hand valued, in deal order (omitted from the JSON; the CSV).
+    #[serde(skip)]
+    pub hands: Vec<HandRow>,
+}
+
+/// Why a deal could not be valued.
+#[derive(Debug, thiserror::Error)]
+pub enum DealError {
+    /// The hand or keep count does not fit the deck.
+    #[error("{0}")]
+    Invalid(String),
+    /// A solve failed.
+    #[error("{0}")]
+    Solve(#[from] SolveError),
+}
+
+/// C(n, k), saturating.
+fn choose(n: usize, k: usize) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |c, i| {
+        c.saturating_mul((n - i) as u128) / (i as u128 + 1)
+    })
+}
+
+/// Every k-subset of 0..n in lexicographic order.
+fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    let mut c: Vec<usize> = (0..k).collect();
+    if k > n {
+        return out;
+    }
+    loop {
+        out.push(c.clone());
+        let Some(i) = (0..k).rev().find(|&i| c[i] != i + n - k) else {
+            return out;
+        };
+        c[i] += 1;
+        for j in i + 1..k {
+            c[j] = c[j - 1] + 1;
+        }
+    }
+}
+
+/// The most hands valued in one run (every hand, or a sample).
+pub const MAX_HANDS: usize = 2_000_000;
+
+/// Values the deal of `board` as `options` says, solving on the current
+/// rayon pool; `progress` is called after each subset solved.
+pub fn deals(
+    board: &Board,
+    options: &DealOptions,
+    progress: &(dyn Fn() + Sync),
+) -> Result<DealReport, DealError> {
+    let started = Instant::now();
+    let deck = board.cards.len();
+    let (hand, keep) = (options.hand, options.keep);
+    if hand == 0 || keep == 0 || keep > hand || hand > deck || hand > 8 {
+        return Err(DealError::Invalid(format!(
+            "a hand of {hand} keeping at least {keep}: the hand is 1 to 8 cards and at most the deck's {deck}, the keep 1 to the hand"
+        )));
+    }
+    let possible = choose(deck, hand);
+    let hands: Vec<Vec<usize>> = match options.sample {
+        Some((n, seed)) => {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut drawn: Vec<Vec<usize>> = (0..n.min(MAX_HANDS))
+                .map(|_| {
+                    let mut h = sample(&mut rng, deck, hand).into_vec();
+                    h.sort_unstable();
+                    h
+                })
+                .collect();
+            drawn.sort();
+            drawn
+        }
+        None if possible > MAX_HANDS as u128 => {
+            return Err(DealError::Invalid(format!(
+                "{possible} hands of {hand} from {deck} cards are more than {MAX_HANDS}: value a sample (--sample N)"
+            )))
+        }
+        None => combinations(deck, hand),
+    };
+    // Every keepable subset of every hand, once.
+    let mut subsets: Vec<Vec<usize>> = hands
+        .iter()
+        .flat_map(|h| {
+            (keep..=hand).flat_map(move |k| {
+                combinations(hand, k)
+                    .into_iter()
+                    .map(move |c| c.iter().map(|&i| h[i]).collect::<Vec<usize>>())
+            })
+        })
+        .collect();
+    subsets.sort();
+    subsets.dedup();
+    let solve_options = SolveOptions::default();
+    let trip = |card: usize| board.cards[card].trips[0];
+    let values: Vec<(i64, bool)> = subsets
+        .par_iter()
+        .map(|s| -> Result<(i64, bool), SolveError> {
+            let state = GameState {
+                players: 2,
+                cars_left: options.cars,
+                owned: Vec::new(),
+                taken: Vec::new(),
+                tickets: s.iter().map(|&c| trip(c)).collect::<Vec<TicketId>>(),
+                may_draw: false,
+            };
+            let r = replan(board, &state, &solve_options)?;
+            progress();
+            Ok((r.score, r.outcome.proven))
+        })
+        .collect::<Result<_, _>>()?;
+    let all_proven = values.iter().all(|v| v.1);
+    let value: HashMap<&[usize], i64> = subsets
+        .iter()
+        .map(Vec::as_slice)
+        .zip(values.iter().map(|v| v.0))
+        .collect();
+    let name = |c: usize| board.cards[c].name.clone();
+    let rows: Vec<(Vec<usize>, i64, Vec<usize>)> = hands
+        .iter()
+        .map(|h| {
+            let mut best: Option<(i64, Vec<usize>)> = None;
+            for k in keep..=hand {
+                for c in combinations(hand, k) {
+                    let s: Vec<usize> = c.iter().map(|&i| h[i]).collect();
+                    let v = value[s.as_slice()];
+                    if best.as_ref().is_none_or(|(b, _)| v > *b) {
+                        best = Some((v, s));
+                    }
+                }
+            }
+            let (v, s) = best.expect("a hand has a keepable subset");
+            (h.clone(), v, s)
+        })
+        .collect();
+
+    let mut sorted: Vec<i64> = rows.iter().map(|r| r.1).collect();
+    sorted.sort_unstable();
+    let max = sorted.last().copied().unwrap_or(0);
+    let within = rows
+        .iter()
+        .filter(|r| (r.1 as f64) >= 0.9 * max as f64)
+        .count() as f64
+        / rows.len().max(1) as f64;
+    let mut tickets: Vec<CardValue> = (0..deck)
+        .map(|c| {
+            let holding: Vec<&(Vec<usize>, i64, Vec<usize>)> =
+                rows.iter().filter(|r| r.0.contains(&c)).collect();
+            let kept = holding.iter().filter(|r| r.2.contains(&c)).count();
+            let n = holding.len().max(1) as f64;
+            CardValue {
+                ticket: name(c),
+                points: board.cards[c]
+                    .trips
+                    .iter()
+                    .map(|&t| board.ticket(t).points)
+                    .max()
+                    .unwrap_or(0),
+                hands: holding.len(),
+                mean_best: holding.iter().map(|r| r.1 as f64).sum::<f64>() / n,
+                kept_share: kept as f64 / n,
+            }
+        })
+        .collect();
+    tickets.sort_by(|a, b| b.mean_best.total_cmp(&a.mean_best));
+    let row = |r: &(Vec<usize>, i64, Vec<usize>)| HandRow {
+        hand: r.0.iter().map(|&c| name(c)).collect(),
+        best: r.1,
+        keep: r.2.iter().map(|&c| name(c)).collect(),
+    };
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    // Stable: equal values keep deal order.
+    order.sort_by_key(|&i| std::cmp::Reverse(rows[i].1));
+    let best_hands = order.iter().take(10).map(|&i| row(&rows[i])).collect();
+    let worst_hands = order
+        .iter()
+        .rev()
+        .take(10)
+        .map(|&i| row(&rows[i]))
+        .collect();
+    Ok(DealReport {
+        board: board.name.clone(),
+        cars: options.cars,
+        hand,
+        keep,
+        deck,
+        hands_possible: possible.to_string(),
+        sampled: options.sample.is_some(),
+        seed: options.sample.map_or(0, |s| s.1),
+        hands_valued: rows.len(),
+        solves: subsets.len(),
+        all_proven,
+        seconds: started.elapsed().as_secs_f64(),
+        min: sorted.first().copied().unwrap_or(0),
+        p10: quantile(&sorted, 0.10),
+        p25: quantile(&sorted, 0.25),
+        median: quantile(&sorted, 0.5),
+        p75: quantile(&sorted, 0.75),
+        p90: quantile(&sorted, 0.90),
+        max,
+        within_10_percent: within,
+        tickets,
+        best_hands,
+        worst_hands,
+        hands: rows.iter().map(row).collect(),
+    })
+}
