@@ -45,6 +45,9 @@ pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
         )));
     }
     let out = args.files.out_dir(&board)?;
+    if args.files.plot {
+        eprintln!("note: deals draws no figure yet; --plot writes nothing more");
+    }
     eprintln!(
         "valuing hands of {} keeping at least {} at {} cars ...",
         options.hand, options.keep, options.cars
