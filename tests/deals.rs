@@ -10,19 +10,8 @@ use ttr_opt::game::state::GameState;
 
 /// Six cities, ten routes, seven tickets: 35 hands of 3.
 fn board(seed: u64) -> Board {
-    let cities = ["A", "B", "C", "D", "E", "F"];
-    let routes = [
-        ("A", "B", 1),
-        ("B", "C", 2),
-        ("C", "D", 1),
-        ("D", "E", 3),
-        ("E", "F", 2),
-        ("F", "A", 2),
-        ("A", "D", 4),
-        ("B", "E", 3),
-        ("C", "F", 2),
-        ("D", "F", 1),
-    ];
+    let cities = common::SIX_CITIES;
+    let routes = common::SIX_CITY_ROUTES;
     let pairs = [
         ("A", "C"),
         ("B", "D"),

@@ -24,19 +24,8 @@ fn small(seed: u64) -> Board {
 
 /// Its file's text.
 fn small_json(seed: u64) -> String {
-    let cities = ["A", "B", "C", "D", "E", "F"];
-    let routes = [
-        ("A", "B", 1),
-        ("B", "C", 2),
-        ("C", "D", 1),
-        ("D", "E", 3),
-        ("E", "F", 2),
-        ("F", "A", 2),
-        ("A", "D", 4),
-        ("B", "E", 3),
-        ("C", "F", 2),
-        ("D", "F", 1),
-    ];
+    let cities = common::SIX_CITIES;
+    let routes = common::SIX_CITY_ROUTES;
     let pick = |i: u64| cities[((seed * 7 + i * 5) % 6) as usize];
     let mut tickets = Vec::new();
     for i in 0..12u64 {

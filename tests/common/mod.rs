@@ -16,6 +16,23 @@ pub const METHODS: [Method; 5] = [
     Method::PaperInteger,
 ];
 
+/// Six cities and ten routes (from, to, length) of 1 to 4 cars: a board
+/// small enough for exhaustive search, with tickets of a test's choosing.
+pub const SIX_CITIES: [&str; 6] = ["A", "B", "C", "D", "E", "F"];
+/// The routes between [`SIX_CITIES`].
+pub const SIX_CITY_ROUTES: [(&str, &str, u32); 10] = [
+    ("A", "B", 1),
+    ("B", "C", 2),
+    ("C", "D", 1),
+    ("D", "E", 3),
+    ("E", "F", 2),
+    ("F", "A", 2),
+    ("A", "D", 4),
+    ("B", "E", 3),
+    ("C", "F", 2),
+    ("D", "F", 1),
+];
+
 /// Runs the binary with `args`.
 pub fn ttr_opt(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
