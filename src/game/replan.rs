@@ -174,6 +174,26 @@ pub fn replan(
     })
 }
 
+/// The final score of `network` (every route the player would own) for the
+/// tickets `state` holds, as [`replan`] counts it: route points, each held
+/// card's best completed trip, or minus its smallest trip; the tickets by
+/// the union-find verifier.
+pub fn held_score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 {
+    let cards = held_cards(board, state);
+    let trips: Vec<TicketId> = cards
+        .iter()
+        .flat_map(|&c| board.cards[c].trips.iter().copied())
+        .collect();
+    // `completed` holds each card's best connected trip, at most one a card.
+    let eval = evaluate(board, network, &trips);
+    let lost: u32 = cards
+        .iter()
+        .filter(|&&c| !eval.completed.iter().any(|&t| board.ticket(t).card == c))
+        .map(|&c| penalty(board, c))
+        .sum();
+    eval.score() as i64 - lost as i64
+}
+
 /// The board as the rest of the game sees it (see the module comment).
 fn derive(board: &Board, state: &GameState) -> Board {
     let mut derived = board.clone();

@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::game::replan::replan;
+use crate::game::replan::{held_score, replan};
 use crate::game::rules::{Action, Game, RuleError};
 use crate::game::state::GameState;
 use crate::model::Instance;
@@ -427,7 +427,7 @@ fn best(
                 .iter()
                 .all(|&r| !state.is_blocked(board, r) && !owns_pair(r))
             && cars <= state.cars_left;
-        if open && network_score(board, state, &p.network) == p.score {
+        if open && held_score(board, state, &p.network) == p.score {
             return Ok(Best {
                 claim: rest,
                 solved: false,
@@ -447,44 +447,6 @@ fn best(
         tickets,
         solved: true,
     })
-}
-
-/// The final score of a network for a state's held tickets, as [`replan`]
-/// counts it (route points, each held ticket's best completed trip, or
-/// minus its smallest), by the union-find verifier.
-fn network_score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 {
-    let mut cards: Vec<usize> = state
-        .tickets
-        .iter()
-        .map(|&t| board.ticket(t).card)
-        .collect();
-    cards.sort();
-    cards.dedup();
-    let trips: Vec<TicketId> = cards
-        .iter()
-        .flat_map(|&c| board.cards[c].trips.iter().copied())
-        .collect();
-    let eval = crate::solve::verify::evaluate(board, network, &trips);
-    let routes: i64 = network.iter().map(|&r| board.route(r).points as i64).sum();
-    let tickets: i64 = cards
-        .iter()
-        .map(|&c| {
-            let trips = &board.cards[c].trips;
-            let done = trips
-                .iter()
-                .filter(|t| eval.completed.contains(t))
-                .map(|&t| board.ticket(t).points as i64)
-                .max();
-            done.unwrap_or_else(|| {
-                -(trips
-                    .iter()
-                    .map(|&t| board.ticket(t).points as i64)
-                    .min()
-                    .unwrap_or(0))
-            })
-        })
-        .sum();
-    routes + tickets
 }
 
 fn ticket(board: &Board, t: TicketId) -> String {
