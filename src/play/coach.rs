@@ -109,13 +109,9 @@ impl Server {
             self.coach_queue.fetch_sub(1, Ordering::SeqCst);
             return Err(protocol::described(d::COACH_BUSY));
         }
-        let (done, result) = tokio::sync::oneshot::channel();
-        self.coaching.spawn(move || {
-            let _ = done.send(work());
-        });
-        let out = result
+        let out = super::on_pool(&self.coaching, work)
             .await
-            .map_err(|_| protocol::described(d::SERVER_ERROR));
+            .ok_or_else(|| protocol::described(d::SERVER_ERROR));
         self.coach_queue.fetch_sub(1, Ordering::SeqCst);
         out
     }

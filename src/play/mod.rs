@@ -292,11 +292,7 @@ impl Server {
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Option<T> {
-        let (done, result) = tokio::sync::oneshot::channel();
-        self.hashing.spawn(move || {
-            let _ = done.send(work());
-        });
-        result.await.ok()
+        on_pool(&self.hashing, work).await
     }
 
     fn refuse(
@@ -391,6 +387,19 @@ impl Server {
         }
         self.schedule_bot(game);
     }
+}
+
+/// Runs `work` on `pool` and waits for it without holding a Tokio thread;
+/// `None` if the work panicked.
+async fn on_pool<T: Send + 'static>(
+    pool: &rayon::ThreadPool,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (done, result) = tokio::sync::oneshot::channel();
+    pool.spawn(move || {
+        let _ = done.send(work());
+    });
+    result.await.ok()
 }
 
 /// Makes the allocator give every block of 1 MiB or more back to the
