@@ -27,7 +27,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
+
+/// A hash map that iterates in insertion order.
+type FxIndexMap<K, V> = indexmap::IndexMap<K, V, FxBuildHasher>;
 
 use crate::board::{Board, RouteId, TicketId};
 
@@ -87,6 +90,9 @@ pub struct Frontier {
     /// Known achievable score per budget (0 where unknown): states that
     /// cannot reach it for any budget are dropped.
     lower: Vec<i16>,
+    /// The budgets not `UNWANTED` in `lower`, ascending (a single budget's
+    /// run checks one instead of every car count).
+    wanted: Vec<usize>,
     /// `knap[i][r]`: most route points from steps `i..` with r cars.
     knap: Vec<Vec<i16>>,
     /// `dist[i][u * n + v]`: cars on a shortest u–v path over steps `i..`.
@@ -412,6 +418,14 @@ impl Frontier {
             tickets_at[b as usize].push(k);
         }
         let slot = slots(board, tickets.iter().map(|t| t.3));
+        let lower: Vec<i16> = (0..=goal.max_cars)
+            .map(|c| match goal.lower.get(c as usize) {
+                _ if c < goal.min_cars => UNWANTED,
+                Some(&l) => l.min(UNWANTED as u32 - 1) as i16,
+                None => 0,
+            })
+            .collect();
+        let wanted = (0..lower.len()).filter(|&c| lower[c] != UNWANTED).collect();
         Frontier {
             steps,
             first,
@@ -421,13 +435,8 @@ impl Frontier {
             slot,
             max_cars: goal.max_cars as usize,
             layers: Vec::new(),
-            lower: (0..=goal.max_cars)
-                .map(|c| match goal.lower.get(c as usize) {
-                    _ if c < goal.min_cars => UNWANTED,
-                    Some(&l) => l.min(UNWANTED as u32 - 1) as i16,
-                    None => 0,
-                })
-                .collect(),
+            lower,
+            wanted,
             knap: Vec::new(),
             dist: Vec::new(),
             hub: Vec::new(),
@@ -451,7 +460,10 @@ impl Frontier {
             if stored.saturating_mul(2) > budget {
                 return false;
             }
-            let mut next: FxHashMap<Key, Values> = FxHashMap::default();
+            // Insertion order: the layer's order follows from the previous
+            // layer's and the steps, so it repeats run after run (whatever
+            // the hasher) without sorting the states.
+            let mut next: FxIndexMap<Key, Values> = FxIndexMap::default();
             let mut merge = |key: Key, values: Values| match next.get_mut(&key) {
                 Some(old) => {
                     for (o, v) in old.iter_mut().zip(values) {
@@ -507,15 +519,13 @@ impl Frontier {
             if let Some(width) = beam {
                 states = self.best_states(states, width);
             }
-            // A fixed order makes the plan recovery independent of hashing.
-            states.sort_unstable_by(|a, b| a.0.cmp(&b.0));
             if let Some(links) = &mut self.links {
-                let index = |key: &Key| {
-                    states
-                        .binary_search_by(|s| s.0.cmp(key))
-                        .ok()
-                        .map(|x| x as u32)
-                };
+                let position: FxHashMap<&Key, u32> = states
+                    .iter()
+                    .enumerate()
+                    .map(|(x, s)| (&s.0, x as u32))
+                    .collect();
+                let index = |key: &Key| position.get(key).copied();
                 links.push(
                     successors
                         .iter()
@@ -533,23 +543,35 @@ impl Frontier {
     }
 
     /// The union, over car counts c, of the `width` states with the highest
-    /// score for c cars (ties broken by key, so runs repeat).
+    /// score for c cars (ties broken by the states' order, which repeats
+    /// run after run).
     fn best_states(&self, mut states: Vec<(Key, Values)>, width: usize) -> Vec<(Key, Values)> {
-        if states.len() <= width {
+        if states.len() <= width || width == 0 {
             return states;
         }
         let mut keep = vec![false; states.len()];
-        let mut order: Vec<usize> = (0..states.len()).collect();
+        // (score, earlier first) packed in one integer: selecting on plain
+        // integers is several times faster than comparing through the keys.
+        let mut ranked: Vec<u64> = Vec::with_capacity(states.len());
         for c in 0..=self.max_cars {
-            order.sort_unstable_by(|&a, &b| {
-                states[b].1[c]
-                    .cmp(&states[a].1[c])
-                    .then_with(|| states[a].0.cmp(&states[b].0))
-            });
-            for &i in order.iter().take(width) {
-                if states[i].1[c] != NONE {
-                    keep[i] = true;
-                }
+            ranked.clear();
+            ranked.extend(
+                states
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.1[c] != NONE)
+                    .map(|(i, s)| (u64::from(s.1[c] as u16) << 32) | u64::from(!(i as u32))),
+            );
+            let top = if ranked.len() > width {
+                ranked.select_nth_unstable_by(width - 1, |a, b| b.cmp(a)).0
+            } else {
+                &mut ranked[..]
+            };
+            for &r in top.iter() {
+                keep[!(r as u32) as usize] = true;
+            }
+            if ranked.len() > width {
+                keep[!(ranked[width - 1] as u32) as usize] = true;
             }
         }
         let mut i = 0;
@@ -739,7 +761,7 @@ impl Frontier {
             if *value == NONE {
                 continue;
             }
-            let useful = (c..=cap).any(|budget| {
+            let useful = self.wanted.iter().filter(|&&b| b >= c).any(|&budget| {
                 let r = budget - c;
                 *value + knap[r] + gain[r] >= self.lower[budget]
             });
@@ -1007,26 +1029,43 @@ fn sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
     let mut best: Option<((usize, usize), Vec<usize>)> = None;
     for start in 0..n {
         let mut placed = vec![false; n];
+        // Per city: its adjacency entries (one per route) to unplaced cities.
+        let mut unplaced: Vec<usize> = adjacent.iter().map(Vec::len).collect();
+        let place = |v: usize, placed: &mut Vec<bool>, unplaced: &mut Vec<usize>| {
+            placed[v] = true;
+            for &d in &adjacent[v] {
+                unplaced[d] -= 1;
+            }
+        };
+        place(start, &mut placed, &mut unplaced);
         let mut sequence = vec![start];
-        placed[start] = true;
         let (mut widest, mut total) = (0, 0);
         while sequence.len() < n {
-            let frontier_if = |v: usize, placed: &[bool]| {
-                (0..n)
-                    .filter(|&c| {
-                        (placed[c] || c == v) && adjacent[c].iter().any(|&d| !placed[d] && d != v)
+            // Placed cities with unplaced neighbours: the frontier now.
+            let now = (0..n).filter(|&c| placed[c] && unplaced[c] > 0).count();
+            // The frontier once v is placed too: the placed cities whose
+            // only unplaced neighbour is v leave it, v joins it if it has
+            // other unplaced neighbours. (Routes to v: entries in both lists.)
+            let frontier_if = |v: usize| {
+                let to = |c: usize| adjacent[v].iter().filter(|&&d| d == c).count();
+                let leaving = adjacent[v]
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, &c)| {
+                        placed[c] && !adjacent[v][..i].contains(&c) && unplaced[c] == to(c)
                     })
-                    .count()
+                    .count();
+                now - leaving + usize::from(unplaced[v] > to(v))
             };
             let v = (0..n)
                 .filter(|&v| !placed[v])
                 .min_by_key(|&v| {
                     let linked = adjacent[v].iter().filter(|&&d| placed[d]).count();
-                    (frontier_if(v, &placed), std::cmp::Reverse(linked), v)
+                    (frontier_if(v), std::cmp::Reverse(linked), v)
                 })
                 .expect("an unplaced city remains");
-            let width = frontier_if(v, &placed);
-            placed[v] = true;
+            let width = frontier_if(v);
+            place(v, &mut placed, &mut unplaced);
             sequence.push(v);
             widest = widest.max(width);
             total += width;
