@@ -117,7 +117,14 @@ impl Strategy for Planner {
     }
     fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
         if let Some((offered, min)) = game.offer(me) {
-            return keep_best_planned(game, me, offered, min);
+            // The plan of the tickets kept is the one to play next turn
+            // (replanned only if an opponent breaks it first).
+            let (kept, plan) = keep_best_planned(game, me, offered, min);
+            let mut held = game.players[me].tickets.clone();
+            held.extend(&kept);
+            self.plan = plan;
+            self.made_for = Some(held);
+            return Action::KeepTickets(kept);
         }
         let player = &game.players[me];
         let mine = player.routes();
@@ -471,12 +478,20 @@ fn plan_for(game: &Game, me: usize, tickets: &[TicketId]) -> Option<(Vec<(RouteI
     ))
 }
 
-/// Keeps the subset of the offered tickets (at least `min`) whose plan
-/// scores most, counting the tickets already held.
-fn keep_best_planned(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
+/// A plan's routes in claiming order, each marked whether a ticket needs it.
+type Plan = Vec<(RouteId, bool)>;
+
+/// The subset of the offered tickets (at least `min`) whose plan scores
+/// most, counting the tickets already held, and that plan's routes.
+fn keep_best_planned(
+    game: &Game,
+    me: usize,
+    offered: &[TicketId],
+    min: usize,
+) -> (Vec<TicketId>, Plan) {
     let held = &game.players[me].tickets;
     let n = offered.len();
-    let mut best: Option<(i64, Vec<TicketId>)> = None;
+    let mut best: Option<(i64, Vec<TicketId>, Plan)> = None;
     for mask in 1u32..1 << n {
         if (mask.count_ones() as usize) < min.min(n) {
             continue;
@@ -487,13 +502,11 @@ fn keep_best_planned(game: &Game, me: usize, offered: &[TicketId], min: usize) -
             .collect();
         let mut all = held.clone();
         all.extend(&kept);
-        let score = plan_for(game, me, &all).map_or(i64::MIN, |(_, s)| s);
-        if best.as_ref().is_none_or(|(b, _)| score > *b) {
-            best = Some((score, kept));
+        let (plan, score) = plan_for(game, me, &all).unwrap_or((Vec::new(), i64::MIN));
+        if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
+            best = Some((score, kept, plan));
         }
     }
-    Action::KeepTickets(
-        best.map(|(_, k)| k)
-            .unwrap_or_else(|| offered[..min.min(n)].to_vec()),
-    )
+    best.map(|(_, k, plan)| (k, plan))
+        .unwrap_or_else(|| (offered[..min.min(n)].to_vec(), Vec::new()))
 }
