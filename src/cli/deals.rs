@@ -45,9 +45,6 @@ pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
         )));
     }
     let out = args.files.out_dir(&board)?;
-    if args.files.plot {
-        eprintln!("note: deals draws no figure yet; --plot writes nothing more");
-    }
     eprintln!(
         "valuing hands of {} keeping at least {} at {} cars ...",
         options.hand, options.keep, options.cars
@@ -71,11 +68,15 @@ pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
         }),
     )?;
     write_csv(&tickets, report.tickets.iter())?;
+    let mut written = vec![json, hands, tickets];
+    if args.files.plot {
+        written.extend(crate::output::plot::deals(&report, &out.join(&stem))?);
+    }
     if args.files.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         out!("{}", table(&report));
-        outln!("\nwrote {}", list(&[json, hands, tickets]));
+        outln!("\nwrote {}", list(&written));
     }
     Ok(proven_status(report.all_proven))
 }

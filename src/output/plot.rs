@@ -20,6 +20,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::analysis::optima::{Presence, SweepOptima};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
+use crate::game::deals::DealReport;
 use crate::game::review::Review;
 use crate::model::Plan;
 
@@ -356,25 +357,124 @@ pub fn distribution(
     optimum: i64,
     stem: &Path,
 ) -> Result<Vec<PathBuf>, PlotError> {
+    let mark = Mark {
+        at: optimum,
+        label: format!("single-player optimum ({optimum})"),
+        of: "games",
+        x_desc: "final score (points)",
+        bin: 10,
+    };
     render!(stem, (1200, 700), |root| draw_distribution(
-        &root, title, series, optimum
+        &root, title, series, &mark
     ))
+}
+
+/// The luck of the deal, two figures: `<stem>-histogram`, the hands' best
+/// scores (share of hands per 10-point bin) with the best hand marked; and
+/// `<stem>-tickets`, the cards ranked by their value (the mean best score of
+/// the hands holding them) beside how often keeping them is right.
+pub fn deals(report: &DealReport, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let name = stem
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let sample = if report.sampled {
+        format!(
+            "a sample of {} hands (seed {})",
+            report.hands_valued, report.seed
+        )
+    } else {
+        format!("all {} hands", report.hands_valued)
+    };
+    let title = format!(
+        "{}: the best score of {sample} of {} tickets (keep {}+), {} cars",
+        report.board, report.hand, report.keep, report.cars
+    );
+    let values: Vec<i64> = report.hands.iter().map(|h| h.best).collect();
+    let mark = Mark {
+        at: report.max,
+        label: format!("best hand ({})", report.max),
+        of: "hands",
+        x_desc: "best score the hand allows (points)",
+        bin: 2,
+    };
+    let series = [(
+        format!(
+            "hands, {:.1} % within 10 % of the best",
+            report.within_10_percent * 100.0
+        ),
+        values,
+    )];
+    let mut written = render!(
+        &stem.with_file_name(format!("{name}-histogram")),
+        (1200, 700),
+        |root| { draw_distribution(&root, &title, &series, &mark) }
+    )?;
+    // Against the mean of all hands: the differences are the point.
+    let mean = series[0].1.iter().sum::<i64>() as f64 / series[0].1.len().max(1) as f64;
+    let value: Vec<Bar> = report
+        .tickets
+        .iter()
+        .map(|t| {
+            Bar::new(
+                format!("{} ({})", t.ticket, t.points),
+                (t.mean_best - mean).round() as i64,
+            )
+        })
+        .collect();
+    let kept: Vec<Bar> = report
+        .tickets
+        .iter()
+        .map(|t| {
+            Bar::new(
+                format!("{} ({})", t.ticket, t.points),
+                (t.kept_share * 100.0).round() as i64,
+            )
+        })
+        .collect();
+    let first = format!("Mean best score of the hands holding it, against all hands' {mean:.1}");
+    let panels = [
+        (first.as_str(), value),
+        ("Share of those hands whose best choice keeps it (%)", kept),
+    ];
+    let height = (200 + 24 * report.tickets.len()).clamp(600, 4000) as u32;
+    let title = format!(
+        "{}: each ticket's value as a card ({sample}, {} cars)",
+        report.board, report.cars
+    );
+    written.extend(render!(
+        &stem.with_file_name(format!("{name}-tickets")),
+        (1600, height),
+        |root| { draw_panels(&root, &title, &panels, "") }
+    )?);
+    Ok(written)
+}
+
+/// What a distribution marks with a vertical line, and what it counts.
+struct Mark {
+    at: i64,
+    label: String,
+    /// "games", "hands".
+    of: &'static str,
+    x_desc: &'static str,
+    /// Points a bin.
+    bin: i64,
 }
 
 fn draw_distribution<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     series: &[(String, Vec<i64>)],
-    optimum: i64,
+    mark: &Mark,
 ) -> Drawn
 where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE)?;
-    const BIN: i64 = 10;
-    let bin = |v: i64| v.div_euclid(BIN);
+    let size = mark.bin;
+    let bin = |v: i64| v.div_euclid(size);
     let all = series.iter().flat_map(|(_, v)| v.iter().copied());
-    let lo = all.clone().map(bin).min().unwrap_or(0).min(0) - 1;
+    let lo = all.clone().map(bin).min().unwrap_or(0) - 1;
+    let optimum = mark.at;
     let hi = all.map(bin).max().unwrap_or(0).max(bin(optimum)) + 1;
     let shares: Vec<Vec<(i64, f64)>> = series
         .iter()
@@ -382,7 +482,10 @@ where
             (lo..=hi)
                 .map(|b| {
                     let count = values.iter().filter(|&&v| bin(v) == b).count();
-                    (b * BIN + BIN / 2, count as f64 / values.len().max(1) as f64)
+                    (
+                        b * size + size / 2,
+                        count as f64 / values.len().max(1) as f64,
+                    )
                 })
                 .collect()
         })
@@ -398,11 +501,11 @@ where
         .margin(20)
         .x_label_area_size(50)
         .y_label_area_size(70)
-        .build_cartesian_2d(lo * BIN..(hi + 1) * BIN, 0.0..top * 1.15)?;
+        .build_cartesian_2d(lo * size..(hi + 1) * size, 0.0..top * 1.15)?;
     chart
         .configure_mesh()
-        .x_desc("final score (points)")
-        .y_desc("share of games per 10 points")
+        .x_desc(mark.x_desc)
+        .y_desc(format!("share of {} per {size} points", mark.of))
         .label_style((FONT, 16))
         .axis_desc_style((FONT, 18))
         .y_label_formatter(&|v| format!("{:.0}%", v * 100.0))
@@ -434,7 +537,7 @@ where
             vec![(optimum, 0.0), (optimum, top * 1.1)],
             BLACK.stroke_width(2),
         )))?
-        .label(format!("single-player optimum ({optimum})"))
+        .label(mark.label.clone())
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.stroke_width(2)));
     chart
         .configure_series_labels()
