@@ -233,3 +233,31 @@ fn the_deals_command_writes_its_files_and_refuses_bad_hands() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("at most the deck's 7"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_deal_valued_in_chunks_and_merged_is_the_deal_valued_at_once() {
+    use ttr_opt::game::deals::{deal_hands, deal_report, value_hands};
+    let b = board(4);
+    let options = DealOptions {
+        cars: 6,
+        hand: 3,
+        keep: 2,
+        sample: None,
+    };
+    let whole = deals(&b, &options, &|| {}).unwrap();
+    let hands = deal_hands(&b, &options).unwrap();
+    assert_eq!(hands.len(), 35);
+    for chunk in [1, 4, 35] {
+        let values: Vec<_> = hands
+            .chunks(chunk)
+            .flat_map(|c| value_hands(&b, &options, c, &|| {}).unwrap())
+            .collect();
+        let merged = deal_report(&b, &options, &hands, &values, 0.0);
+        let strip = |r: &ttr_opt::game::deals::DealReport| {
+            let mut v = serde_json::to_value(r).unwrap();
+            v["seconds"] = serde_json::Value::Null;
+            (v, serde_json::to_value(&r.hands).unwrap())
+        };
+        assert_eq!(strip(&merged), strip(&whole), "chunks of {chunk}");
+    }
+}

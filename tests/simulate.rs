@@ -169,3 +169,44 @@ fn simulate_rejects_bad_players() {
         .unwrap()
         .contains("2 to 5 players"));
 }
+
+#[test]
+fn games_played_in_chunks_are_the_games_of_one_run() {
+    use ttr_opt::game::simulate::{simulate, simulate_range, GameRecord};
+    let b = ttr_opt::board::Board::usa();
+    let names = ["greedy", "random", "greedy"];
+    let whole = simulate(&b, &names, 7, 11, &|| {}).unwrap();
+    let seats = |played: &[ttr_opt::game::simulate::Played]| {
+        played
+            .iter()
+            .flat_map(|p| {
+                p.seats.iter().map(|s| {
+                    (
+                        serde_json::to_value(s).unwrap(),
+                        s.routes.clone(),
+                        s.tickets.clone(),
+                    )
+                })
+            })
+            .collect::<Vec<_>>()
+    };
+    for chunk in [1u64, 3, 7] {
+        let mut played = Vec::new();
+        let mut first = 0;
+        while first < 7 {
+            let end = (first + chunk).min(7);
+            // Through the record a distributed chunk hands back.
+            for p in simulate_range(&b, &names, first..end, 11, &|| {}).unwrap() {
+                let text = serde_json::to_string(&GameRecord::of(&p)).unwrap();
+                let record: GameRecord = serde_json::from_str(&text).unwrap();
+                played.push(record.played(&b).unwrap());
+            }
+            first = end;
+        }
+        assert_eq!(seats(&played), seats(&whole), "chunks of {chunk}");
+    }
+    // A record naming a route the board lacks is refused, not trusted.
+    let mut bad = GameRecord::of(&whole[0]);
+    bad.seats[0].route_ids.push(b.routes.len());
+    assert!(bad.played(&b).unwrap_err().contains("route"));
+}

@@ -20,11 +20,16 @@ use ttr_opt::analysis::optima::all_optima;
 use ttr_opt::analysis::scenario::{compare as compare_boards, Scenario};
 use ttr_opt::analysis::{break_even, sensitivity};
 use ttr_opt::board::Board;
+use ttr_opt::game::deals::{
+    deal_hands, deal_report, value_hands, DealOptions, DealReport, HandValue,
+};
 use ttr_opt::game::players::check_players;
 use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
 use ttr_opt::game::review::{review_games, review_saved, ReviewOptions};
 use ttr_opt::game::saved::SavedGame;
-use ttr_opt::game::simulate::{simulate as play_games, single_player_optimum};
+use ttr_opt::game::simulate::{
+    simulate as play_games, simulate_range, single_player_optimum, GameRecord, Played,
+};
 use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
 use ttr_opt::output::report::{
@@ -428,6 +433,212 @@ fn review(
     })
 }
 
+/// A deal's options from a call's arguments.
+fn deal_options(
+    b: &Board,
+    cars: Option<i64>,
+    hand: i64,
+    keep: i64,
+    sample: Option<i64>,
+    seed: u64,
+) -> PyResult<DealOptions> {
+    let cars = budget("cars", cars.unwrap_or(b.cars as i64))?;
+    let hand = in_range("hand", hand, 1, 8)? as usize;
+    let keep = in_range("keep", keep, 1, hand as u64)? as usize;
+    let sample = sample
+        .map(|n| in_range("sample", n, 1, ttr_opt::game::deals::MAX_HANDS as u64))
+        .transpose()?;
+    Ok(DealOptions {
+        cars,
+        hand,
+        keep,
+        sample: sample.map(|n| (n as usize, seed)),
+    })
+}
+
+/// The deal report with every hand (the JSON of the command line leaves
+/// them to the CSV).
+#[derive(Serialize)]
+struct Dealt<'a> {
+    #[serde(flatten)]
+    report: &'a DealReport,
+    hands: &'a [ttr_opt::game::deals::HandRow],
+}
+
+#[pyfunction]
+#[pyo3(signature = (cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn deals(
+    py: Python<'_>,
+    cars: Option<i64>,
+    hand: i64,
+    keep: i64,
+    sample: Option<i64>,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let threads = self::threads(threads)?;
+    run(py, time_limit, || {
+        let report = worker_pool(threads)
+            .map_err(failed)?
+            .install(|| ttr_opt::game::deals::deals(&b, &options, &|| {}))
+            .map_err(failed)?;
+        json(&Dealt {
+            report: &report,
+            hands: &report.hands,
+        })
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None))]
+#[allow(clippy::too_many_arguments)]
+fn deal_count(
+    cars: Option<i64>,
+    hand: i64,
+    keep: i64,
+    sample: Option<i64>,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+) -> PyResult<usize> {
+    let b = board(board_path, board_json)?;
+    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    Ok(deal_hands(&b, &options).map_err(bad_input)?.len())
+}
+
+#[pyfunction]
+#[pyo3(signature = (start, end, cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn deal_chunk(
+    py: Python<'_>,
+    start: usize,
+    end: usize,
+    cars: Option<i64>,
+    hand: i64,
+    keep: i64,
+    sample: Option<i64>,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let threads = self::threads(threads)?;
+    let hands = deal_hands(&b, &options).map_err(bad_input)?;
+    if start > end || end > hands.len() {
+        return Err(PyValueError::new_err(format!(
+            "hands {start}..{end}: the deal has {} hands",
+            hands.len()
+        )));
+    }
+    run(py, time_limit, || {
+        let values = worker_pool(threads)
+            .map_err(failed)?
+            .install(|| value_hands(&b, &options, &hands[start..end], &|| {}))
+            .map_err(failed)?;
+        json(&values)
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (values_json, seconds, cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None))]
+#[allow(clippy::too_many_arguments)]
+fn deal_merge(
+    values_json: &str,
+    seconds: f64,
+    cars: Option<i64>,
+    hand: i64,
+    keep: i64,
+    sample: Option<i64>,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let hands = deal_hands(&b, &options).map_err(bad_input)?;
+    let values: Vec<HandValue> = serde_json::from_str(values_json).map_err(bad_input)?;
+    if values.len() != hands.len() {
+        return Err(PyValueError::new_err(format!(
+            "{} hand values for a deal of {} hands",
+            values.len(),
+            hands.len()
+        )));
+    }
+    let report = deal_report(&b, &options, &hands, &values, seconds);
+    json(&Dealt {
+        report: &report,
+        hands: &report.hands,
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (players, first, games, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_chunk(
+    py: Python<'_>,
+    players: Vec<String>,
+    first: u64,
+    games: i64,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let names: Vec<&str> = players.iter().map(String::as_str).collect();
+    check_players(&names).map_err(bad_input)?;
+    let games = in_range("games", games, 1, 1_000_000)?;
+    let threads = self::threads(threads)?;
+    run(py, time_limit, || {
+        let played = worker_pool(threads)
+            .map_err(failed)?
+            .install(|| simulate_range(&b, &names, first..first + games, seed, &|| {}))
+            .map_err(failed)?;
+        json(&played.iter().map(GameRecord::of).collect::<Vec<_>>())
+    })
+}
+
+#[pyfunction]
+#[pyo3(signature = (players, records_json, seconds, optimum, seed=1, board_path=None, board_json=None))]
+#[allow(clippy::too_many_arguments)]
+fn simulate_merge(
+    players: Vec<String>,
+    records_json: &str,
+    seconds: f64,
+    optimum: u32,
+    seed: u64,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+) -> PyResult<String> {
+    let b = board(board_path, board_json)?;
+    let names: Vec<&str> = players.iter().map(String::as_str).collect();
+    check_players(&names).map_err(bad_input)?;
+    let records: Vec<GameRecord> = serde_json::from_str(records_json).map_err(bad_input)?;
+    let played: Vec<Played> = records
+        .into_iter()
+        .map(|r| r.played(&b))
+        .collect::<Result<_, _>>()
+        .map_err(bad_input)?;
+    if played.is_empty() {
+        return Err(PyValueError::new_err("no games to merge"));
+    }
+    json(&Simulated {
+        report: SimulateReport::new(&b, &names, seed, optimum, seconds, &played, None),
+        seats: played.iter().flat_map(|p| &p.seats).collect(),
+        reviews: None,
+    })
+}
+
 /// The native module; `ttr_opt` (Python) wraps it.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -442,5 +653,11 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;
+    m.add_function(wrap_pyfunction!(deals, m)?)?;
+    m.add_function(wrap_pyfunction!(deal_count, m)?)?;
+    m.add_function(wrap_pyfunction!(deal_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(deal_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
+    m.add_function(wrap_pyfunction!(simulate_merge, m)?)?;
     Ok(())
 }

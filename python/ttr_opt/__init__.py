@@ -34,6 +34,7 @@ __all__ = [
     "compare",
     "simulate",
     "review",
+    "deals",
 ]
 
 
@@ -186,4 +187,24 @@ def review(game, solve_limit=10.0, time_limit=None):
     rows (the ``review`` CSV). ``solve_limit`` bounds each plan's solve."""
     return _answer(
         _native.review(os.fspath(game), solve_limit=solve_limit, time_limit=time_limit)
+    )
+
+
+def deals(cars=None, hand=3, keep=2, sample=None, seed=1, board=None, threads=2, time_limit=None):
+    """The luck of the deal: every hand of ``hand`` tickets (or a seeded
+    sample of ``sample`` hands) valued by the best score it allows alone on
+    the board with ``cars`` cars, keeping at least ``keep`` (the ``deals
+    --json`` schema, plus ``hands``: every hand, in deal order). For decks
+    too large for one machine, see ``ttr_opt.distributed``."""
+    return _answer(
+        _native.deals(
+            cars=cars,
+            hand=hand,
+            keep=keep,
+            sample=sample,
+            seed=seed,
+            threads=threads,
+            time_limit=time_limit,
+            **_board(board),
+        )
     )

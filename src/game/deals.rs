@@ -87,7 +87,8 @@ pub struct DealReport {
     pub seed: u64,
     /// Hands valued.
     pub hands_valued: usize,
-    /// Subsets solved.
+    /// Distinct keepable subsets among the hands: the solves of one run (a
+    /// run split in chunks solves a subset shared by two chunks twice).
     pub solves: usize,
     /// Whether every solve is proven optimal (a run's time limit can stop
     /// some: their values are the best found).
@@ -172,6 +173,33 @@ pub fn deals(
     progress: &(dyn Fn() + Sync),
 ) -> Result<DealReport, DealError> {
     let started = Instant::now();
+    let hands = deal_hands(board, options)?;
+    let values = value_hands(board, options, &hands, progress)?;
+    Ok(deal_report(
+        board,
+        options,
+        &hands,
+        &values,
+        started.elapsed().as_secs_f64(),
+    ))
+}
+
+/// One hand's value: its best score, the cards to keep for it, and whether
+/// every solve behind it is proven.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct HandValue {
+    /// The best score the hand allows.
+    pub best: i64,
+    /// The cards to keep (deck indices), the fewest, then the first among equals.
+    pub keep: Vec<usize>,
+    /// Every solve of its subsets was proven.
+    pub proven: bool,
+}
+
+/// The hands `options` deals, as sorted deck indices: every hand in
+/// lexicographic order, or the seeded sample, sorted. A hand's place in this
+/// list is what [`value_hands`] chunks and [`deal_report`] merges by.
+pub fn deal_hands(board: &Board, options: &DealOptions) -> Result<Vec<Vec<usize>>, DealError> {
     let deck = board.cards.len();
     let (hand, keep) = (options.hand, options.keep);
     if hand == 0 || keep == 0 || keep > hand || hand > deck || hand > 8 {
@@ -180,7 +208,7 @@ pub fn deals(
         )));
     }
     let possible = choose(deck, hand);
-    let hands: Vec<Vec<usize>> = match options.sample {
+    Ok(match options.sample {
         Some((n, seed)) => {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut drawn: Vec<Vec<usize>> = (0..n.min(MAX_HANDS))
@@ -199,13 +227,16 @@ pub fn deals(
             )))
         }
         None => combinations(deck, hand),
-    };
-    // Every keepable subset of every hand, once.
+    })
+}
+
+/// Every keepable subset of `hands`, once, sorted.
+fn keepable(hands: &[Vec<usize>], keep: usize) -> Vec<Vec<usize>> {
     let mut subsets: Vec<Vec<usize>> = hands
         .iter()
         .flat_map(|h| {
-            (keep..=hand).flat_map(move |k| {
-                combinations(hand, k)
+            (keep..=h.len()).flat_map(move |k| {
+                combinations(h.len(), k)
                     .into_iter()
                     .map(move |c| c.iter().map(|&i| h[i]).collect::<Vec<usize>>())
             })
@@ -213,6 +244,20 @@ pub fn deals(
         .collect();
     subsets.sort();
     subsets.dedup();
+    subsets
+}
+
+/// Values `hands` (any slice of [`deal_hands`]: a chunk of a distributed
+/// run values its own), solving each keepable subset once on the current
+/// rayon pool; `progress` is called after each subset solved.
+pub fn value_hands(
+    board: &Board,
+    options: &DealOptions,
+    hands: &[Vec<usize>],
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<HandValue>, DealError> {
+    let keep = options.keep;
+    let subsets = keepable(hands, keep);
     let solve_options = SolveOptions::default();
     let trip = |card: usize| board.cards[card].trips[0];
     let values: Vec<(i64, bool)> = subsets
@@ -231,29 +276,50 @@ pub fn deals(
             Ok((r.score, r.outcome.proven))
         })
         .collect::<Result<_, _>>()?;
-    let all_proven = values.iter().all(|v| v.1);
-    let value: HashMap<&[usize], i64> = subsets
+    let value: HashMap<&[usize], (i64, bool)> = subsets
         .iter()
         .map(Vec::as_slice)
-        .zip(values.iter().map(|v| v.0))
+        .zip(values.iter().copied())
         .collect();
-    let name = |c: usize| board.cards[c].name.clone();
-    let rows: Vec<(Vec<usize>, i64, Vec<usize>)> = hands
+    Ok(hands
         .iter()
         .map(|h| {
             let mut best: Option<(i64, Vec<usize>)> = None;
-            for k in keep..=hand {
-                for c in combinations(hand, k) {
+            let mut proven = true;
+            for k in keep..=h.len() {
+                for c in combinations(h.len(), k) {
                     let s: Vec<usize> = c.iter().map(|&i| h[i]).collect();
-                    let v = value[s.as_slice()];
+                    let (v, p) = value[s.as_slice()];
+                    proven &= p;
                     if best.as_ref().is_none_or(|(b, _)| v > *b) {
                         best = Some((v, s));
                     }
                 }
             }
-            let (v, s) = best.expect("a hand has a keepable subset");
-            (h.clone(), v, s)
+            let (best, keep) = best.expect("a hand has a keepable subset");
+            HandValue { best, keep, proven }
         })
+        .collect())
+}
+
+/// The report of a deal from its hands and their values (in the same
+/// order), however they were valued: one run, or chunks merged in order.
+pub fn deal_report(
+    board: &Board,
+    options: &DealOptions,
+    hands: &[Vec<usize>],
+    values: &[HandValue],
+    seconds: f64,
+) -> DealReport {
+    let deck = board.cards.len();
+    let (hand, keep) = (options.hand, options.keep);
+    let possible = choose(deck, hand);
+    let all_proven = values.iter().all(|v| v.proven);
+    let name = |c: usize| board.cards[c].name.clone();
+    let rows: Vec<(Vec<usize>, i64, Vec<usize>)> = hands
+        .iter()
+        .zip(values)
+        .map(|(h, v)| (h.clone(), v.best, v.keep.clone()))
         .collect();
 
     let mut sorted: Vec<i64> = rows.iter().map(|r| r.1).collect();
@@ -300,7 +366,7 @@ pub fn deals(
         .take(10)
         .map(|&i| row(&rows[i]))
         .collect();
-    Ok(DealReport {
+    DealReport {
         board: board.name.clone(),
         cars: options.cars,
         hand,
@@ -310,9 +376,9 @@ pub fn deals(
         sampled: options.sample.is_some(),
         seed: options.sample.map_or(0, |s| s.1),
         hands_valued: rows.len(),
-        solves: subsets.len(),
+        solves: keepable(hands, keep).len(),
         all_proven,
-        seconds: started.elapsed().as_secs_f64(),
+        seconds,
         min: sorted.first().copied().unwrap_or(0),
         p10: quantile(&sorted, 0.10),
         p25: quantile(&sorted, 0.25),
@@ -325,5 +391,5 @@ pub fn deals(
         best_hands,
         worst_hands,
         hands: rows.iter().map(row).collect(),
-    })
+    }
 }

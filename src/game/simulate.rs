@@ -7,7 +7,7 @@
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::players::{by_name, Strategy};
@@ -18,7 +18,7 @@ use crate::game::rules::{Action, Game, Illegal, RuleError};
 const MAX_MOVES: usize = 5_000;
 
 /// One player's game.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Seat {
     /// The game's number in the run, from 0.
     pub game: u64,
@@ -162,7 +162,20 @@ pub fn simulate(
     seed: u64,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Played>, RuleError> {
-    let played: Vec<Option<Played>> = (0..games)
+    simulate_range(board, names, 0..games, seed, progress)
+}
+
+/// Games `games` (numbers in the run, each seeded `seed + g` with its seats
+/// rotated by g) of a run of [`simulate`]: a chunk of a distributed run
+/// plays its own range, and the chunks in order are the whole run.
+pub fn simulate_range(
+    board: &Board,
+    names: &[&str],
+    games: std::ops::Range<u64>,
+    seed: u64,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Played>, RuleError> {
+    let played: Vec<Option<Played>> = games
         .into_par_iter()
         .map(|g| {
             // A game the run's time limit overtook played on with unproven
@@ -181,6 +194,83 @@ pub fn simulate(
     // The games before the first one left out: the same first games as a
     // run with more time, whatever the threads did.
     Ok(played.into_iter().map_while(|p| p).collect())
+}
+
+/// A game as a chunk of a distributed run hands it back: what the report
+/// needs (its seats with their routes and tickets, by index), not its moves.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Total moves made.
+    pub moves: usize,
+    /// Stopped by the move limit or because nobody could move.
+    pub stalled: bool,
+    /// One entry per player, in turn order.
+    pub seats: Vec<SeatRecord>,
+}
+
+/// A seat with the routes and tickets that [`Seat`]'s JSON leaves out.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SeatRecord {
+    /// The seat.
+    #[serde(flatten)]
+    pub seat: Seat,
+    /// The routes claimed, by index.
+    pub route_ids: Vec<usize>,
+    /// The tickets held, by index.
+    pub ticket_ids: Vec<usize>,
+}
+
+impl GameRecord {
+    /// The record of a game played.
+    pub fn of(played: &Played) -> GameRecord {
+        GameRecord {
+            moves: played.moves,
+            stalled: played.stalled,
+            seats: played
+                .seats
+                .iter()
+                .map(|s| SeatRecord {
+                    seat: s.clone(),
+                    route_ids: s.routes.iter().map(|r| r.0).collect(),
+                    ticket_ids: s.tickets.iter().map(|t| t.0).collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// The game again, for the report (without its moves: it cannot be
+    /// reviewed). Fails on a route or ticket the board does not have.
+    pub fn played(self, board: &Board) -> Result<Played, String> {
+        let check = |what: &str, i: usize, n: usize| {
+            (i < n)
+                .then_some(i)
+                .ok_or_else(|| format!("game record: {what} {i} is not on the board ({n})"))
+        };
+        let seats = self
+            .seats
+            .into_iter()
+            .map(|r| {
+                let mut seat = r.seat;
+                seat.routes = r
+                    .route_ids
+                    .into_iter()
+                    .map(|i| check("route", i, board.routes.len()).map(RouteId))
+                    .collect::<Result<_, _>>()?;
+                seat.tickets = r
+                    .ticket_ids
+                    .into_iter()
+                    .map(|i| check("ticket", i, board.tickets.len()).map(TicketId))
+                    .collect::<Result<_, _>>()?;
+                Ok(seat)
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Played {
+            seats,
+            moves: self.moves,
+            stalled: self.stalled,
+            actions: Vec::new(),
+        })
+    }
 }
 
 /// Distribution of one strategy's results.
