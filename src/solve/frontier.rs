@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
+use smallvec::SmallVec;
 
 /// A hash map that iterates in insertion order.
 type FxIndexMap<K, V> = indexmap::IndexMap<K, V, FxBuildHasher>;
@@ -37,7 +38,10 @@ use crate::board::{Board, RouteId, TicketId};
 /// A state: (city, component label) pairs sorted by city, labels numbered in
 /// order of first appearance; then (n + slot, points) for the tickets with
 /// several trips that score so far.
-type Key = Vec<(u8, u8)>;
+///
+/// Inline up to 16 entries: most keys never touch the heap (allocation was
+/// a quarter of a few-ticket solve's time).
+type Key = SmallVec<[(u8, u8); 16]>;
 
 /// Entries of a key: (city, label) or (n + slot, level).
 type Entries<'k> = &'k [(u8, u8)];
@@ -214,7 +218,9 @@ pub fn memory_budget() -> usize {
 /// headers and allocator overhead, and the hash map's spare room (measured:
 /// a run estimated at 5.5 GB by half this held 7.9 GB).
 fn state_bytes(key: &Key, values: &Values) -> usize {
-    2 * (key.capacity() * 2 + values.capacity() * 2) + 128
+    // (Keys were vectors when this was measured; an inline key takes no
+    // more than the vector and its allocation did.)
+    2 * (key.len() * 2 + values.capacity() * 2) + 128
 }
 
 /// Distance meaning "no path" in the bound tables (sums of three stay in u16).
@@ -320,7 +326,7 @@ impl Frontier {
     /// add, the trips that raise their ticket's score, and the new levels.
     fn complete(&self, levels: &[(u8, u8)], done: &[usize]) -> (i16, Vec<usize>, Key) {
         let n = self.first.len() as u8;
-        let mut levels = levels.to_vec();
+        let mut levels = Key::from_slice(levels);
         let mut gain = 0;
         let mut raised: Vec<usize> = Vec::new();
         for &k in done {
@@ -369,7 +375,7 @@ impl Frontier {
         let n = board.cities.len();
         // Greedy beat sweeping by map coordinates (x, y, x±y) on the USA
         // board: 1.4M states over all layers at 22 cars against 2.3M–12M.
-        let order = sweep_order(board, routes);
+        let order = remembered_sweep_order(board, routes);
         let mut steps: Vec<Step> = Vec::new();
         let mut step_of: FxHashMap<usize, usize> = FxHashMap::default();
         for &r in routes {
@@ -449,7 +455,7 @@ impl Frontier {
     /// memory budget ran out.
     fn forward(&mut self, beam: Option<usize>, deadline: Option<Instant>, budget: usize) -> bool {
         let mut stored = 0usize;
-        let mut layer: Vec<(Key, Values)> = vec![(Vec::new(), vec![0; self.max_cars + 1])];
+        let mut layer: Vec<(Key, Values)> = vec![(Key::new(), vec![0; self.max_cars + 1])];
         for i in 0..self.steps.len() {
             if crate::solve::limits::passed(deadline) {
                 return false;
@@ -478,10 +484,20 @@ impl Frontier {
             let linking = self.links.is_some();
             // Successor keys of each state, when links are kept.
             let mut successors: Vec<(Key, Option<(Key, i16)>)> = Vec::new();
+            // A route that costs nothing and scores nothing or more (one the
+            // player already owns, in a game state) is always worth taking:
+            // joining two components only lets more tickets score. Skipping
+            // it would only add dominated states (except where every plan
+            // is being counted).
+            let free = shortest == 0 && self.steps[i].options.iter().all(|o| o.points >= 0);
+            let skippable = !free || linking;
             for (key, values) in &layer {
-                let (skip, _) = self.transition(i, key, false);
-                let skip_key = linking.then(|| skip.clone());
-                merge(skip, values.clone());
+                let mut skip_key = None;
+                if skippable {
+                    let (skip, _) = self.transition(i, key, false);
+                    skip_key = linking.then(|| skip.clone());
+                    merge(skip, values.clone());
+                }
                 let mut take_key = None;
                 // (Pruning leaves holes, so look at every affordable entry.)
                 if shortest <= self.max_cars
@@ -779,7 +795,7 @@ impl Frontier {
     fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> (Key, i16) {
         let step = &self.steps[i];
         let (key, levels) = self.split(key);
-        let mut levels = levels.to_vec();
+        let mut levels = Key::from_slice(levels);
         let mut elems = self.introduce(i, key);
         let label = |elems: &Key, c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
         let mut gain = 0;
@@ -812,7 +828,7 @@ impl Frontier {
         elems.retain(|e| !closed.contains(&e.1));
         // Cities left behind stay only as ends of trips that can still add.
         let snapshot = elems.clone();
-        elems.retain(|&(c, l)| {
+        elems.retain(|&mut (c, l)| {
             self.last[c as usize] > i
                 || self.tickets_at[c as usize].iter().any(|&k| {
                     let (a, b, _, _) = self.tickets[k];
@@ -828,7 +844,7 @@ impl Frontier {
         // After the last step none is, so every run ends in one empty state.
         let n = self.first.len();
         let alive = |c: u8| self.first[c as usize] > i || elems.iter().any(|e| e.0 == c);
-        levels.retain(|&(j, _)| {
+        levels.retain(|&mut (j, _)| {
             self.tickets
                 .iter()
                 .enumerate()
@@ -843,7 +859,7 @@ impl Frontier {
     /// time, each alone in a new component.
     fn introduce(&self, i: usize, key: &[(u8, u8)]) -> Key {
         let step = &self.steps[i];
-        let mut elems: Key = key.to_vec();
+        let mut elems = Key::from_slice(key);
         let mut label = elems.iter().map(|&(_, l)| l + 1).max().unwrap_or(0);
         for c in [step.a, step.b] {
             if self.first[c as usize] == i {
@@ -888,7 +904,7 @@ impl Frontier {
     pub fn plan(&self, cars: u32) -> (Vec<RouteId>, Vec<TicketId>) {
         let mut cars = cars as usize;
         let mut value = self.best(cars as u32) as i16;
-        let mut key: Key = Vec::new();
+        let mut key = Key::new();
         let mut routes = Vec::new();
         let mut tickets = Vec::new();
         for i in (0..self.steps.len()).rev() {
@@ -1013,6 +1029,33 @@ fn canonical(mut elems: Key) -> Key {
         e.1 = map[e.1 as usize];
     }
     elems
+}
+
+/// [`sweep_order`], remembered for the last graph each thread asked about:
+/// a solve runs the programme twice on one graph (the beam for its start,
+/// then the exact run), and the deal's thousands of solves all use the whole
+/// board. The order depends on the graph alone, so this changes no answer.
+fn remembered_sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
+    type Last = Option<(usize, Vec<(usize, usize)>, Vec<usize>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
+    }
+    let n = board.cities.len();
+    let graph: Vec<(usize, usize)> = routes
+        .iter()
+        .map(|&r| (board.route(r).a.0, board.route(r).b.0))
+        .collect();
+    LAST.with(|last| {
+        let mut last = last.borrow_mut();
+        match &*last {
+            Some((cities, edges, order)) if *cities == n && *edges == graph => order.clone(),
+            _ => {
+                let order = sweep_order(board, routes);
+                *last = Some((n, graph, order.clone()));
+                order
+            }
+        }
+    })
 }
 
 /// A city order that keeps the frontier small: greedily add the city that
