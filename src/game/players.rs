@@ -6,8 +6,11 @@
 //! what its player could see: the board, the face-up row, claimed routes,
 //! deck sizes, and its own hand and tickets.
 
+use std::sync::{Arc, Mutex};
+
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
+use rustc_hash::FxHashMap;
 
 use crate::board::{Board, CityId, Colour, RouteId, TicketId};
 use crate::game::replan::replan;
@@ -22,7 +25,23 @@ pub trait Strategy: Send {
     fn name(&self) -> &'static str;
     /// The move of player `me`, who is to move in `game`.
     fn decide(&mut self, game: &Game, me: usize, rng: &mut ChaCha8Rng) -> Action;
+    /// Shares a run's memo of plans (the planner's; others ignore it).
+    fn share(&mut self, _cache: &Arc<PlanCache>) {}
 }
+
+/// Plans already solved in a run of many games, for the states every game
+/// starts from: no track on the board yet (each game's first ticket choice,
+/// where the same hands come back game after game). A solve is a pure
+/// function of its state, so a plan from the memo is the plan a fresh solve
+/// would give, whichever game put it there and in whatever order the
+/// threads ran: the games stay the same for a seed.
+#[derive(Default)]
+pub struct PlanCache {
+    plans: Mutex<FxHashMap<PlanKey, Option<(Plan, i64)>>>,
+}
+
+/// A memo entry's state: players, cars, the tickets held in order.
+type PlanKey = (u32, u32, Vec<TicketId>);
 
 /// The strategies by name, as `ttr-opt simulate --players` spells them.
 pub const STRATEGIES: [&str; 3] = ["random", "greedy", "planner"];
@@ -109,17 +128,22 @@ pub struct Planner {
     /// ticket of the plan needs it; and the tickets it was made for.
     plan: Vec<(RouteId, bool)>,
     made_for: Option<Vec<TicketId>>,
+    /// The run's memo of plans, if shared.
+    cache: Option<Arc<PlanCache>>,
 }
 
 impl Strategy for Planner {
     fn name(&self) -> &'static str {
         "planner"
     }
+    fn share(&mut self, cache: &Arc<PlanCache>) {
+        self.cache = Some(Arc::clone(cache));
+    }
     fn decide(&mut self, game: &Game, me: usize, _rng: &mut ChaCha8Rng) -> Action {
         if let Some((offered, min)) = game.offer(me) {
             // The plan of the tickets kept is the one to play next turn
             // (replanned only if an opponent breaks it first).
-            let (kept, plan) = keep_best_planned(game, me, offered, min);
+            let (kept, plan) = keep_best_planned(game, me, offered, min, self.cache.as_deref());
             let mut held = game.players[me].tickets.clone();
             held.extend(&kept);
             self.plan = plan;
@@ -134,7 +158,7 @@ impl Strategy for Planner {
             .iter()
             .any(|&(r, _)| !mine.contains(&r) && claimable_track(game, me, r).is_none());
         if broken || self.made_for.as_ref() != Some(&player.tickets) {
-            self.plan = plan_for(game, me, &player.tickets)
+            self.plan = plan_for(game, me, &player.tickets, self.cache.as_deref())
                 .map(|(routes, _)| routes)
                 .unwrap_or_default();
             self.made_for = Some(player.tickets.clone());
@@ -429,17 +453,40 @@ fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
 
 /// The replan optimum's routes to claim, ticket-connecting routes first
 /// (longest first), then the others; and the final score.
-fn plan_for(game: &Game, me: usize, tickets: &[TicketId]) -> Option<(Vec<(RouteId, bool)>, i64)> {
-    let board: &Board = &game.board;
+fn plan_for(
+    game: &Game,
+    me: usize,
+    tickets: &[TicketId],
+    cache: Option<&PlanCache>,
+) -> Option<(Plan, i64)> {
     let state = state_of(game, me, tickets);
+    let Some(cache) = cache.filter(|_| state.owned.is_empty() && state.taken.is_empty()) else {
+        return solve_plan(game, &state);
+    };
+    let key = (state.players, state.cars_left, state.tickets.clone());
+    if let Some(known) = cache.plans.lock().expect("plan memo").get(&key) {
+        return known.clone();
+    }
+    let plan = solve_plan(game, &state);
+    cache
+        .plans
+        .lock()
+        .expect("plan memo")
+        .insert(key, plan.clone());
+    plan
+}
+
+/// [`plan_for`]'s solve.
+fn solve_plan(game: &Game, state: &GameState) -> Option<(Plan, i64)> {
+    let board: &Board = &game.board;
     // With a hand of tickets (not the whole deck) the frontier programme is
     // exact and fast (tens of ms at 45 cars), where the MIP takes seconds.
     let options = SolveOptions {
         method: Method::Frontier,
         ..SolveOptions::default()
     };
-    let result = replan(board, &state, &options)
-        .or_else(|_| replan(board, &state, &SolveOptions::default()))
+    let result = replan(board, state, &options)
+        .or_else(|_| replan(board, state, &SolveOptions::default()))
         .ok()?;
     let mut network = result.owned.clone();
     network.extend(&result.claim);
@@ -488,6 +535,7 @@ fn keep_best_planned(
     me: usize,
     offered: &[TicketId],
     min: usize,
+    cache: Option<&PlanCache>,
 ) -> (Vec<TicketId>, Plan) {
     let held = &game.players[me].tickets;
     let n = offered.len();
@@ -502,7 +550,7 @@ fn keep_best_planned(
             .collect();
         let mut all = held.clone();
         all.extend(&kept);
-        let (plan, score) = plan_for(game, me, &all).unwrap_or((Vec::new(), i64::MIN));
+        let (plan, score) = plan_for(game, me, &all, cache).unwrap_or((Vec::new(), i64::MIN));
         if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
             best = Some((score, kept, plan));
         }
