@@ -57,6 +57,7 @@ fn every_hand_is_its_best_keepable_subset() {
         for (hand, keep) in [(3, 2), (3, 1), (2, 2)] {
             let options = DealOptions {
                 cars: b.cars,
+                long: 0,
                 hand,
                 keep,
                 sample: None,
@@ -129,6 +130,7 @@ fn a_sample_is_the_same_for_a_seed() {
     let b = board(2);
     let options = |seed| DealOptions {
         cars: 5,
+        long: 0,
         hand: 3,
         keep: 2,
         sample: Some((12, seed)),
@@ -192,6 +194,7 @@ fn the_deals_command_writes_its_files_and_refuses_bad_hands() {
         &b,
         &DealOptions {
             cars: 6,
+            long: 0,
             hand: 3,
             keep: 2,
             sample: None,
@@ -240,6 +243,7 @@ fn a_deal_valued_in_chunks_and_merged_is_the_deal_valued_at_once() {
     let b = board(4);
     let options = DealOptions {
         cars: 6,
+        long: 0,
         hand: 3,
         keep: 2,
         sample: None,

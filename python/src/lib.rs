@@ -438,6 +438,7 @@ fn deal_options(
     b: &Board,
     cars: Option<i64>,
     hand: i64,
+    long: i64,
     keep: i64,
     sample: Option<i64>,
     seed: u64,
@@ -445,12 +446,14 @@ fn deal_options(
     let cars = budget("cars", cars.unwrap_or(b.cars as i64))?;
     let hand = in_range("hand", hand, 1, 8)? as usize;
     let keep = in_range("keep", keep, 1, hand as u64)? as usize;
+    let long = in_range("long", long, 0, hand as u64)? as usize;
     let sample = sample
         .map(|n| in_range("sample", n, 1, ttr_opt::game::deals::MAX_HANDS as u64))
         .transpose()?;
     Ok(DealOptions {
         cars,
         hand,
+        long,
         keep,
         sample: sample.map(|n| (n as usize, seed)),
     })
@@ -466,13 +469,14 @@ struct Dealt<'a> {
 }
 
 #[pyfunction]
-#[pyo3(signature = (cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[pyo3(signature = (cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
 #[allow(clippy::too_many_arguments)]
 fn deals(
     py: Python<'_>,
     cars: Option<i64>,
     hand: i64,
     keep: i64,
+    long: i64,
     sample: Option<i64>,
     seed: u64,
     board_path: Option<PathBuf>,
@@ -481,7 +485,7 @@ fn deals(
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
     let threads = self::threads(threads)?;
     run(py, time_limit, || {
         let report = worker_pool(threads)
@@ -496,24 +500,25 @@ fn deals(
 }
 
 #[pyfunction]
-#[pyo3(signature = (cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None))]
+#[pyo3(signature = (cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None))]
 #[allow(clippy::too_many_arguments)]
 fn deal_count(
     cars: Option<i64>,
     hand: i64,
     keep: i64,
+    long: i64,
     sample: Option<i64>,
     seed: u64,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
 ) -> PyResult<usize> {
     let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
     Ok(deal_hands(&b, &options).map_err(bad_input)?.len())
 }
 
 #[pyfunction]
-#[pyo3(signature = (start, end, cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[pyo3(signature = (start, end, cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
 #[allow(clippy::too_many_arguments)]
 fn deal_chunk(
     py: Python<'_>,
@@ -522,6 +527,7 @@ fn deal_chunk(
     cars: Option<i64>,
     hand: i64,
     keep: i64,
+    long: i64,
     sample: Option<i64>,
     seed: u64,
     board_path: Option<PathBuf>,
@@ -530,7 +536,7 @@ fn deal_chunk(
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
     let threads = self::threads(threads)?;
     let hands = deal_hands(&b, &options).map_err(bad_input)?;
     if start > end || end > hands.len() {
@@ -549,7 +555,7 @@ fn deal_chunk(
 }
 
 #[pyfunction]
-#[pyo3(signature = (values_json, seconds, cars=None, hand=3, keep=2, sample=None, seed=1, board_path=None, board_json=None))]
+#[pyo3(signature = (values_json, seconds, cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None))]
 #[allow(clippy::too_many_arguments)]
 fn deal_merge(
     values_json: &str,
@@ -557,13 +563,14 @@ fn deal_merge(
     cars: Option<i64>,
     hand: i64,
     keep: i64,
+    long: i64,
     sample: Option<i64>,
     seed: u64,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
 ) -> PyResult<String> {
     let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, keep, sample, seed)?;
+    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
     let hands = deal_hands(&b, &options).map_err(bad_input)?;
     let values: Vec<HandValue> = serde_json::from_str(values_json).map_err(bad_input)?;
     if values.len() != hands.len() {

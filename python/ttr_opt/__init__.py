@@ -190,17 +190,19 @@ def review(game, solve_limit=10.0, time_limit=None):
     )
 
 
-def deals(cars=None, hand=3, keep=2, sample=None, seed=1, board=None, threads=2, time_limit=None):
+def deals(cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board=None, threads=2, time_limit=None):
     """The luck of the deal: every hand of ``hand`` tickets (or a seeded
     sample of ``sample`` hands) valued by the best score it allows alone on
-    the board with ``cars`` cars, keeping at least ``keep`` (the ``deals
-    --json`` schema, plus ``hands``: every hand, in deal order). For decks
+    the board with ``cars`` cars, keeping at least ``keep``; ``long`` cards
+    of the hand come from the long-route deck (Europe: ``hand=4, long=1``).
+    The ``deals --json`` schema, plus ``hands``: every hand, in deal order. For decks
     too large for one machine, see ``ttr_opt.distributed``."""
     return _answer(
         _native.deals(
             cars=cars,
             hand=hand,
             keep=keep,
+            long=long,
             sample=sample,
             seed=seed,
             threads=threads,

@@ -40,13 +40,14 @@ def _native_board(board):
     return {} if board is None else {"board_json": json.dumps(board)}
 
 
-def _deal_chunk(start, end, cars, hand, keep, sample, seed, board, threads):
+def _deal_chunk(start, end, cars, hand, keep, long, sample, seed, board, threads):
     return _native.deal_chunk(
         start,
         end,
         cars=cars,
         hand=hand,
         keep=keep,
+        long=long,
         sample=sample,
         seed=seed,
         threads=threads,
@@ -54,7 +55,9 @@ def _deal_chunk(start, end, cars, hand, keep, sample, seed, board, threads):
     )
 
 
-def deals(client, cars=None, hand=3, keep=2, sample=None, seed=1, board=None, chunk=500, threads=1):
+def deals(
+    client, cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board=None, chunk=500, threads=1
+):
     """``ttr_opt.deals`` on the cluster: the hands (every one, or the seeded
     sample) split into runs of ``chunk`` hands, each valued by one task with
     ``threads`` threads, merged in deal order. Each chunk solves the subsets
@@ -64,7 +67,7 @@ def deals(client, cars=None, hand=3, keep=2, sample=None, seed=1, board=None, ch
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     board = board_dict(board)
-    options = dict(cars=cars, hand=hand, keep=keep, sample=sample, seed=seed)
+    options = dict(cars=cars, hand=hand, keep=keep, long=long, sample=sample, seed=seed)
     total = _native.deal_count(**options, **_native_board(board))
     started = time.monotonic()
     futures = [
@@ -75,6 +78,7 @@ def deals(client, cars=None, hand=3, keep=2, sample=None, seed=1, board=None, ch
             cars,
             hand,
             keep,
+            long,
             sample,
             seed,
             board,

@@ -157,6 +157,9 @@ pub struct Card {
     pub name: String,
     /// Its trips, in file order; a ticket of one trip has one.
     pub trips: Vec<TicketId>,
+    /// Dealt from the long-route deck (the file's `"long": true`: Europe
+    /// deals each player one of its six long tickets beside three others).
+    pub long: bool,
 }
 
 /// A validated board. Construct it with [`Board::load`] or [`Board::from_json`].
@@ -258,6 +261,8 @@ struct RawTrack {
 /// A ticket: one trip (`from`, `to`, `points`) or a named list of `trips`.
 struct RawTicket {
     name: Option<String>,
+    /// Dealt from the long-route deck (Europe's six long tickets).
+    long: bool,
     /// Each trip with the entry that names it (`tickets[3].trips[1]`).
     trips: Vec<(String, String, String, u32)>,
 }
@@ -474,9 +479,13 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     };
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
         let at = input::index("tickets", i);
-        let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips"]) else {
+        let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips", "long"]) else {
             continue;
         };
+        let long = r
+            .optional(e, &at, "long", Reader::boolean)
+            .flatten()
+            .unwrap_or(false);
         // One trip, or a named list of trips: never a mix.
         let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
         if single == e.contains_key("trips") || (single && e.contains_key("name")) {
@@ -489,6 +498,7 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
         let ticket = if single {
             trip(r, e, &at).map(|t| RawTicket {
                 name: None,
+                long,
                 trips: vec![t],
             })
         } else {
@@ -511,6 +521,7 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             match (name, trips) {
                 (Some(name), Some(trips)) => Some(RawTicket {
                     name: name.map(str::to_string),
+                    long,
                     trips,
                 }),
                 _ => None,
@@ -840,7 +851,9 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
     // Trips with the index of their card; card names alongside.
     let mut tickets = Vec::with_capacity(raw.tickets.len());
     let mut names = Vec::with_capacity(raw.tickets.len());
+    let mut long = Vec::with_capacity(raw.tickets.len());
     for t in &raw.tickets {
+        long.push(t.long);
         let trips = &t.trips;
         let name = t.name.clone().unwrap_or_else(|| {
             let (_, from, to, _) = &trips[0];
@@ -885,6 +898,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
             cards.push(Card {
                 name: names[t.card].clone(),
                 trips: Vec::new(),
+                long: long[t.card],
             });
             cards.len() - 1
         });

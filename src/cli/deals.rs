@@ -19,6 +19,11 @@ pub(super) struct DealsArgs {
     /// Cards a player must keep, 1 to the hand.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=8))]
     keep: u64,
+    /// Cards of the hand dealt from the long-route deck (the board's tickets
+    /// marked "long": true), the rest from the others. Europe as printed:
+    /// --hand 4 --long 1 --keep 2
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=8))]
+    long: u64,
     /// Value a seeded uniform sample of N hands instead of every hand (for
     /// decks with too many hands to list).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
@@ -35,6 +40,7 @@ pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
     let options = DealOptions {
         cars: args.cars.unwrap_or(board.cars),
         hand: args.hand as usize,
+        long: args.long as usize,
         keep: args.keep as usize,
         sample: args.sample.map(|n| (n as usize, args.seed)),
     };
@@ -91,8 +97,13 @@ struct HandCsv {
 
 /// The report as text.
 fn table(r: &DealReport) -> String {
+    let long = if r.long > 0 {
+        format!(" ({} from the long-route deck)", r.long)
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "The deal on {}: hands of {} tickets, keeping at least {}, {} cars a player\n",
+        "The deal on {}: hands of {} tickets{long}, keeping at least {}, {} cars a player\n",
         r.board, r.hand, r.keep, r.cars
     );
     out += &format!(

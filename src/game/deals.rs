@@ -32,8 +32,12 @@ use crate::solve::{SolveError, SolveOptions};
 pub struct DealOptions {
     /// Cars a player.
     pub cars: u32,
-    /// Cards dealt in a hand.
+    /// Cards dealt in a hand, `long` of them from the long-route deck (the
+    /// board's cards marked `long`) and the rest from the others.
     pub hand: usize,
+    /// Cards of the hand from the long-route deck (Europe deals 1 of its 6
+    /// long tickets and 3 others, and a player keeps any 2 or more).
+    pub long: usize,
     /// Cards a player must keep.
     pub keep: usize,
     /// A seeded uniform sample of this many hands instead of every hand.
@@ -75,6 +79,8 @@ pub struct DealReport {
     pub cars: u32,
     /// Cards a hand, and the fewest kept.
     pub hand: usize,
+    /// Cards of a hand from the long-route deck.
+    pub long: usize,
     /// The fewest kept.
     pub keep: usize,
     /// Cards in the deck.
@@ -200,22 +206,50 @@ pub struct HandValue {
 /// lexicographic order, or the seeded sample, sorted. A hand's place in this
 /// list is what [`value_hands`] chunks and [`deal_report`] merges by.
 pub fn deal_hands(board: &Board, options: &DealOptions) -> Result<Vec<Vec<usize>>, DealError> {
-    let deck = board.cards.len();
-    let (hand, keep) = (options.hand, options.keep);
-    if hand == 0 || keep == 0 || keep > hand || hand > deck || hand > 8 {
+    let (hand, keep, long) = (options.hand, options.keep, options.long);
+    // The two decks, as card indices; without long cards in the hand, one.
+    let (longs, others): (Vec<usize>, Vec<usize>) = if long == 0 {
+        (Vec::new(), (0..board.cards.len()).collect())
+    } else {
+        (0..board.cards.len()).partition(|&c| board.cards[c].long)
+    };
+    if hand == 0 || keep == 0 || keep > hand || hand > 8 || long > hand {
         return Err(DealError::Invalid(format!(
-            "a hand of {hand} keeping at least {keep}: the hand is 1 to 8 cards and at most the deck's {deck}, the keep 1 to the hand"
+            "a hand of {hand} ({long} long) keeping at least {keep}: the hand is 1 to 8 cards, the long ones at most the hand, the keep 1 to the hand"
         )));
     }
-    let possible = choose(deck, hand);
+    if long == 0 && hand > others.len() {
+        return Err(DealError::Invalid(format!(
+            "a hand of {hand} keeping at least {keep}: the hand is 1 to 8 cards and at most the deck's {}, the keep 1 to the hand",
+            others.len()
+        )));
+    }
+    if long > longs.len() || hand - long > others.len() {
+        return Err(DealError::Invalid(format!(
+            "a hand of {hand} with {long} long: the board has {} long ticket cards (\"long\": true) and {} others",
+            longs.len(),
+            others.len()
+        )));
+    }
+    let possible = choose(longs.len(), long).saturating_mul(choose(others.len(), hand - long));
+    // A hand from the two decks, as sorted card indices.
+    let join = |l: &[usize], o: &[usize]| {
+        let mut h: Vec<usize> = l
+            .iter()
+            .map(|&i| longs[i])
+            .chain(o.iter().map(|&i| others[i]))
+            .collect();
+        h.sort_unstable();
+        h
+    };
     Ok(match options.sample {
         Some((n, seed)) => {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             let mut drawn: Vec<Vec<usize>> = (0..n.min(MAX_HANDS))
                 .map(|_| {
-                    let mut h = sample(&mut rng, deck, hand).into_vec();
-                    h.sort_unstable();
-                    h
+                    let l = sample(&mut rng, longs.len(), long).into_vec();
+                    let o = sample(&mut rng, others.len(), hand - long).into_vec();
+                    join(&l, &o)
                 })
                 .collect();
             drawn.sort();
@@ -223,10 +257,23 @@ pub fn deal_hands(board: &Board, options: &DealOptions) -> Result<Vec<Vec<usize>
         }
         None if possible > MAX_HANDS as u128 => {
             return Err(DealError::Invalid(format!(
-                "{possible} hands of {hand} from {deck} cards are more than {MAX_HANDS}: value a sample (--sample N)"
+                "{possible} hands of {hand} from {} cards are more than {MAX_HANDS}: value a sample (--sample N)",
+                board.cards.len()
             )))
         }
-        None => combinations(deck, hand),
+        None => {
+            let mut hands: Vec<Vec<usize>> = combinations(longs.len(), long)
+                .iter()
+                .flat_map(|l| {
+                    combinations(others.len(), hand - long)
+                        .into_iter()
+                        .map(|o| join(l, &o))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            hands.sort();
+            hands
+        }
     })
 }
 
@@ -313,7 +360,12 @@ pub fn deal_report(
 ) -> DealReport {
     let deck = board.cards.len();
     let (hand, keep) = (options.hand, options.keep);
-    let possible = choose(deck, hand);
+    let longs = board.cards.iter().filter(|c| c.long).count();
+    let possible = if options.long == 0 {
+        choose(deck, hand)
+    } else {
+        choose(longs, options.long).saturating_mul(choose(deck - longs, hand - options.long))
+    };
     let all_proven = values.iter().all(|v| v.proven);
     let name = |c: usize| board.cards[c].name.clone();
     let rows: Vec<(Vec<usize>, i64, Vec<usize>)> = hands
@@ -370,6 +422,7 @@ pub fn deal_report(
         board: board.name.clone(),
         cars: options.cars,
         hand,
+        long: options.long,
         keep,
         deck,
         hands_possible: possible.to_string(),
