@@ -265,3 +265,104 @@ fn a_deal_valued_in_chunks_and_merged_is_the_deal_valued_at_once() {
         assert_eq!(strip(&merged), strip(&whole), "chunks of {chunk}");
     }
 }
+
+#[test]
+fn a_hand_with_long_tickets_takes_them_from_their_own_deck() {
+    // The six-city board with its first two tickets marked as long ones.
+    let b = board(5);
+    let mut json: serde_json::Value = serde_json::json!({
+        "name": "deal", "cars": 6,
+        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
+        "cities": common::SIX_CITIES.iter().enumerate().map(|(i, c)| serde_json::json!({ "name": c, "x": i, "y": i % 2 })).collect::<Vec<_>>(),
+        "routes": common::SIX_CITY_ROUTES.iter().map(|&(a, x, l)| serde_json::json!({ "from": a, "to": x, "length": l, "tracks": ["gray"] })).collect::<Vec<_>>(),
+        "tickets": b.cards.iter().map(|c| {
+            let t = b.ticket(c.trips[0]);
+            serde_json::json!({ "from": b.cities[t.a.0].name, "to": b.cities[t.b.0].name, "points": t.points })
+        }).collect::<Vec<_>>(),
+    });
+    json["tickets"][0]["long"] = true.into();
+    json["tickets"][1]["long"] = true.into();
+    let b = Board::from_json(&json.to_string(), "long").unwrap();
+    assert_eq!(
+        b.cards.iter().map(|c| c.long).collect::<Vec<_>>(),
+        [true, true, false, false, false, false, false]
+    );
+    let options = DealOptions {
+        cars: 6,
+        hand: 3,
+        long: 1,
+        keep: 2,
+        sample: None,
+    };
+    let r = deals(&b, &options, &|| {}).unwrap();
+    // One of the 2 long cards and two of the 5 others: 2 x 10 hands.
+    assert_eq!((r.hands.len(), r.hands_possible.as_str()), (20, "20"));
+    let long = |name: &String| b.cards.iter().any(|c| c.long && &c.name == name);
+    for h in &r.hands {
+        assert_eq!(h.hand.iter().filter(|n| long(n)).count(), 1, "{:?}", h.hand);
+        let cards: Vec<usize> = h
+            .hand
+            .iter()
+            .map(|n| b.cards.iter().position(|c| &c.name == n).unwrap())
+            .collect();
+        // The best keepable subset, exhaustively.
+        let best = [
+            vec![cards[0], cards[1]],
+            vec![cards[0], cards[2]],
+            vec![cards[1], cards[2]],
+            cards.clone(),
+        ]
+        .iter()
+        .map(|k| brute(&b, 6, k))
+        .max()
+        .unwrap();
+        assert_eq!(h.best, best);
+    }
+    // A sample draws from the two decks too; a hand asking for more long
+    // cards than the deck has is refused, naming the field.
+    let sampled = deals(
+        &b,
+        &DealOptions {
+            sample: Some((15, 3)),
+            ..options.clone()
+        },
+        &|| {},
+    )
+    .unwrap();
+    assert!(sampled
+        .hands
+        .iter()
+        .all(|h| h.hand.iter().filter(|n| long(n)).count() == 1));
+    let err = deals(&b, &DealOptions { long: 3, ..options }, &|| {}).unwrap_err();
+    assert!(err.to_string().contains("\"long\": true"), "{err}");
+}
+
+#[test]
+fn the_balance_report_samples_the_deal_and_values_each_card() {
+    use ttr_opt::analysis::balance::{balance, deal_sample};
+    let b = board(2);
+    let (report, _) = balance(&b, 6, 2, &|_| {}).unwrap();
+    let deal = report.deal.as_ref().expect("a deck of 7 deals hands of 3");
+    // As the rules deal: 3 cards keeping 2, 1,200 subset solves' worth of
+    // seeded hands (4 keepable subsets a hand), the same as `deals` gives.
+    let options = deal_sample(&b, 6);
+    assert_eq!((options.hand, options.keep, options.long), (3, 2, 0));
+    assert_eq!(options.sample, Some((300, 1)));
+    let again = deals(&b, &options, &|| {}).unwrap();
+    assert_eq!(deal.best_hands[0].best, again.max);
+    assert_eq!((deal.median, deal.hands_valued), (again.median, 300));
+    // Each ticket's hand value is its card value in that deal.
+    for t in &report.tickets {
+        let card = again.tickets.iter().find(|c| c.ticket == t.name).unwrap();
+        assert_eq!(t.hand_value, Some(card.mean_best), "{}", t.name);
+    }
+    let md = report.markdown(&[]);
+    assert!(md.contains("## The luck of the deal"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "A hand is worth {} to {} points",
+            again.min, again.max
+        )),
+        "{md}"
+    );
+}

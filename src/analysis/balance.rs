@@ -5,7 +5,8 @@
 //! often each ticket and route is in the optima of the sweep, each ticket's
 //! points per car on its cheapest connection against the board's typical
 //! rate, and at the board's own car count the break-even value of every
-//! ticket and the cost of losing each route of the optimum.
+//! ticket and the cost of losing each route of the optimum; and the luck of
+//! the deal over a seeded sample of starting hands.
 
 use std::fmt::Write;
 
@@ -14,6 +15,7 @@ use serde::Serialize;
 use crate::analysis::{break_even_with, frequency, Balance, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
+use crate::game::deals::{deals, DealError, DealOptions, DealReport};
 use crate::solve::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
 use crate::solve::SolveError;
 
@@ -62,6 +64,9 @@ pub struct TicketValue {
     /// The ticket has several trips; the figures are those of its best trip per
     /// car.
     pub several_trips: bool,
+    /// Its value as a card: the mean best score of the sampled starting
+    /// hands holding it (see [`BalanceReport::deal`]; `None` without one).
+    pub hand_value: Option<f64>,
 }
 
 /// Everything in the report, also written as JSON.
@@ -85,6 +90,9 @@ pub struct BalanceReport {
     pub frequency: Frequency,
     /// Routes of the optimum at `cars`: the optimum if each were blocked.
     pub blocking: Vec<crate::analysis::Impact>,
+    /// The luck of the deal over a seeded sample of starting hands (`None`
+    /// when the deck is too small to deal a hand).
+    pub deal: Option<DealReport>,
     /// Tickets and routes whose break-even or blocking solve the run's time
     /// limit (or Ctrl-C) cut short: their cells are missing. Empty when the
     /// report is complete.
@@ -101,6 +109,35 @@ pub enum Progress<'a> {
     Budget(&'a SweepEntry),
     /// A solve of the break-even analysis has finished.
     Step(crate::analysis::Step<'a>),
+    /// A solve of the deal's sample has finished, of `total`.
+    Deal {
+        /// Solves the sample needs at most.
+        total: usize,
+    },
+}
+
+/// Subset solves the report's deal sample aims at: enough hands for the
+/// shape of the distribution and each ticket's value as a card, in seconds
+/// (the whole deal is `ttr-opt deals`).
+pub const DEAL_SOLVES: usize = 1200;
+
+/// The deal the report samples: as the rules deal it, 3 tickets keeping 2
+/// (with long tickets on the board, as Europe: 1 long and 3 others, keeping
+/// 2), and as many seeded hands as [`DEAL_SOLVES`] subsets allow.
+pub fn deal_sample(board: &Board, cars: u32) -> DealOptions {
+    let long = usize::from(board.cards.iter().any(|c| c.long));
+    let (hand, keep) = if long == 1 { (4, 2) } else { (3, 2) };
+    // Keepable subsets of one hand: C(hand, keep) + ... + C(hand, hand).
+    let per_hand: usize = (keep..=hand)
+        .map(|k| (0..k).fold(1, |c, i| c * (hand - i) / (i + 1)))
+        .sum();
+    DealOptions {
+        cars,
+        hand,
+        long,
+        keep,
+        sample: Some(((DEAL_SOLVES / per_hand).max(20), 1)),
+    }
 }
 
 /// Runs the analyses for `board` at `cars` (the sweep covers 1..=cars), on
@@ -123,6 +160,17 @@ pub fn balance(
         unfinished,
         ..
     } = break_even_with(board, cars, threads, &|step| progress(Progress::Step(step)))?;
+    let options = deal_sample(board, cars);
+    let deal = match crate::solve::worker_pool(threads)?.install(|| {
+        deals(board, &options, &|| {
+            progress(Progress::Deal { total: DEAL_SOLVES })
+        })
+    }) {
+        Ok(report) => Some(report),
+        // A deck too small for a hand has no deal to report.
+        Err(DealError::Invalid(_)) => None,
+        Err(DealError::Solve(e)) => return Err(e),
+    };
 
     let mut curve = Vec::new();
     let mut last = 0i64;
@@ -187,6 +235,11 @@ pub fn balance(
                 raise_by: be.and_then(|b| b.raise_by),
                 lower_by: be.and_then(|b| b.lower_by),
                 several_trips: card.trips.len() > 1,
+                hand_value: deal
+                    .as_ref()
+                    .and_then(|d| d.tickets.iter().find(|v| v.ticket == card.name))
+                    .filter(|v| v.hands > 0)
+                    .map(|v| v.mean_best),
             }
         })
         .collect();
@@ -205,6 +258,7 @@ pub fn balance(
         tickets,
         frequency: freq,
         blocking,
+        deal,
         unfinished,
         seconds: started.elapsed().as_secs_f64(),
     };
@@ -343,6 +397,67 @@ impl BalanceReport {
             self.cars,
             names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0)
         );
+
+        if let Some(d) = &self.deal {
+            let _ = writeln!(w, "\n## The luck of the deal\n");
+            let long = if d.long > 0 {
+                format!(", {} of them from the long-route deck", d.long)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                w,
+                "A seeded sample of {} starting hands of {} tickets{long} (of {} possible), \
+                 each valued by the best score it allows alone on the board at {} cars, \
+                 keeping at least {} of its tickets{}. `ttr-opt deals` values every hand.\n",
+                d.hands_valued,
+                d.hand,
+                d.hands_possible,
+                d.cars,
+                d.keep,
+                if d.all_proven {
+                    ""
+                } else {
+                    " (a time limit left some solves unproven)"
+                }
+            );
+            let _ = writeln!(
+                w,
+                "- A hand is worth {} to {} points: median {:.0}, 10th percentile {:.0}, \
+                 90th {:.0}; {:.1} % of the hands come within 10 % of the best hand sampled.",
+                d.min,
+                d.max,
+                d.median,
+                d.p10,
+                d.p90,
+                d.within_10_percent * 100.0
+            );
+            let cards = |v: &[&crate::game::deals::CardValue]| -> String {
+                v.iter()
+                    .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let held: Vec<&crate::game::deals::CardValue> =
+                d.tickets.iter().filter(|c| c.hands > 0).collect();
+            let top: Vec<_> = held.iter().take(5).copied().collect();
+            let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();
+            let _ = writeln!(
+                w,
+                "- Gifts, by the mean value of the hands holding them: {}",
+                cards(&top)
+            );
+            let _ = writeln!(w, "- Traps: {}", cards(&bottom));
+            if let Some(best) = d.best_hands.first() {
+                let _ = writeln!(
+                    w,
+                    "- Best hand sampled: {} ({} points, keeping {})",
+                    best.hand.join(", "),
+                    best.best,
+                    best.keep.join(", ")
+                );
+            }
+        }
 
         let _ = writeln!(w, "\n## Routes\n");
         let used = |keep: &dyn Fn(usize) -> bool| -> String {

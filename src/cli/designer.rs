@@ -98,7 +98,7 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     let cars = args.cars.unwrap_or(board.cars);
     eprintln!(
-        "balance report for {}: sweep 1..{cars} cars, then break-even values at {cars} ...",
+        "balance report for {}: sweep 1..{cars} cars, then break-even values at {cars}, then a sample of the deal ...",
         board.name
     );
     // Budgets of the sweep a line each; then the break-even solves, with a
@@ -107,6 +107,7 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
     let result = crate::analysis::balance::balance(&board, cars, args.threads, &|p| match p {
         Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
         Progress::Step(step) => bar.step(step),
+        Progress::Deal { .. } => {}
     });
     bar.finish();
     let (report, entries) = result.context("balance report failed")?;

@@ -396,8 +396,16 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
         let result: Result<(), String> = match next {
             Next::Base(_, board) => {
                 let steps = std::sync::atomic::AtomicUsize::new(0);
+                let deal = std::sync::atomic::AtomicUsize::new(0);
                 let outcome = balance(&board, board.cars, threads, &|p| match p {
                     Progress::Budget(e) => add_budget(&board, e),
+                    Progress::Deal { total } => {
+                        let done = deal.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                        publish(&mut |run: &mut Run| {
+                            run.message =
+                                format!("the luck of the deal: {done} of at most {total} solves");
+                        })
+                    }
                     Progress::Step(step) => {
                         let done = steps.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
                         publish(&mut |run: &mut Run| {

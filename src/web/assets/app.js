@@ -221,6 +221,7 @@ function ticketRows() {
       points: t.points,
       cheapest: value ? value.cheapest_cars : null,
       ppc: value ? value.points_per_car : null,
+      hand: value && value.hand_value !== undefined ? value.hand_value : null,
       membership: value && value.membership ? value.membership : null,
       // Raise by means something for a ticket in no optimum, lower by for
       // one in every optimum (as in the balance report).
@@ -273,6 +274,7 @@ function drawTickets() {
     tr.append(points);
     tr.append(el("td", {}, fmt(row.cheapest)));
     tr.append(el("td", {}, fmt(row.ppc, 2)));
+    tr.append(el("td", {}, fmt(row.hand, 1)));
     tr.append(el("td", {}, row.membership || "–"));
     tr.append(el("td", {}, fmt(row.raise)));
     tr.append(el("td", {}, fmt(row.lower)));
