@@ -366,3 +366,46 @@ fn the_balance_report_samples_the_deal_and_values_each_card() {
         "{md}"
     );
 }
+
+#[test]
+fn clearing_a_bar_agrees_with_exhaustive_search() {
+    use ttr_opt::game::replan::{clears, replan, Bar};
+    // Every hand of 3 of the six-city board's tickets, at several budgets:
+    // a plan clears a score exactly when the optimum is above it, and the
+    // plan it gives is optimal once replan has checked it.
+    let b = board(6);
+    let n = b.cards.len();
+    for cars in [3, 6] {
+        for x in 0..n {
+            for y in x + 1..n {
+                for z in y + 1..n {
+                    let kept = [x, y, z];
+                    let best = brute(&b, cars, &kept);
+                    let state = GameState {
+                        players: 2,
+                        cars_left: cars,
+                        owned: Vec::new(),
+                        taken: Vec::new(),
+                        tickets: kept.iter().map(|&c| b.cards[c].trips[0]).collect(),
+                        may_draw: false,
+                    };
+                    for bar in [best - 3, best - 1, best, best + 2] {
+                        match clears(&b, &state, bar) {
+                            Some(Bar::Below) => assert!(best <= bar, "{kept:?} {cars} {bar}"),
+                            Some(Bar::Above(plan)) => {
+                                assert!(best > bar, "{kept:?} {cars} {bar}");
+                                let options = ttr_opt::solve::SolveOptions {
+                                    start: Some(plan),
+                                    ..Default::default()
+                                };
+                                assert_eq!(replan(&b, &state, &options).unwrap().score, best);
+                            }
+                            // A bar below every plan's penalties has no answer.
+                            None => assert!(bar < 0, "{kept:?} {cars} {bar}"),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -22,10 +22,10 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::{Board, TicketId};
-use crate::game::replan::replan;
+use crate::game::replan::{clears, replan, Bar};
 use crate::game::simulate::quantile;
 use crate::game::state::GameState;
-use crate::solve::{SolveError, SolveOptions};
+use crate::solve::{Method, SolveError, SolveOptions};
 
 /// What to deal.
 #[derive(Clone, Debug)]
@@ -304,30 +304,69 @@ pub fn value_hands(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<HandValue>, DealError> {
     let keep = options.keep;
-    let subsets = keepable(hands, keep);
     let solve_options = SolveOptions::default();
     let trip = |card: usize| board.cards[card].trips[0];
-    let values: Vec<(i64, bool)> = subsets
-        .par_iter()
-        .map(|s| -> Result<(i64, bool), SolveError> {
-            let state = GameState {
-                players: 2,
-                cars_left: options.cars,
-                owned: Vec::new(),
-                taken: Vec::new(),
-                tickets: s.iter().map(|&c| trip(c)).collect::<Vec<TicketId>>(),
-                may_draw: false,
-            };
-            let r = replan(board, &state, &solve_options)?;
-            progress();
-            Ok((r.score, r.outcome.proven))
-        })
-        .collect::<Result<_, _>>()?;
-    let value: HashMap<&[usize], (i64, bool)> = subsets
+    let state = |s: &[usize]| GameState {
+        players: 2,
+        cars_left: options.cars,
+        owned: Vec::new(),
+        taken: Vec::new(),
+        tickets: s.iter().map(|&c| trip(c)).collect::<Vec<TicketId>>(),
+        may_draw: false,
+    };
+    let solved_from = |s: &Vec<usize>, options: &SolveOptions| -> Result<(i64, bool), SolveError> {
+        let r = replan(board, &state(s), options)?;
+        progress();
+        Ok((r.score, r.outcome.proven))
+    };
+    let solved = |s: &Vec<usize>| solved_from(s, &solve_options);
+    // The smaller subsets, shared between hands, are solved first; a whole
+    // hand, its own, only has to beat the best of them to matter (ties keep
+    // the fewer cards), which the frontier programme settles with that
+    // score as its bar, cheaply when the answer is no (about two hands in
+    // three on Europe).
+    let (smaller, whole): (Vec<Vec<usize>>, Vec<Vec<usize>>) = keepable(hands, keep)
+        .into_iter()
+        .partition(|s| s.len() < options.hand);
+    let values: Vec<(i64, bool)> = smaller.par_iter().map(solved).collect::<Result<_, _>>()?;
+    let mut value: HashMap<&[usize], Option<(i64, bool)>> = smaller
         .iter()
         .map(Vec::as_slice)
-        .zip(values.iter().copied())
+        .zip(values.iter().map(|&v| Some(v)))
         .collect();
+    let best_below = |h: &[usize]| -> Option<i64> {
+        (keep..h.len())
+            .flat_map(|k| combinations(h.len(), k))
+            .map(|c| c.iter().map(|&i| h[i]).collect::<Vec<usize>>())
+            .filter_map(|s| value[s.as_slice()].map(|v| v.0))
+            .max()
+    };
+    let wholes: Vec<Option<(i64, bool)>> = whole
+        .par_iter()
+        .map(|h| -> Result<Option<(i64, bool)>, SolveError> {
+            let Some(bar) = best_below(h) else {
+                return solved(h).map(Some);
+            };
+            match clears(board, &state(h), bar) {
+                Some(Bar::Below) => {
+                    progress();
+                    Ok(None)
+                }
+                // The optimum found clearing the bar, verified by replan.
+                Some(Bar::Above(plan)) => solved_from(
+                    h,
+                    &SolveOptions {
+                        method: Method::Frontier,
+                        start: Some(plan),
+                        ..SolveOptions::default()
+                    },
+                )
+                .map(Some),
+                None => solved(h).map(Some),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    value.extend(whole.iter().map(Vec::as_slice).zip(wholes));
     Ok(hands
         .iter()
         .map(|h| {
@@ -336,7 +375,10 @@ pub fn value_hands(
             for k in keep..=h.len() {
                 for c in combinations(h.len(), k) {
                     let s: Vec<usize> = c.iter().map(|&i| h[i]).collect();
-                    let (v, p) = value[s.as_slice()];
+                    // `None`: the whole hand, no better than a smaller keep.
+                    let Some((v, p)) = value[s.as_slice()] else {
+                        continue;
+                    };
                     proven &= p;
                     if best.as_ref().is_none_or(|(b, _)| v > *b) {
                         best = Some((v, s));

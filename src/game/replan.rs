@@ -22,6 +22,7 @@ use serde::Serialize;
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::state::GameState;
 use crate::model::Instance;
+use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{solve, Outcome, SolveError, SolveOptions};
 
@@ -62,14 +63,10 @@ impl Replan {
     }
 }
 
-/// Solves the rest of the game from `state` on `board`.
-pub fn replan(
-    board: &Board,
-    state: &GameState,
-    options: &SolveOptions,
-) -> Result<Replan, SolveError> {
-    let derived = derive(board, state);
-    let mut inst = Instance::unreduced(&derived, state.cars_left);
+/// The instance a state leaves to solve, on its derived board: the routes
+/// still open to the player, the tickets in play.
+fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instance<'d> {
+    let mut inst = Instance::unreduced(derived, state.cars_left);
     // Closed routes are out, and so are the other tracks of a pair the
     // player owns a track of (one track of a pair per player).
     let owns_pair = |r: RouteId| {
@@ -83,8 +80,68 @@ pub fn replan(
     let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
     inst.tickets.retain(|t| state.may_draw || held(t));
     inst.tickets_in_play = inst.tickets.clone();
-    let inst = inst.reduced();
+    inst.reduced()
+}
+
+/// Whether some plan from `state` ends above a score, from [`clears`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Bar {
+    /// No plan scores more.
+    Below,
+    /// One does: an optimal plan's routes, owned ones included (a start
+    /// that spares [`replan`] its search for one; replan verifies it).
+    Above(Vec<RouteId>),
+}
+
+/// Whether some plan from `state` ends above `score` points (the final
+/// score as [`replan`] counts it). The frontier programme alone answers,
+/// with `score` as its bar: a state that cannot clear it is dropped as soon
+/// as it appears, so a "no" costs a fraction of a solve. `None` where the
+/// programme cannot answer (a board past its limits, or its memory).
+pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
+    let derived = derive(board, state);
+    let inst = instance(board, state, &derived);
+    // replan's score is the programme's objective (on the derived board:
+    // new routes, held tickets worth their points and their penalty) plus
+    // the owned routes' points, less every held ticket's penalty.
+    let owned: i64 = state
+        .owned
+        .iter()
+        .map(|t| board.route(t.route).points as i64)
+        .sum();
+    let held: i64 = held_cards(board, state)
+        .iter()
+        .map(|&c| penalty(board, c) as i64)
+        .sum();
+    let bar = u32::try_from(score - owned + held + 1).ok()?;
+    if bar == 0 || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
+        return None;
+    }
+    let dp = Frontier::run(
+        inst.board,
+        &inst.routes,
+        &inst.tickets,
+        &Goal::budget(inst.cars, bar),
+    )?;
+    // Every state that could reach the bar survives its pruning, so the
+    // best left is the optimum when it clears the bar.
+    Some(if dp.best(inst.cars) >= bar {
+        Bar::Above(dp.plan(inst.cars).0)
+    } else {
+        Bar::Below
+    })
+}
+
+/// Solves the rest of the game from `state` on `board`.
+pub fn replan(
+    board: &Board,
+    state: &GameState,
+    options: &SolveOptions,
+) -> Result<Replan, SolveError> {
+    let derived = derive(board, state);
+    let inst = instance(board, state, &derived);
     let outcome = solve(&inst, options)?;
+    let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
 
     let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
     let claim: Vec<RouteId> = outcome
