@@ -499,46 +499,57 @@ fn deals(
     })
 }
 
-#[pyfunction]
-#[pyo3(signature = (cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None))]
-#[allow(clippy::too_many_arguments)]
-fn deal_count(
+/// A deal's arguments as `ttr_opt.distributed` hands them to each task:
+/// one JSON object with `deals`'s keyword arguments.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DealArgs {
     cars: Option<i64>,
     hand: i64,
     keep: i64,
     long: i64,
     sample: Option<i64>,
     seed: u64,
+}
+
+/// The board and options of a distributed deal's call.
+fn deal_of(
+    deal_json: &str,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
-) -> PyResult<usize> {
+) -> PyResult<(Board, DealOptions, Vec<Vec<usize>>)> {
     let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
-    Ok(deal_hands(&b, &options).map_err(bad_input)?.len())
+    let a: DealArgs = serde_json::from_str(deal_json).map_err(bad_input)?;
+    let options = deal_options(&b, a.cars, a.hand, a.long, a.keep, a.sample, a.seed)?;
+    let hands = deal_hands(&b, &options).map_err(bad_input)?;
+    Ok((b, options, hands))
 }
 
 #[pyfunction]
-#[pyo3(signature = (start, end, cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None, threads=2, time_limit=None))]
+#[pyo3(signature = (deal_json, board_path=None, board_json=None))]
+fn deal_count(
+    deal_json: &str,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+) -> PyResult<usize> {
+    Ok(deal_of(deal_json, board_path, board_json)?.2.len())
+}
+
+#[pyfunction]
+#[pyo3(signature = (deal_json, start, end, board_path=None, board_json=None, threads=2, time_limit=None))]
 #[allow(clippy::too_many_arguments)]
 fn deal_chunk(
     py: Python<'_>,
+    deal_json: &str,
     start: usize,
     end: usize,
-    cars: Option<i64>,
-    hand: i64,
-    keep: i64,
-    long: i64,
-    sample: Option<i64>,
-    seed: u64,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
     threads: i64,
     time_limit: Option<f64>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
+    let (b, options, hands) = deal_of(deal_json, board_path, board_json)?;
     let threads = self::threads(threads)?;
-    let hands = deal_hands(&b, &options).map_err(bad_input)?;
     if start > end || end > hands.len() {
         return Err(PyValueError::new_err(format!(
             "hands {start}..{end}: the deal has {} hands",
@@ -555,23 +566,15 @@ fn deal_chunk(
 }
 
 #[pyfunction]
-#[pyo3(signature = (values_json, seconds, cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board_path=None, board_json=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (deal_json, values_json, seconds, board_path=None, board_json=None))]
 fn deal_merge(
+    deal_json: &str,
     values_json: &str,
     seconds: f64,
-    cars: Option<i64>,
-    hand: i64,
-    keep: i64,
-    long: i64,
-    sample: Option<i64>,
-    seed: u64,
     board_path: Option<PathBuf>,
     board_json: Option<String>,
 ) -> PyResult<String> {
-    let b = board(board_path, board_json)?;
-    let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
-    let hands = deal_hands(&b, &options).map_err(bad_input)?;
+    let (b, options, hands) = deal_of(deal_json, board_path, board_json)?;
     let values: Vec<HandValue> = serde_json::from_str(values_json).map_err(bad_input)?;
     if values.len() != hands.len() {
         return Err(PyValueError::new_err(format!(

@@ -109,5 +109,8 @@ def test_scenarios_come_back_in_order_as_compare_gives_them(client):
 def test_bad_chunks_are_refused(client):
     with pytest.raises(ValueError, match="chunk"):
         distributed.deals(client, chunk=0)
+    deal = json.dumps(dict(cars=None, hand=3, keep=2, long=0, sample=None, seed=1))
     with pytest.raises(ValueError, match="hands 5..3"):
-        ttr_opt._native.deal_chunk(5, 3)
+        ttr_opt._native.deal_chunk(deal, 5, 3)
+    with pytest.raises(ValueError, match="unknown field"):
+        ttr_opt._native.deal_count('{"hands": 3}')

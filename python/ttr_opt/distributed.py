@@ -40,19 +40,16 @@ def _native_board(board):
     return {} if board is None else {"board_json": json.dumps(board)}
 
 
-def _deal_chunk(start, end, cars, hand, keep, long, sample, seed, board, threads):
-    return _native.deal_chunk(
-        start,
-        end,
-        cars=cars,
-        hand=hand,
-        keep=keep,
-        long=long,
-        sample=sample,
-        seed=seed,
-        threads=threads,
-        **_native_board(board),
-    )
+def _deal_chunk(deal, start, end, board, threads):
+    return _native.deal_chunk(deal, start, end, threads=threads, **_native_board(board))
+
+
+def _gathered(client, futures):
+    """The tasks' answers (JSON lists), joined in the order submitted."""
+    rows = []
+    for part in client.gather(futures):
+        rows.extend(json.loads(part))
+    return rows
 
 
 def deals(
@@ -67,32 +64,19 @@ def deals(
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     board = board_dict(board)
-    options = dict(cars=cars, hand=hand, keep=keep, long=long, sample=sample, seed=seed)
-    total = _native.deal_count(**options, **_native_board(board))
+    deal = json.dumps(dict(cars=cars, hand=hand, keep=keep, long=long, sample=sample, seed=seed))
+    total = _native.deal_count(deal, **_native_board(board))
     started = time.monotonic()
     futures = [
         client.submit(
-            _deal_chunk,
-            start,
-            min(start + chunk, total),
-            cars,
-            hand,
-            keep,
-            long,
-            sample,
-            seed,
-            board,
-            threads,
-            pure=False,
+            _deal_chunk, deal, start, min(start + chunk, total), board, threads, pure=False
         )
         for start in range(0, total, chunk)
     ]
-    values = []
-    for part in client.gather(futures):
-        values.extend(json.loads(part))
+    values = _gathered(client, futures)
     seconds = time.monotonic() - started
     return _answer(
-        _native.deal_merge(json.dumps(values), seconds, **options, **_native_board(board))
+        _native.deal_merge(deal, json.dumps(values), seconds, **_native_board(board))
     )
 
 
@@ -156,9 +140,7 @@ def simulate(
         )
         for first in range(0, games, chunk)
     ]
-    records = []
-    for part in client.gather(futures):
-        records.extend(json.loads(part))
+    records = _gathered(client, futures)
     if best is not None:
         optimum = best.result()
     seconds = time.monotonic() - started
