@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::analysis::{break_even_with, frequency, Balance, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
-use crate::game::deals::{deals, DealError, DealOptions, DealReport};
+use crate::game::deals::{deals, keepable_per_hand, DealError, DealOptions, DealReport};
 use crate::solve::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
 use crate::solve::SolveError;
 
@@ -127,16 +127,12 @@ pub const DEAL_SOLVES: usize = 1200;
 pub fn deal_sample(board: &Board, cars: u32) -> DealOptions {
     let long = usize::from(board.cards.iter().any(|c| c.long));
     let (hand, keep) = if long == 1 { (4, 2) } else { (3, 2) };
-    // Keepable subsets of one hand: C(hand, keep) + ... + C(hand, hand).
-    let per_hand: usize = (keep..=hand)
-        .map(|k| (0..k).fold(1, |c, i| c * (hand - i) / (i + 1)))
-        .sum();
     DealOptions {
         cars,
         hand,
         long,
         keep,
-        sample: Some(((DEAL_SOLVES / per_hand).max(20), 1)),
+        sample: Some(((DEAL_SOLVES / keepable_per_hand(hand, keep)).max(20), 1)),
     }
 }
 
@@ -237,7 +233,7 @@ pub fn balance(
                 several_trips: card.trips.len() > 1,
                 hand_value: deal
                     .as_ref()
-                    .and_then(|d| d.tickets.iter().find(|v| v.ticket == card.name))
+                    .and_then(|d| d.tickets.iter().find(|v| v.card == c))
                     .filter(|v| v.hands > 0)
                     .map(|v| v.mean_best),
             }

@@ -58,6 +58,10 @@ pub struct HandRow {
 /// One ticket card as a card of the deck.
 #[derive(Clone, Debug, Serialize)]
 pub struct CardValue {
+    /// The card, an index into [`Board::cards`] (names of identical cards
+    /// repeat).
+    #[serde(skip)]
+    pub card: usize,
     /// The card's name.
     pub ticket: String,
     /// Its points (its best trip's).
@@ -231,7 +235,7 @@ pub fn deal_hands(board: &Board, options: &DealOptions) -> Result<Vec<Vec<usize>
             others.len()
         )));
     }
-    let possible = choose(longs.len(), long).saturating_mul(choose(others.len(), hand - long));
+    let possible = possible_hands(board, options);
     // A hand from the two decks, as sorted card indices.
     let join = |l: &[usize], o: &[usize]| {
         let mut h: Vec<usize> = l
@@ -275,6 +279,26 @@ pub fn deal_hands(board: &Board, options: &DealOptions) -> Result<Vec<Vec<usize>
             hands
         }
     })
+}
+
+/// Hands `options` can deal on `board`: C(deck, hand), or with long cards
+/// C(long deck, long) × C(other cards, hand − long). Saturating.
+fn possible_hands(board: &Board, options: &DealOptions) -> u128 {
+    let deck = board.cards.len();
+    let longs = board.cards.iter().filter(|c| c.long).count();
+    if options.long == 0 {
+        choose(deck, options.hand)
+    } else {
+        choose(longs, options.long).saturating_mul(choose(
+            deck - longs,
+            options.hand.saturating_sub(options.long),
+        ))
+    }
+}
+
+/// Keepable subsets of one hand: C(hand, keep) + ... + C(hand, hand).
+pub fn keepable_per_hand(hand: usize, keep: usize) -> usize {
+    (keep..=hand).map(|k| choose(hand, k) as usize).sum()
 }
 
 /// Every keepable subset of `hands`, once, sorted.
@@ -402,12 +426,7 @@ pub fn deal_report(
 ) -> DealReport {
     let deck = board.cards.len();
     let (hand, keep) = (options.hand, options.keep);
-    let longs = board.cards.iter().filter(|c| c.long).count();
-    let possible = if options.long == 0 {
-        choose(deck, hand)
-    } else {
-        choose(longs, options.long).saturating_mul(choose(deck - longs, hand - options.long))
-    };
+    let possible = possible_hands(board, options);
     let all_proven = values.iter().all(|v| v.proven);
     let name = |c: usize| board.cards[c].name.clone();
     let rows: Vec<(Vec<usize>, i64, Vec<usize>)> = hands
@@ -431,6 +450,7 @@ pub fn deal_report(
             let kept = holding.iter().filter(|r| r.2.contains(&c)).count();
             let n = holding.len().max(1) as f64;
             CardValue {
+                card: c,
                 ticket: name(c),
                 points: board.cards[c]
                     .trips

@@ -77,8 +77,8 @@ fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instanc
     };
     inst.routes
         .retain(|&r| !state.is_blocked(board, r) && !owns_pair(r));
-    let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
-    inst.tickets.retain(|t| state.may_draw || held(t));
+    inst.tickets
+        .retain(|&t| state.may_draw || holds(board, state, t));
     inst.tickets_in_play = inst.tickets.clone();
     inst.reduced()
 }
@@ -109,11 +109,7 @@ pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
         .iter()
         .map(|t| board.route(t.route).points as i64)
         .sum();
-    let held: i64 = held_cards(board, state)
-        .iter()
-        .map(|&c| penalty(board, c) as i64)
-        .sum();
-    let bar = u32::try_from(score - owned + held + 1).ok()?;
+    let bar = u32::try_from(score - owned + held_points(board, state) + 1).ok()?;
     if bar == 0 || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return None;
     }
@@ -141,7 +137,7 @@ pub fn replan(
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
     let outcome = solve(&inst, options)?;
-    let held = |t: &TicketId| held_cards(board, state).contains(&board.ticket(*t).card);
+    let held = |t: &TicketId| holds(board, state, *t);
 
     let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
     let claim: Vec<RouteId> = outcome
@@ -151,10 +147,7 @@ pub fn replan(
         .copied()
         .filter(|r| !owned.contains(r))
         .collect();
-    let held_points: i64 = held_cards(board, state)
-        .iter()
-        .map(|&c| penalty(board, c) as i64)
-        .sum();
+    let held_points = held_points(board, state);
 
     // The independent check, on the real board: the owned and new routes
     // together, and every ticket that can score.
@@ -280,6 +273,20 @@ fn held_cards(board: &Board, state: &GameState) -> Vec<usize> {
     cards.sort();
     cards.dedup();
     cards
+}
+
+/// Whether the player holds ticket `t`'s card.
+fn holds(board: &Board, state: &GameState, t: TicketId) -> bool {
+    held_cards(board, state).contains(&board.ticket(t).card)
+}
+
+/// What the held cards lose if none is completed: the certain −p that the
+/// derived board adds back to each held ticket's points.
+fn held_points(board: &Board, state: &GameState) -> i64 {
+    held_cards(board, state)
+        .iter()
+        .map(|&c| penalty(board, c) as i64)
+        .sum()
 }
 
 /// The trip with the fewest points of a card: what the card loses if no

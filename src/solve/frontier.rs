@@ -578,16 +578,12 @@ impl Frontier {
                     .filter(|(_, s)| s.1[c] != NONE)
                     .map(|(i, s)| (u64::from(s.1[c] as u16) << 32) | u64::from(!(i as u32))),
             );
-            let top = if ranked.len() > width {
-                ranked.select_nth_unstable_by(width - 1, |a, b| b.cmp(a)).0
-            } else {
-                &mut ranked[..]
-            };
-            for &r in top.iter() {
-                keep[!(r as u32) as usize] = true;
-            }
             if ranked.len() > width {
-                keep[!(ranked[width - 1] as u32) as usize] = true;
+                ranked.select_nth_unstable_by(width - 1, |a, b| b.cmp(a));
+                ranked.truncate(width);
+            }
+            for &r in &ranked {
+                keep[!(r as u32) as usize] = true;
             }
         }
         let mut i = 0;
