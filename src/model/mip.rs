@@ -60,6 +60,31 @@ pub struct Basis {
     rows: Vec<highs_sys::HighsInt>,
 }
 
+impl Basis {
+    /// Whether row `row`'s slack is basic (the row does not bind the LP
+    /// point of this basis); rows added after it was taken count as basic.
+    pub fn slack_basic(&self, row: usize) -> bool {
+        self.rows.get(row).is_none_or(|&s| s == BASIC)
+    }
+
+    /// The basis with the rows marked in `delete` left out (rows added
+    /// after it was taken have no status and are skipped).
+    pub fn without_rows(&self, delete: &[bool]) -> Basis {
+        Basis {
+            cols: self.cols.clone(),
+            rows: Basis::without(&self.rows, delete),
+        }
+    }
+
+    fn without(rows: &[highs_sys::HighsInt], delete: &[bool]) -> Vec<highs_sys::HighsInt> {
+        rows.iter()
+            .zip(delete)
+            .filter(|(_, &d)| !d)
+            .map(|(&s, _)| s)
+            .collect()
+    }
+}
+
 /// An LP solve's outcome (values only when optimal).
 #[derive(Clone, Debug)]
 pub struct LpResult {
@@ -233,6 +258,26 @@ impl Mip {
         let status =
             unsafe { highs_sys::Highs_setBasis(ptr, basis.cols.as_ptr(), row_status.as_ptr()) };
         check(status, "setting the basis")
+    }
+
+    /// Deletes the rows marked in `delete` (one entry per row) and keeps the
+    /// current basis without them. Only rows whose slacks are basic may be
+    /// deleted: the columns and the other rows then still form a basis.
+    pub fn delete_rows(&mut self, delete: &[bool]) -> Result<(), MipError> {
+        let basis = self.basis()?;
+        let kept = Basis {
+            cols: basis.cols.clone(),
+            rows: Basis::without(&basis.rows, delete),
+        };
+        let mut mask: Vec<highs_sys::HighsInt> = delete
+            .iter()
+            .map(|&d| highs_sys::HighsInt::from(d))
+            .collect();
+        let ptr = self.model().as_mut_ptr();
+        // SAFETY: `mask` has an entry per row of the live Highs instance.
+        let status = unsafe { highs_sys::Highs_deleteRowsByMask(ptr, mask.as_mut_ptr()) };
+        check(status, "deleting rows")?;
+        self.set_basis(&kept)
     }
 
     /// Sets the bounds of column `col`.

@@ -25,8 +25,9 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::board::RouteId;
+use crate::model::forest::{Cut, ForestModel};
 use crate::model::mip::{Basis, LpStatus, Mip, MipError};
-use crate::model::{forest::ForestModel, Instance};
+use crate::model::Instance;
 use crate::solve::heuristic;
 
 /// Cut rounds at the root, and at every other node before branching.
@@ -41,6 +42,12 @@ const INTEGRAL: f64 = 1e-6;
 /// Open nodes that keep their parent's basis, at most (a basis is a few
 /// hundred kilobytes on the larger boards).
 const SAVED_BASES: usize = 2000;
+/// Cut rows are purged (those slack at every open node) once this many
+/// rows have been added since the last purge. Every LP start recomputes
+/// HiGHS's dual steepest-edge weights, one solve per row, so slack rows
+/// cost at every LP: on Europe at 45 cars the rows grew from 2,000 to
+/// 6,300, of which 2,500 bound no open node.
+const PURGE_AFTER: usize = 1000;
 /// Time the first LP may take past the deadline.
 const FIRST_LP: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -138,6 +145,16 @@ struct Search<'a, 'b> {
     pair: Vec<usize>,
     /// The optimal plans found ([`Reach::Every`]), each cut off by a row.
     found: Vec<Vec<RouteId>>,
+    /// Per row of the LP: the directed cut it holds (`None` for the
+    /// model's own rows, the groups' rows and the rows of [`Search::record`],
+    /// which are never purged).
+    row_cuts: Vec<Option<Cut>>,
+    /// Cuts purged from the LP, kept for [`Search::write_model`].
+    purged: Vec<Cut>,
+    /// Rows of the LP after the last purge.
+    purged_at: usize,
+    /// Rows added between purges ([`PURGE_AFTER`]).
+    purge_after: usize,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -175,7 +192,7 @@ pub(crate) fn solve(
     deadline: Option<Instant>,
     reach: Reach,
 ) -> Result<Answer, MipError> {
-    Ok(run_search(inst, start, deadline, reach, None)?.0)
+    Ok(run_search(inst, start, deadline, reach, None, PURGE_AFTER)?.0)
 }
 
 /// Proves the optimum of `inst` like [`solve`], then writes the model as
@@ -190,16 +207,18 @@ pub(crate) fn solve_and_write(
     deadline: Option<Instant>,
     path: &std::path::Path,
 ) -> Result<Answer, MipError> {
-    Ok(run_search(inst, start, deadline, Reach::Proof, Some(path))?.0)
+    Ok(run_search(inst, start, deadline, Reach::Proof, Some(path), PURGE_AFTER)?.0)
 }
 
-/// The search's answer, and the optimal plans it recorded ([`Reach::Every`]).
+/// The search's answer, and the optimal plans it recorded ([`Reach::Every`]);
+/// cuts are purged every `purge_after` rows ([`PURGE_AFTER`] but in tests).
 fn run_search(
     inst: &Instance,
     start: &[RouteId],
     deadline: Option<Instant>,
     reach: Reach,
     write: Option<&std::path::Path>,
+    purge_after: usize,
 ) -> Result<(Answer, Vec<Vec<RouteId>>), MipError> {
     let (model, mut mip) = ForestModel::build(inst)?;
     let x = model.x_columns();
@@ -224,6 +243,7 @@ fn run_search(
         mip.add_row(0.0, 1.0, &entries)?;
     }
     let (best, _) = heuristic::score(inst, start);
+    let rows = mip.rows();
     let mut search = Search {
         inst,
         columns: model.columns(),
@@ -250,6 +270,10 @@ fn run_search(
         lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
         pair: inst.routes.iter().map(|&r| board.route(r).pair.0).collect(),
         found: Vec::new(),
+        row_cuts: (0..rows).map(|_| None).collect(),
+        purged: Vec::new(),
+        purged_at: rows,
+        purge_after,
     };
     if let Reach::Every { score, .. } = reach {
         // Nodes live while they can reach the optimum (not beat it), and
@@ -282,7 +306,8 @@ pub(crate) fn enumerate(
     if score == 0 {
         return Ok(None);
     }
-    let (answer, found) = run_search(inst, &[], deadline, Reach::Every { score, cap }, None)?;
+    let every = Reach::Every { score, cap };
+    let (answer, found) = run_search(inst, &[], deadline, every, None, PURGE_AFTER)?;
     // Proven: every node was closed, with no more plans than the cap.
     Ok(answer.proven.then_some(found))
 }
@@ -320,6 +345,7 @@ impl Search<'_, '_> {
                 break;
             }
             let mut node = top;
+            self.purge(&mut heap, &mut node)?;
             if let Some(basis) = node.basis.take() {
                 self.mip.set_basis(&basis)?;
             }
@@ -398,6 +424,8 @@ impl Search<'_, '_> {
         path: &std::path::Path,
         costs: &[(usize, f64)],
     ) -> Result<(), MipError> {
+        let purged = std::mem::take(&mut self.purged);
+        self.model.add_cuts(&mut self.mip, &purged)?;
         // The last node's fixes are still on the LP: back to the root's.
         for &c in &self.x {
             self.mip.set_col_bounds(c, 0.0, 1.0)?;
@@ -449,6 +477,55 @@ impl Search<'_, '_> {
             loose_root: false,
             out_of_lps: false,
         }
+    }
+
+    /// Deletes the cut rows whose slacks are basic in the LP's basis and in
+    /// the saved basis of every open node (`heap` and `node`, about to be
+    /// processed), once [`PURGE_AFTER`] rows have been added since the last
+    /// purge. Such a row binds no LP point the search will start from; if
+    /// a later LP violates it, separation finds it again.
+    fn purge(&mut self, heap: &mut BinaryHeap<Node>, node: &mut Node) -> Result<(), MipError> {
+        let rows = self.row_cuts.len();
+        if rows < self.purged_at.saturating_add(self.purge_after) {
+            return Ok(());
+        }
+        debug_assert_eq!(rows, self.mip.rows());
+        let current = self.mip.basis()?;
+        let saved: Vec<&Basis> = heap
+            .iter()
+            .chain(std::iter::once(&*node))
+            .filter_map(|n| n.basis.as_deref())
+            .collect();
+        let delete: Vec<bool> = (0..rows)
+            .map(|r| {
+                self.row_cuts[r].is_some()
+                    && current.slack_basic(r)
+                    && saved.iter().all(|b| b.slack_basic(r))
+            })
+            .collect();
+        drop(saved);
+        if delete.iter().any(|&d| d) {
+            self.mip.delete_rows(&delete)?;
+            let cuts = std::mem::take(&mut self.row_cuts);
+            for (cut, &d) in cuts.into_iter().zip(&delete) {
+                if d {
+                    self.purged.extend(cut);
+                } else {
+                    self.row_cuts.push(cut);
+                }
+            }
+            let without = |basis: Option<std::rc::Rc<Basis>>| {
+                basis.map(|b| std::rc::Rc::new(b.without_rows(&delete)))
+            };
+            node.basis = without(node.basis.take());
+            let open = std::mem::take(heap).into_vec();
+            heap.extend(open.into_iter().map(|mut n| {
+                n.basis = without(n.basis.take());
+                n
+            }));
+        }
+        self.purged_at = self.row_cuts.len();
+        Ok(())
     }
 
     /// Moves the LP from the bounds of `applied` to those of `fixes`.
@@ -563,6 +640,7 @@ impl Search<'_, '_> {
             if !cuts.is_empty() && (integral || (history.len() <= limit && !stalled)) {
                 self.cuts += cuts.len();
                 self.model.add_cuts(&mut self.mip, &cuts)?;
+                self.row_cuts.extend(cuts.into_iter().map(Some));
                 continue;
             }
             let (first, second) = self.branching(&lp.values, &xv);
@@ -619,6 +697,7 @@ impl Search<'_, '_> {
             .collect();
         self.mip
             .add_row(1.0 - chosen.len() as f64, f64::INFINITY, &entries)?;
+        self.row_cuts.push(None);
         Ok(self.found.len() > cap)
     }
 
@@ -727,5 +806,53 @@ impl Search<'_, '_> {
             c = prev;
         }
         Some(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    /// Purging at every node taken from the heap (rows slack everywhere
+    /// dropped, saved bases cut down to match) proves the same optimum as
+    /// never purging, with a plan the verifier accepts; and enumerating
+    /// every optimum while purging finds the same plans (the rows cutting
+    /// off found plans are never purged).
+    #[test]
+    fn purging_cuts_keeps_the_optimum_and_every_optimal_plan() {
+        let board = Board::usa();
+        for cars in [12, 24, 33, 45] {
+            let inst = Instance::new(&board, cars);
+            let start = heuristic::start(&inst);
+            let solve = |purge| {
+                run_search(&inst, &start, None, Reach::Proof, None, purge)
+                    .unwrap()
+                    .0
+            };
+            let (kept, purged) = (solve(usize::MAX), solve(1));
+            assert!(kept.proven && purged.proven, "{cars} cars");
+            assert_eq!(purged.score, kept.score, "{cars} cars");
+            let plan = crate::solve::verify::evaluate(&board, &purged.routes, &inst.tickets);
+            assert_eq!(plan.score(), purged.score, "{cars} cars");
+            assert!(plan.cars_used <= cars, "{cars} cars");
+            // Only 12 cars: enumeration is cheap where optima are few.
+            if cars == 12 {
+                let every = Reach::Every {
+                    score: kept.score,
+                    cap: 100,
+                };
+                let mut plans: Vec<_> = [usize::MAX, 1]
+                    .map(|p| run_search(&inst, &[], None, every, None, p).unwrap().1)
+                    .into_iter()
+                    .map(|mut found| {
+                        found.sort();
+                        found
+                    })
+                    .collect();
+                assert!(!plans[0].is_empty());
+                assert_eq!(plans.pop(), plans.pop());
+            }
+        }
     }
 }
