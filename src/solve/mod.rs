@@ -635,8 +635,9 @@ fn few_tickets(inst: &Instance) -> bool {
 /// still need a large tree: on the Swiss map at 24 and 25 cars (root gaps
 /// 0.37 and 0.31) the branch and cut needed about 2,900 LPs and 115 s each,
 /// the programme 5 and 8 s. Every budget of every shipped board that the
-/// branch and cut proves in a sweep needs at most 838 (USA Mega at 27
-/// cars; the Swiss map 557, Europe 393, the USA 193).
+/// branch and cut proves in a sweep needs at most 858 (USA Mega at 27
+/// cars; the Swiss map 584, Europe 406, the USA 154; counted with two cut
+/// rounds per node and the cut purge).
 pub const HANDOVER_LPS: usize = 1000;
 
 /// The same threshold for a sweep, where the economics differ: one frontier
