@@ -192,6 +192,68 @@ fn a_variant_is_proven_at_its_budget_first_then_everywhere() {
     assert!(status["variant"].is_null());
 }
 
+/// An edit goes before the rest of the base run. Europe's base run (every
+/// budget, break-even values, a deal sample) takes minutes; the variant's
+/// budget of 10 cars is proven while it is still going, with the base's
+/// published budgets kept, the base then resuming, and the variant's other
+/// budgets queued behind it. Before this ordering the variant waited for
+/// the whole base run, and `focus` came only after the base was done.
+#[test]
+fn an_edit_is_answered_before_the_base_run_finishes() {
+    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/europe.json");
+    let text = std::fs::read_to_string(path).expect("the Europe board");
+    let server = Server::new(&text);
+    // The base at work, with at least one budget on screen.
+    let start = Instant::now();
+    let published = loop {
+        let (_, status) = server.call("GET", "/api/status", Body::empty());
+        let n = status["base"]["budgets"].as_array().map_or(0, |b| b.len());
+        if status["base"]["state"] == "running" && n > 0 {
+            break n;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "{status}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let scenario = r#"{ "name": "dear", "changes": [
+        { "set_ticket": { "from": "Frankfurt", "to": "Kobenhavn", "points": 30 } } ] }"#;
+    let (code, answer) = server.call("POST", "/api/variant?cars=10", scenario);
+    assert_eq!(code, StatusCode::ACCEPTED, "{answer}");
+    let status = loop {
+        let (_, status) = server.call("GET", "/api/status", Body::empty());
+        if !status["variant"]["focus"].is_null() {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "{status}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let base = &status["base"];
+    assert_ne!(base["state"], "done", "{base}");
+    assert!(base["budgets"].as_array().expect("budgets").len() >= published);
+    // The variant's budget is its optimum, as `solve` gives it.
+    let variant = ttr_opt::analysis::scenario::Scenario::from_json(scenario, "dear")
+        .and_then(|s| s.apply(&text, "dear"))
+        .expect("the scenario applies");
+    let inst = ttr_opt::model::Instance::new(&variant, 10);
+    let best =
+        ttr_opt::solve::solve(&inst, &ttr_opt::solve::SolveOptions::default()).expect("a proof");
+    assert_eq!(status["variant"]["focus"]["score"], best.plan.score());
+    assert_eq!(status["variant"]["focus"]["cars"], 10);
+    assert_eq!(status["variant"]["state"], "queued", "{status}");
+    let base_resumed = loop {
+        let (_, status) = server.call("GET", "/api/status", Body::empty());
+        if status["base"]["state"] == "running" {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "{status}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(base_resumed["variant"]["message"]
+        .as_str()
+        .expect("a message")
+        .contains("after the base run"));
+}
+
 #[test]
 fn a_newer_variant_supersedes_the_one_in_progress() {
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());

@@ -8,6 +8,14 @@
 //! ([`crate::solve::limits::cancel`]), so the queue never holds more than two
 //! computations however fast requests come. Every budget is published as
 //! soon as it is proven; the page polls [`Jobs::status`].
+//!
+//! The designer waits for nothing that is not on screen: a variant's first
+//! budget goes before everything. A variant asked for while the base run
+//! is computing pauses it (the base is cancelled and queued again, keeping
+//! the budgets it has published); the worker proves the variant's budget,
+//! then finishes the base, then the variant's other budgets. Right after
+//! loading Europe, whose base run takes minutes, an edit is answered in the
+//! time of its own solve.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
@@ -161,6 +169,9 @@ struct VariantJob {
     id: u64,
     board: Arc<Board>,
     focus: u32,
+    /// Its first budget is proven and published: every budget is next,
+    /// after the base run.
+    focus_done: bool,
 }
 
 struct State {
@@ -298,8 +309,15 @@ impl Jobs {
             id,
             board: Arc::new(variant),
             focus,
+            focus_done: false,
         });
-        if superseded.is_some() && state.running == superseded {
+        let base = state.status.base.id;
+        if state.running == Some(base) {
+            // Paused for the edit: the base goes again after the variant's
+            // first budget, its published budgets kept.
+            state.base_waiting = true;
+            limits::cancel();
+        } else if superseded.is_some() && state.running == superseded {
             limits::cancel();
         }
         self.shared.1.notify_all();
@@ -338,6 +356,14 @@ fn run_of(state: &mut State, id: u64) -> Option<&mut Run> {
     state.status.variant.as_mut().filter(|v| v.id == id)
 }
 
+/// How a computation that did not fail ended.
+enum Ended {
+    /// Everything it was asked for is proven.
+    Done,
+    /// A variant's first budget is proven; its other budgets are queued.
+    Queued,
+}
+
 /// What the worker takes next.
 enum Next {
     Base(u64, Arc<Board>),
@@ -352,6 +378,15 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
             loop {
                 if state.stopping {
                     return;
+                }
+                // A variant's first budget, then the base, then the
+                // variant's other budgets.
+                if state
+                    .variant_waiting
+                    .as_ref()
+                    .is_some_and(|v| !v.focus_done)
+                {
+                    break Next::Variant(state.variant_waiting.take().expect("just checked"));
                 }
                 if state.base_waiting {
                     state.base_waiting = false;
@@ -387,13 +422,18 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
         let add_budget = |board: &Board, e: &SweepEntry| {
             let budget = Budget::new(board, e.cars, &e.outcome.plan);
             publish(&mut |run: &mut Run| {
+                // A base run resumed after a pause proves its budgets again.
                 let at = run.budgets.partition_point(|b| b.cars < budget.cars);
-                run.budgets.insert(at, budget.clone());
+                if run.budgets.get(at).is_some_and(|b| b.cars == budget.cars) {
+                    run.budgets[at] = budget.clone();
+                } else {
+                    run.budgets.insert(at, budget.clone());
+                }
                 run.heat = Heat::of(&run.budgets);
                 run.message = format!("{} cars proven", budget.cars);
             });
         };
-        let result: Result<(), String> = match next {
+        let result: Result<Ended, String> = match next {
             Next::Base(_, board) => {
                 let steps = std::sync::atomic::AtomicUsize::new(0);
                 let deal = std::sync::atomic::AtomicUsize::new(0);
@@ -422,44 +462,77 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
                             run.finish(&board, &entries);
                             run.tickets = Some(report.tickets.clone());
                         });
+                        Ended::Done
                     })
                     .map_err(|e| e.to_string())
             }
-            Next::Variant(job) => {
-                let board = &job.board;
-                let focus = solve_proven(
-                    &Instance::new(board, job.focus),
+            Next::Variant(job) if !job.focus_done => {
+                let board = job.board.clone();
+                solve_proven(
+                    &Instance::new(&board, job.focus),
                     &SolveOptions::default(),
                     || format!("the optimum of {} cars was proven", job.focus),
                 )
-                .map_err(|e| e.to_string());
-                focus.and_then(|o| {
-                    let at = Budget::new(board, job.focus, &o.plan);
-                    publish(&mut |run: &mut Run| {
-                        run.focus = Some(at.clone());
-                        run.message = format!("{} cars proven; every budget next", job.focus);
-                    });
-                    sweep_proven(board, 1, board.cars.max(1), threads, &|e| {
-                        add_budget(board, e)
-                    })
-                    .map(|entries| {
-                        publish(&mut |run: &mut Run| run.finish(board, &entries));
-                    })
-                    .map_err(|e| e.to_string())
+                .map(|o| {
+                    let at = Budget::new(&board, job.focus, &o.plan);
+                    publish(&mut |run: &mut Run| run.focus = Some(at.clone()));
+                    // Every budget next, after the base run if it waits.
+                    let mut state = lock();
+                    let current = state.status.variant.as_ref().map(|v| v.id) == Some(job.id);
+                    if current && state.variant_waiting.is_none() {
+                        state.variant_waiting = Some(VariantJob {
+                            focus_done: true,
+                            ..job
+                        });
+                    }
+                    Ended::Queued
                 })
+                .map_err(|e| e.to_string())
+            }
+            Next::Variant(job) => {
+                let board = &job.board;
+                sweep_proven(board, 1, board.cars.max(1), threads, &|e| {
+                    add_budget(board, e)
+                })
+                .map(|entries| {
+                    publish(&mut |run: &mut Run| run.finish(board, &entries));
+                    Ended::Done
+                })
+                .map_err(|e| e.to_string())
             }
         };
         let mut state = lock();
         let cancelled = crate::solve::limits::stopped();
+        // The base, cancelled to let a variant's first budget go first, and
+        // queued again.
+        let paused = state.base_waiting && state.status.base.id == id;
+        if paused && matches!(result, Ok(Ended::Done)) {
+            // Finished before the pause could stop it: nothing to resume.
+            state.base_waiting = false;
+        }
+        let base_waiting = state.base_waiting;
         let seconds = state.started.map_or(0.0, |t| t.elapsed().as_secs_f64());
         state.running = None;
         state.started = None;
         if let Some(run) = run_of(&mut state, id) {
             run.seconds = seconds;
             match result {
-                Ok(()) => {
+                Ok(Ended::Done) => {
                     run.state = RunState::Done;
                     run.message = format!("done in {seconds:.1} s");
+                }
+                Ok(Ended::Queued) => {
+                    let cars = run.focus.as_ref().map_or(0, |f| f.cars);
+                    run.state = RunState::Queued;
+                    run.message = if base_waiting {
+                        format!("{cars} cars proven; every budget after the base run")
+                    } else {
+                        format!("{cars} cars proven; every budget next")
+                    };
+                }
+                Err(_) if cancelled && paused => {
+                    run.state = RunState::Queued;
+                    run.message = "paused for the what-if edit".into();
                 }
                 Err(_) if cancelled => {
                     run.state = RunState::Cancelled;
