@@ -420,6 +420,11 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
             }
         };
         let add_budget = |board: &Board, e: &SweepEntry| {
+            // A cancelled sweep reports its budgets left unsolved: a paused
+            // base must not show them.
+            if !e.outcome.proven {
+                return;
+            }
             let budget = Budget::new(board, e.cars, &e.outcome.plan);
             publish(&mut |run: &mut Run| {
                 // A base run resumed after a pause proves its budgets again.
@@ -435,6 +440,23 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
         };
         let result: Result<Ended, String> = match next {
             Next::Base(_, board) => {
+                // The budget the page shows first (the board's own) before
+                // the sweep, which publishes nothing until its setup is done
+                // (on Europe, 12 s).
+                let own = board.cars.max(1);
+                let first = solve_proven(
+                    &Instance::new(&board, own),
+                    &SolveOptions::default(),
+                    || format!("the optimum of {own} cars was proven"),
+                );
+                if let Ok(o) = &first {
+                    let entry = SweepEntry {
+                        cars: own,
+                        outcome: o.clone(),
+                        plan_from: own,
+                    };
+                    add_budget(&board, &entry);
+                }
                 let steps = std::sync::atomic::AtomicUsize::new(0);
                 let deal = std::sync::atomic::AtomicUsize::new(0);
                 let outcome = balance(&board, board.cars, threads, &|p| match p {
