@@ -5,8 +5,7 @@
 mod common;
 
 use ttr_opt::board::Board;
-use ttr_opt::game::deals::{deals, DealOptions};
-use ttr_opt::game::state::GameState;
+use ttr_opt::game::deals::{deals, keep_state, DealOptions};
 
 /// Six cities, ten routes, seven tickets: 35 hands of 3.
 fn board(seed: u64) -> Board {
@@ -39,15 +38,7 @@ fn board(seed: u64) -> Board {
 /// The best score of keeping exactly `kept` (card indexes), by exhaustive
 /// search.
 fn brute(board: &Board, cars: u32, kept: &[usize]) -> i64 {
-    let state = GameState {
-        players: 2,
-        cars_left: cars,
-        owned: Vec::new(),
-        taken: Vec::new(),
-        tickets: kept.iter().map(|&c| board.cards[c].trips[0]).collect(),
-        may_draw: false,
-    };
-    common::brute_best(board, &state)
+    common::brute_best(board, &keep_state(board, cars, kept))
 }
 
 #[test]
@@ -381,14 +372,7 @@ fn clearing_a_bar_agrees_with_exhaustive_search() {
                 for z in y + 1..n {
                     let kept = [x, y, z];
                     let best = brute(&b, cars, &kept);
-                    let state = GameState {
-                        players: 2,
-                        cars_left: cars,
-                        owned: Vec::new(),
-                        taken: Vec::new(),
-                        tickets: kept.iter().map(|&c| b.cards[c].trips[0]).collect(),
-                        may_draw: false,
-                    };
+                    let state = keep_state(&b, cars, &kept);
                     for bar in [best - 3, best - 1, best, best + 2] {
                         match clears(&b, &state, bar) {
                             Some(Bar::Below) => assert!(best <= bar, "{kept:?} {cars} {bar}"),

@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::board::{Board, TicketId};
+use crate::board::Board;
 use crate::game::replan::{clears, replan, Bar};
 use crate::game::simulate::quantile;
 use crate::game::state::GameState;
@@ -318,6 +318,21 @@ fn keepable(hands: &[Vec<usize>], keep: usize) -> Vec<Vec<usize>> {
     subsets
 }
 
+/// The state a keep is valued from: a player with `cars` cars and nothing
+/// claimed, holding the kept cards (`kept`, indices into [`Board::cards`];
+/// a card stands for its first trip, and [`replan`] scores its best), who
+/// draws no more tickets.
+pub fn keep_state(board: &Board, cars: u32, kept: &[usize]) -> GameState {
+    GameState {
+        players: 2,
+        cars_left: cars,
+        owned: Vec::new(),
+        taken: Vec::new(),
+        tickets: kept.iter().map(|&c| board.cards[c].trips[0]).collect(),
+        may_draw: false,
+    }
+}
+
 /// Values `hands` (any slice of [`deal_hands`]: a chunk of a distributed
 /// run values its own), solving each keepable subset once on the current
 /// rayon pool; `progress` is called after each subset solved.
@@ -329,15 +344,7 @@ pub fn value_hands(
 ) -> Result<Vec<HandValue>, DealError> {
     let keep = options.keep;
     let solve_options = SolveOptions::default();
-    let trip = |card: usize| board.cards[card].trips[0];
-    let state = |s: &[usize]| GameState {
-        players: 2,
-        cars_left: options.cars,
-        owned: Vec::new(),
-        taken: Vec::new(),
-        tickets: s.iter().map(|&c| trip(c)).collect::<Vec<TicketId>>(),
-        may_draw: false,
-    };
+    let state = |s: &[usize]| keep_state(board, options.cars, s);
     let solved_from = |s: &Vec<usize>, options: &SolveOptions| -> Result<(i64, bool), SolveError> {
         let r = replan(board, &state(s), options)?;
         progress();

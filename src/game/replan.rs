@@ -77,8 +77,9 @@ fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instanc
     };
     inst.routes
         .retain(|&r| !state.is_blocked(board, r) && !owns_pair(r));
+    let held = held_cards(board, state);
     inst.tickets
-        .retain(|&t| state.may_draw || holds(board, state, t));
+        .retain(|&t| state.may_draw || held.contains(&board.ticket(t).card));
     inst.tickets_in_play = inst.tickets.clone();
     inst.reduced()
 }
@@ -137,7 +138,8 @@ pub fn replan(
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
     let outcome = solve(&inst, options)?;
-    let held = |t: &TicketId| holds(board, state, *t);
+    let cards = held_cards(board, state);
+    let held = |t: &TicketId| cards.contains(&board.ticket(*t).card);
 
     let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
     let claim: Vec<RouteId> = outcome
@@ -168,8 +170,9 @@ pub fn replan(
     let (completed, drawn): (Vec<TicketId>, Vec<TicketId>) =
         eval.completed.iter().copied().partition(|t| held(t));
     // A held ticket none of whose trips scores is lost, at its smallest trip.
-    let lost: Vec<TicketId> = held_cards(board, state)
-        .into_iter()
+    let lost: Vec<TicketId> = cards
+        .iter()
+        .copied()
         .filter(|&c| !completed.iter().any(|&t| board.ticket(t).card == c))
         .map(|c| cheapest_trip(board, c))
         .collect();
@@ -273,11 +276,6 @@ fn held_cards(board: &Board, state: &GameState) -> Vec<usize> {
     cards.sort();
     cards.dedup();
     cards
-}
-
-/// Whether the player holds ticket `t`'s card.
-fn holds(board: &Board, state: &GameState, t: TicketId) -> bool {
-    held_cards(board, state).contains(&board.ticket(t).card)
 }
 
 /// What the held cards lose if none is completed: the certain −p that the
