@@ -494,14 +494,29 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
     );
     let csv = std::fs::read_to_string(dir.join("boards.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
-    // board, cars, proven, budgets, wall, slowest budget, its s, peak MB, optimum
+    // board, cars, proven, budgets, wall, CPU, slowest budget, its s, peak
+    // MB, optimum
     assert_eq!(
-        (row[0], row[1], row[2], row[3], row[8]),
+        (row[0], row[1], row[2], row[3], row[9]),
         ("tiny", "5", "5", "5", "15")
     );
+    let cpu: f64 = row[5].parse().unwrap();
+    assert!(cpu >= 0.0, "{row:?}");
     assert!(std::fs::read_to_string(dir.join("boards.md"))
         .unwrap()
         .contains("| tiny | 5 | 5/5 |"));
+
+    // The balance report of the same board, timed: optimum 15, complete.
+    let run = ttr_opt(&["bench", "--balance", board.to_str().unwrap(), "--out", out]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("balance.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    // board, cars, wall, CPU, peak MB, optimum, unfinished
+    assert_eq!((row[0], row[1], row[5], row[6]), ("tiny", "5", "15", "0"));
 
     // The generated board of seed 1, against `solve` of the same board.
     let run = ttr_opt(&["bench", "--generated", "1", "--out", out]);
@@ -526,6 +541,31 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
     assert_eq!(row[5], "optimal");
     assert_eq!(row[6], json["score"].to_string());
     assert_eq!(row[4], json["cars"].to_string());
+
+    // The same board swept: every budget proven, the last one's optimum
+    // that of `solve`.
+    let run = ttr_opt(&["bench", "--generated", "1", "--sweep", "--out", out]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("generated-sweep.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    let cars = json["cars"].to_string();
+    assert_eq!(
+        (row[0], row[1], row[2], row[3], row[9]),
+        (
+            "generated 1",
+            &cars[..],
+            &cars[..],
+            &cars[..],
+            &json["score"].to_string()[..]
+        )
+    );
+    assert!(std::fs::read_to_string(dir.join("generated-sweep.md"))
+        .unwrap()
+        .contains("1 of 1 boards with every budget proven"));
 
     let bad = ttr_opt(&[
         "bench",

@@ -12,7 +12,8 @@ use super::{
 };
 use crate::board::Board;
 use crate::solve::bench::{
-    boards_markdown, generated_markdown, paper_against_sweep, solve_generated, sweep_board,
+    balance_board, balance_markdown, boards_markdown, generated_markdown,
+    generated_sweeps_markdown, paper_against_sweep, solve_generated, sweep_board, sweep_generated,
 };
 
 #[derive(clap::Args)]
@@ -39,26 +40,38 @@ pub(super) struct BenchArgs {
     /// every board in data/.
     #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with = "generated")]
     boards: Option<Vec<PathBuf>>,
+    /// Instead of the paper's model: time the balance report (`ttr-opt
+    /// balance`) of each board FILE at its own car count, one board at a
+    /// time, and record wall and CPU time and peak memory in balance.md and
+    /// balance.csv. With no FILE, every board in data/.
+    #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with_all = ["boards", "generated"])]
+    balance: Option<Vec<PathBuf>>,
     /// Instead of the paper's model: solve the generated boards of seeds
     /// 1..N (`ttr-opt generate`) at their own car count with the default
     /// method, 300 s each at most, and record the distribution of times and
     /// peak memory in generated.md and generated.csv.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1000))]
     generated: Option<u64>,
+    /// With --generated: sweep each generated board from 1 car to its own
+    /// car count instead of solving its own car count alone, and record
+    /// wall and CPU time per board and their distribution in
+    /// generated-sweep.md and generated-sweep.csv.
+    #[arg(long, requires = "generated")]
+    sweep: bool,
     /// Instead of the paper's model: the online game under load. Starts
     /// `ttr-opt play` on 127.0.0.1 with a fresh database, plays --games
     /// games at once (two scripted WebSocket players and an easy bot each)
     /// for --seconds, at --pause and then flat out, and records moves a
     /// second, the time from a move to its answer (p50, p99), the server's
     /// memory and CPU, and any error or lost move in play.md and play.csv.
-    #[arg(long, conflicts_with_all = ["boards", "generated"])]
+    #[arg(long, conflicts_with_all = ["boards", "balance", "generated"])]
     play: bool,
     /// Instead of the paper's model: the coach and the review. The coach's
     /// answer at the start of a 4-player game on every board in data/
     /// (the first player, every choice of the first tickets weighed), for
     /// --runs deals each; and the review of --runs 4-player games on the
     /// USA board. Records coach.md, coach.csv and coach-review.csv.
-    #[arg(long, conflicts_with_all = ["boards", "generated", "play"])]
+    #[arg(long, conflicts_with_all = ["boards", "balance", "generated", "play"])]
     coach: bool,
     /// With --coach: deals per board, and games reviewed (1 to 100).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
@@ -80,6 +93,9 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     if let Some(files) = &args.boards {
         return bench_boards(files, args);
+    }
+    if let Some(files) = &args.balance {
+        return bench_balance(files, args);
     }
     if let Some(count) = args.generated {
         return bench_generated(count, args);
@@ -141,6 +157,32 @@ fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
     Ok(proven_status(all_proven))
 }
 
+/// `bench --balance`: every board's balance report, one at a time.
+fn bench_balance(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
+    let files = if files.is_empty() {
+        shipped_boards()?
+    } else {
+        files.to_vec()
+    };
+    let mut rows = Vec::new();
+    for file in &files {
+        let board = load_board(Some(file))?;
+        let name = file
+            .file_stem()
+            .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+        eprintln!("balance report of {name} at {} cars ...", board.cars);
+        let row = balance_board(&board, &name, args.threads)?;
+        eprintln!("{name}: {:.1} s", row.wall_seconds);
+        rows.push(row);
+    }
+    let md = balance_markdown(&rows, args.threads);
+    out!("{md}");
+    write_text(&args.out.join("balance.md"), &md)?;
+    let complete = rows.iter().all(|r| r.unfinished == 0);
+    write_csv(&args.out.join("balance.csv"), rows)?;
+    Ok(proven_status(complete))
+}
+
 /// The boards in `data/`, by name.
 fn shipped_boards() -> Result<Vec<PathBuf>> {
     let dir = std::path::Path::new("data");
@@ -158,8 +200,27 @@ fn shipped_boards() -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `bench --generated N`: seeds 1..=N, one solve each.
+/// `bench --generated N`: seeds 1..=N, one solve each (a sweep each with
+/// `--sweep`).
 fn bench_generated(count: u64, args: &BenchArgs) -> Result<ExitCode> {
+    if args.sweep {
+        let mut rows = Vec::new();
+        for seed in 1..=count {
+            eprintln!("sweeping generated board {seed} ...");
+            let row = sweep_generated(seed, args.threads)?;
+            eprintln!(
+                "seed {seed}: {}/{} proven in {:.1} s",
+                row.proven, row.budgets, row.wall_seconds
+            );
+            rows.push(row);
+        }
+        let md = generated_sweeps_markdown(&rows, args.threads);
+        out!("{md}");
+        write_text(&args.out.join("generated-sweep.md"), &md)?;
+        let all_proven = rows.iter().all(|r| r.proven == r.budgets);
+        write_csv(&args.out.join("generated-sweep.csv"), rows)?;
+        return Ok(proven_status(all_proven));
+    }
     let mut rows = Vec::new();
     for seed in 1..=count {
         let row = solve_generated(seed)?;

@@ -156,8 +156,10 @@ enum Command {
     Generate(bench::GenerateArgs),
     /// Benchmarks, each printed as a Markdown table and written with a CSV:
     /// the paper's model (with a time limit) against the sweep, per budget;
-    /// with --boards, every board swept; with --generated N, the generated
-    /// boards solved.
+    /// with --boards, every board swept; with --balance, every board's
+    /// balance report; with --generated N, the generated boards solved (or
+    /// swept, with --sweep); with --play, the online game under load; with
+    /// --coach, the coach and the review.
     Bench(bench::BenchArgs),
 }
 

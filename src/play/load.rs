@@ -107,7 +107,7 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
     let tally = Arc::new(Mutex::new(Tally::default()));
     let outcome = runtime.block_on(drive(addr, options, tally.clone(), progress));
     let memory = (peak_mb(pid, "VmHWM:"), peak_mb(pid, "VmRSS:"));
-    let cpu = cpu_seconds(&format!("/proc/{pid}/stat"));
+    let cpu = crate::solve::bench::process_cpu_seconds(&format!("/proc/{pid}/stat"));
     let _ = child.kill();
     let _ = child.wait();
     let (start, end) = outcome?;
@@ -142,7 +142,7 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
         server_peak_mb: memory.0.unwrap_or(0),
         server_end_mb: memory.1.unwrap_or(0),
         server_cpu_seconds: cpu.unwrap_or(0.0),
-        clients_cpu_seconds: cpu_seconds("/proc/self/stat").unwrap_or(0.0),
+        clients_cpu_seconds: crate::solve::bench::cpu_seconds().unwrap_or(0.0),
     })
 }
 
@@ -173,15 +173,6 @@ fn start_server(
         .and_then(|a| a.parse().ok())
         .ok_or_else(|| format!("the server said {line:?}"))?;
     Ok((child, addr))
-}
-
-/// A process's user and system CPU time from its `/proc/<pid>/stat`, s.
-fn cpu_seconds(stat: &str) -> Option<f64> {
-    let text = std::fs::read_to_string(stat).ok()?;
-    // The fields after the command's name, which is in parentheses.
-    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
 }
 
 /// A process's memory line of `/proc/<pid>/status`, in MB.

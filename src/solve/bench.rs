@@ -185,6 +185,10 @@ pub struct BoardSweep {
     pub budgets: usize,
     /// Wall-clock time of the whole sweep, in seconds.
     pub wall_seconds: f64,
+    /// CPU time of the process during the sweep (every thread, user and
+    /// system), in seconds: twice the wall time when both workers are busy
+    /// throughout. `None` where the operating system does not tell.
+    pub cpu_seconds: Option<f64>,
     /// The budget that took longest.
     pub slowest_budget: u32,
     /// Its time, in seconds (a frontier run's budgets share its time).
@@ -200,9 +204,11 @@ pub struct BoardSweep {
 /// measuring the peak memory of the process from a fresh start.
 pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSweep, SolveError> {
     reset_peak_memory();
+    let cpu = cpu_seconds();
     let started = Instant::now();
     let entries = sweep(board, 1, board.cars, threads, &|_: &SweepEntry| {})?;
     let wall_seconds = started.elapsed().as_secs_f64();
+    let cpu_seconds = cpu.zip(cpu_seconds()).map(|(before, after)| after - before);
     let slowest = entries
         .iter()
         .max_by(|a, b| a.outcome.seconds.total_cmp(&b.outcome.seconds))
@@ -213,6 +219,7 @@ pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSwe
         proven: entries.iter().filter(|e| e.outcome.proven).count(),
         budgets: entries.len(),
         wall_seconds,
+        cpu_seconds,
         slowest_budget: slowest.cars,
         slowest_seconds: slowest.outcome.seconds,
         peak_mb: peak_memory_mb(),
@@ -220,30 +227,173 @@ pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSwe
     })
 }
 
+/// Generates the board of `seed` and sweeps it like [`sweep_board`].
+pub fn sweep_generated(seed: u64, threads: usize) -> Result<BoardSweep, SolveError> {
+    let board = generated(seed);
+    sweep_board(&board, &format!("generated {seed}"), threads)
+}
+
+fn generated(seed: u64) -> Board {
+    let text = crate::board::generate::board_json(seed).to_string();
+    Board::from_json(&text, &format!("generated board {seed}"))
+        .expect("the generator makes valid boards")
+}
+
 /// `boards.md`: one row per board.
 pub fn boards_markdown(rows: &[BoardSweep], threads: usize) -> String {
-    let mut md = format!(
+    let head = format!(
         "Every board swept from 1 car to its own car count (`ttr-opt bench --boards`, the sweep \
          on {threads} worker threads, one board at a time), {}.\n\
-         Frontier budgets share one run; each is given an equal share of its time.\n\n",
+         Frontier budgets share one run; each is given an equal share of its time. \
+         CPU s is the process's CPU time over the sweep, all threads: twice the wall time \
+         would mean both workers busy throughout.\n\n",
         machine()
     );
-    md.push_str(
-        "| board | cars | proven | wall s | slowest budget | its s | peak MB | optimum |\n",
+    head + &sweep_table(rows)
+}
+
+/// `generated-sweep.md`: the distribution of the sweeps' wall times, then a
+/// row per board.
+pub fn generated_sweeps_markdown(rows: &[BoardSweep], threads: usize) -> String {
+    let mut secs: Vec<f64> = rows.iter().map(|r| r.wall_seconds).collect();
+    secs.sort_by(f64::total_cmp);
+    let boards = rows.len();
+    let mut md = format!(
+        "Generated boards (`ttr-opt bench --generated {boards} --sweep`, seeds 1..{boards}), each \
+         swept from 1 car to its own car count on {threads} worker threads, one board at a \
+         time, {}. CPU s is the process's CPU time over the sweep, all threads.\n\n",
+        machine()
     );
-    md.push_str("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
+    if !secs.is_empty() {
+        let proven = rows.iter().filter(|r| r.proven == r.budgets).count();
+        md.push_str(&format!(
+            "{proven} of {boards} boards with every budget proven; wall seconds of a sweep: \
+             median {:.1}, 95th percentile {:.1}, max {:.1}.\n\n",
+            percentile(&secs, 50.0),
+            percentile(&secs, 95.0),
+            secs[secs.len() - 1],
+        ));
+    }
+    md + &sweep_table(rows)
+}
+
+/// Nearest-rank percentile `p` of the sorted `values` (not empty).
+fn percentile(values: &[f64], p: f64) -> f64 {
+    let rank = ((p / 100.0 * values.len() as f64).ceil() as usize).clamp(1, values.len());
+    values[rank - 1]
+}
+
+/// The CPU time of this process so far (every thread, user and system), in
+/// seconds, from Linux's `/proc/self/stat`.
+pub fn cpu_seconds() -> Option<f64> {
+    process_cpu_seconds("/proc/self/stat")
+}
+
+/// A process's user and system CPU time from its `/proc/<pid>/stat`, in
+/// seconds (clock ticks of 1/100 s, Linux's USER_HZ).
+pub fn process_cpu_seconds(stat: &str) -> Option<f64> {
+    let text = std::fs::read_to_string(stat).ok()?;
+    // The fields after the command's name, which is in parentheses.
+    let fields: Vec<&str> = text.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
+fn sweep_table(rows: &[BoardSweep]) -> String {
+    let mut md = String::from(
+        "| board | cars | proven | wall s | CPU s | slowest budget | its s | peak MB | optimum |\n",
+    );
+    md.push_str("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
     for r in rows {
         md.push_str(&format!(
-            "| {} | {} | {}/{} | {:.1} | {} | {:.2} | {} | {} |\n",
+            "| {} | {} | {}/{} | {:.1} | {} | {} | {:.2} | {} | {} |\n",
             r.board,
             r.cars,
             r.proven,
             r.budgets,
             r.wall_seconds,
+            r.cpu_seconds
+                .map_or_else(|| "?".to_string(), |c| format!("{c:.1}")),
             r.slowest_budget,
             r.slowest_seconds,
             mb(r.peak_mb),
             r.optimum
+        ));
+    }
+    md
+}
+
+/// One board of `ttr-opt bench --balance`: its whole balance report (the
+/// sweep, break-even values and route blocking costs at its own car count,
+/// the deal's sample), timed. A line of `balance.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BalanceRun {
+    /// The board's file name without `.json`.
+    pub board: String,
+    /// Its own car count: the sweep's last budget and the break-even budget.
+    pub cars: u32,
+    /// Wall-clock time of the report, in seconds.
+    pub wall_seconds: f64,
+    /// CPU time of the process over the report (all threads), in seconds.
+    pub cpu_seconds: Option<f64>,
+    /// Peak resident memory of the process during the report, in MB.
+    pub peak_mb: Option<u64>,
+    /// The optimum at `cars`.
+    pub optimum: u32,
+    /// Solves the time limit cut short (none in a complete report).
+    pub unfinished: usize,
+}
+
+/// The goal of issue 28 for a balance report, in seconds.
+pub const BALANCE_GOAL: f64 = 60.0;
+
+/// Writes the balance report of `board` at its own car count on `threads`
+/// threads, timed (the report itself is dropped: `ttr-opt balance` writes it).
+pub fn balance_board(board: &Board, name: &str, threads: usize) -> Result<BalanceRun, SolveError> {
+    reset_peak_memory();
+    let cpu = cpu_seconds();
+    let started = Instant::now();
+    let (report, _) = crate::analysis::balance::balance(board, board.cars, threads, &|_| {})?;
+    let wall_seconds = started.elapsed().as_secs_f64();
+    Ok(BalanceRun {
+        board: name.to_string(),
+        cars: board.cars,
+        wall_seconds,
+        cpu_seconds: cpu.zip(cpu_seconds()).map(|(before, after)| after - before),
+        peak_mb: peak_memory_mb(),
+        optimum: report.optimum,
+        unfinished: report.unfinished.len(),
+    })
+}
+
+/// `balance.md`: one row per board, against [`BALANCE_GOAL`].
+pub fn balance_markdown(rows: &[BalanceRun], threads: usize) -> String {
+    let mut md = format!(
+        "The balance report of every board at its own car count (`ttr-opt bench --balance`: \
+         the sweep from 1 car, break-even values and route blocking costs at the board's car \
+         count, the deal's sample; {threads} worker threads, one board at a time), {}. \
+         CPU s is the process's CPU time over the report, all threads. Goal: under \
+         {BALANCE_GOAL:.0} s.\n\n",
+        machine()
+    );
+    md.push_str("| board | cars | optimum | wall s | CPU s | peak MB | unfinished | goal met |\n");
+    md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    for r in rows {
+        md.push_str(&format!(
+            "| {} | {} | {} | {:.1} | {} | {} | {} | {} |\n",
+            r.board,
+            r.cars,
+            r.optimum,
+            r.wall_seconds,
+            r.cpu_seconds
+                .map_or_else(|| "?".to_string(), |c| format!("{c:.1}")),
+            mb(r.peak_mb),
+            r.unfinished,
+            if r.wall_seconds < BALANCE_GOAL && r.unfinished == 0 {
+                "yes"
+            } else {
+                "no"
+            }
         ));
     }
     md
@@ -283,9 +433,7 @@ pub struct GeneratedSolve {
 
 /// Generates the board of `seed` and solves it at its own car count.
 pub fn solve_generated(seed: u64) -> Result<GeneratedSolve, SolveError> {
-    let text = crate::board::generate::board_json(seed).to_string();
-    let board = Board::from_json(&text, &format!("generated board {seed}"))
-        .expect("the generator makes valid boards");
+    let board = generated(seed);
     reset_peak_memory();
     let options = SolveOptions {
         time_limit: Some(GENERATED_LIMIT),
@@ -315,11 +463,7 @@ pub fn solve_generated(seed: u64) -> Result<GeneratedSolve, SolveError> {
 pub fn generated_markdown(rows: &[GeneratedSolve]) -> String {
     let mut secs: Vec<f64> = rows.iter().map(|r| r.seconds).collect();
     secs.sort_by(f64::total_cmp);
-    // Nearest-rank percentiles.
-    let pct = |p: f64| {
-        let rank = ((p / 100.0 * secs.len() as f64).ceil() as usize).clamp(1, secs.len());
-        secs[rank - 1]
-    };
+    let pct = |p: f64| percentile(&secs, p);
     let proven = rows.iter().filter(|r| r.status == "optimal").count();
     let peak = rows.iter().filter_map(|r| r.peak_mb).max();
     let mut md = format!(
