@@ -1,4 +1,5 @@
 #![deny(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
 //! ttr-opt: the maximum score in Ticket to Ride, computed exactly (MIP and
 //! dynamic programming), and the analyses built on it.
 //!
@@ -67,6 +68,20 @@
 
 pub mod analysis;
 pub mod board;
+
+/// The guides' Rust examples, run as doctests so that an example that no
+/// longer compiles or holds fails the tests.
+#[cfg(doctest)]
+pub mod guides {
+    #[doc = include_str!("../docs/analysts.md")]
+    pub struct Analysts;
+    #[doc = include_str!("../docs/how-it-works.md")]
+    pub struct HowItWorks;
+    #[doc = include_str!("../docs/designers.md")]
+    pub struct Designers;
+    #[doc = include_str!("../docs/players.md")]
+    pub struct Players;
+}
 pub mod cli;
 pub mod game;
 pub mod model;

@@ -3,7 +3,7 @@ of ttr-opt.
 
 Every function solves to proven optimality (unless ``time_limit`` stops it)
 and returns plain Python objects in the schemas the command line writes as
-JSON (see the README): dicts, and lists of dicts that ``pandas.DataFrame``
+JSON (see docs/formats.md): dicts, and lists of dicts that ``pandas.DataFrame``
 takes directly (each such list also has ``.to_pandas()``).
 
 A board is ``None`` (the original USA board, built in), a path to a board

@@ -20,7 +20,7 @@ pub(super) struct SolveArgs {
     /// Board file in the format of data/README.md (default: the built-in USA board).
     #[arg(long, short = 'b', value_name = "FILE")]
     board: Option<PathBuf>,
-    /// Print the answer as JSON (schema in the README) instead of a table.
+    /// Print the answer as JSON (schema in docs/formats.md) instead of a table.
     #[arg(long)]
     json: bool,
     /// Exact method: auto (default: forest or frontier, whichever suits the
@@ -58,7 +58,7 @@ pub(super) struct ReplanArgs {
     /// Game-state file (JSON; it names its board file, relative to itself).
     #[arg(value_name = "STATE.json")]
     state: PathBuf,
-    /// Print the answer as JSON (schema in the README) instead of a table.
+    /// Print the answer as JSON (schema in docs/formats.md) instead of a table.
     #[arg(long)]
     json: bool,
     /// Exact method, as for `solve`.

@@ -9,7 +9,7 @@
 //! - [`coach`]: the best plan for one player, from what they know;
 //! - [`deals`]: the luck of the deal: every hand's best score;
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
-//! - [`bench`]: the coach's and the review's benchmark (`bench --coach`);
+//! - [`mod@bench`]: the coach's and the review's benchmark (`bench --coach`);
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
 
 pub mod bench;

@@ -1,7 +1,7 @@
 //! What the commands report: a table for people, JSON for programs (the
 //! shapes the CLI writes and the Python package returns).
 //!
-//! The JSON schema is documented in the README ("JSON output") and is stable:
+//! The JSON schema is documented in docs/formats.md ("JSON output") and is stable:
 //! fields may be added, never renamed or removed.
 
 use std::fmt::Write as _;

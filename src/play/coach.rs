@@ -1,7 +1,7 @@
 //! The coach and the review, as the online game serves them.
 //!
 //! - `getCoach`: the best plan from here for the asking player's seat
-//!   ([`crate::game::coach::advise`]), from [`Hub::coach_input`]: that
+//!   ([`crate::game::coach::advise`]), from [`crate::play::hub::Hub::coach_input`]: that
 //!   player's own state and offer, never another's hand or tickets, nor the
 //!   deck. Open during the game only where its creator allowed it, and to
 //!   every player once it is over.

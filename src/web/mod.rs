@@ -4,7 +4,7 @@
 //! - [`jobs`]: the one worker that runs the heavy computations (the base
 //!   board's balance analyses, a what-if variant's optima), one at a time,
 //!   a superseded one cancelled;
-//! - [`api`]: the HTTP routes (the JSON API documented in the README) and
+//! - [`api`]: the HTTP routes (the JSON API documented in docs/designers.md) and
 //!   the page itself, served from the binary (`assets/`);
 //! - [`board_view`]: a board as the pages draw it (shared with the online
 //!   game's page, [`crate::play`]).
