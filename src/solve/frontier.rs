@@ -668,12 +668,13 @@ impl Frontier {
         let (key, levels) = self.split(key);
         let (dist, hub, exit) = (&self.dist[done], &self.hub[done], &self.exit[done]);
         // Frontier cities of each component; ghosts cannot get new routes.
-        let mut comps: Vec<(u8, Vec<usize>)> = Vec::new();
+        // (Inline vectors: this runs for every state of every layer.)
+        let mut comps: SmallVec<[(u8, SmallVec<[usize; 8]>); 8]> = SmallVec::new();
         for &(c, l) in key {
             if self.last[c as usize] >= done {
                 match comps.iter_mut().find(|(m, _)| *m == l) {
                     Some((_, members)) => members.push(c as usize),
-                    None => comps.push((l, vec![c as usize])),
+                    None => comps.push((l, smallvec::smallvec![c as usize])),
                 }
             }
         }
@@ -695,7 +696,7 @@ impl Frontier {
         // Open trips: (cars any connection needs at least, points it adds,
         // trip). A path that enters a component may leave it from any of its
         // frontier cities.
-        let mut open: Vec<(usize, i16, usize)> = Vec::new();
+        let mut open: SmallVec<[(usize, i16, usize); 32]> = SmallVec::new();
         for (k, &(a, b, _, _)) in self.tickets.iter().enumerate() {
             let d = self.adds(levels, k);
             let (a, b) = (a as usize, b as usize);
@@ -745,7 +746,7 @@ impl Frontier {
         }
         // Trips of one ticket add at most the best of them.
         let cap = self.max_cars;
-        let mut gain = vec![0i16; cap + 1];
+        let mut gain: SmallVec<[i16; 64]> = smallvec::smallvec![0i16; cap + 1];
         let mut best: FxHashMap<u8, Vec<i16>> = FxHashMap::default();
         for (need, d, k) in open {
             match self.slot[k] {
