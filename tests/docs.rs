@@ -238,10 +238,14 @@ fn ttr_opt_args(line: &str) -> Option<Vec<String>> {
     Some(rest.split_whitespace().map(str::to_string).collect())
 }
 
+/// A fresh scratch directory holding `data/` (a link to the repository's),
+/// where examples run as from the repository's root but write nothing
+/// into it.
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("ttr-opt-docs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
+    std::os::unix::fs::symlink(root().join("data"), dir.join("data")).unwrap();
     dir
 }
 
@@ -301,7 +305,6 @@ fn serves(args: &[String], dir: &Path) -> Result<(), String> {
 #[test]
 fn every_shell_example_runs() {
     let dir = scratch("sh");
-    std::os::unix::fs::symlink(root().join("data"), dir.join("data")).unwrap();
     let mut failures = Vec::new();
     let mut count = 0;
     for page in pages() {
@@ -376,7 +379,6 @@ fn alike(shown: &str, printed: &str) -> bool {
 #[test]
 fn every_shown_output_is_printed() {
     let dir = scratch("text");
-    std::os::unix::fs::symlink(root().join("data"), dir.join("data")).unwrap();
     let mut checked = 0;
     for page in pages() {
         for block in blocks(&read(&page))

@@ -130,17 +130,8 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
 
 /// `bench --boards`: every board swept, one at a time.
 fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
-    let files = if files.is_empty() {
-        shipped_boards()?
-    } else {
-        files.to_vec()
-    };
     let mut rows = Vec::new();
-    for file in &files {
-        let board = load_board(Some(file))?;
-        let name = file
-            .file_stem()
-            .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+    for (name, board) in named_boards(files)? {
         eprintln!("sweeping {name} from 1 to {} cars ...", board.cars);
         let row = sweep_board(&board, &name, args.threads)?;
         eprintln!(
@@ -159,17 +150,8 @@ fn bench_boards(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
 
 /// `bench --balance`: every board's balance report, one at a time.
 fn bench_balance(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
-    let files = if files.is_empty() {
-        shipped_boards()?
-    } else {
-        files.to_vec()
-    };
     let mut rows = Vec::new();
-    for file in &files {
-        let board = load_board(Some(file))?;
-        let name = file
-            .file_stem()
-            .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+    for (name, board) in named_boards(files)? {
         eprintln!("balance report of {name} at {} cars ...", board.cars);
         let row = balance_board(&board, &name, args.threads)?;
         eprintln!("{name}: {:.1} s", row.wall_seconds);
@@ -181,6 +163,27 @@ fn bench_balance(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
     let complete = rows.iter().all(|r| r.unfinished == 0);
     write_csv(&args.out.join("balance.csv"), rows)?;
     Ok(proven_status(complete))
+}
+
+/// The boards of `files` (every board in `data/` if none), each loaded
+/// (a bad file is an error naming it) and named by its file name without
+/// `.json`.
+fn named_boards(files: &[PathBuf]) -> Result<Vec<(String, Board)>> {
+    let files = if files.is_empty() {
+        shipped_boards()?
+    } else {
+        files.to_vec()
+    };
+    files
+        .iter()
+        .map(|file| {
+            let board = load_board(Some(file))?;
+            let name = file
+                .file_stem()
+                .map_or_else(|| board.name.clone(), |s| s.to_string_lossy().into_owned());
+            Ok((name, board))
+        })
+        .collect()
 }
 
 /// The boards in `data/`, by name.

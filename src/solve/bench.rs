@@ -200,15 +200,33 @@ pub struct BoardSweep {
     pub optimum: u32,
 }
 
-/// Sweeps `board` from 1 car to its own car count on `threads` threads,
-/// measuring the peak memory of the process from a fresh start.
-pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSweep, SolveError> {
+/// What a benchmarked run cost the process: wall and CPU seconds, and its
+/// peak memory from a fresh start ([`reset_peak_memory`]).
+struct Cost {
+    wall_seconds: f64,
+    cpu_seconds: Option<f64>,
+    peak_mb: Option<u64>,
+}
+
+/// Runs `work`, measuring its [`Cost`].
+fn measured<T, E>(work: impl FnOnce() -> Result<T, E>) -> Result<(T, Cost), E> {
     reset_peak_memory();
     let cpu = cpu_seconds();
     let started = Instant::now();
-    let entries = sweep(board, 1, board.cars, threads, &|_: &SweepEntry| {})?;
+    let value = work()?;
     let wall_seconds = started.elapsed().as_secs_f64();
-    let cpu_seconds = cpu.zip(cpu_seconds()).map(|(before, after)| after - before);
+    let cost = Cost {
+        wall_seconds,
+        cpu_seconds: cpu.zip(cpu_seconds()).map(|(before, after)| after - before),
+        peak_mb: peak_memory_mb(),
+    };
+    Ok((value, cost))
+}
+
+/// Sweeps `board` from 1 car to its own car count on `threads` threads,
+/// measuring the peak memory of the process from a fresh start.
+pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSweep, SolveError> {
+    let (entries, cost) = measured(|| sweep(board, 1, board.cars, threads, &|_: &SweepEntry| {}))?;
     let slowest = entries
         .iter()
         .max_by(|a, b| a.outcome.seconds.total_cmp(&b.outcome.seconds))
@@ -218,11 +236,11 @@ pub fn sweep_board(board: &Board, name: &str, threads: usize) -> Result<BoardSwe
         cars: board.cars,
         proven: entries.iter().filter(|e| e.outcome.proven).count(),
         budgets: entries.len(),
-        wall_seconds,
-        cpu_seconds,
+        wall_seconds: cost.wall_seconds,
+        cpu_seconds: cost.cpu_seconds,
         slowest_budget: slowest.cars,
         slowest_seconds: slowest.outcome.seconds,
-        peak_mb: peak_memory_mb(),
+        peak_mb: cost.peak_mb,
         optimum: entries.last().map_or(0, |e| e.outcome.plan.score()),
     })
 }
@@ -312,8 +330,7 @@ fn sweep_table(rows: &[BoardSweep]) -> String {
             r.proven,
             r.budgets,
             r.wall_seconds,
-            r.cpu_seconds
-                .map_or_else(|| "?".to_string(), |c| format!("{c:.1}")),
+            seconds(r.cpu_seconds),
             r.slowest_budget,
             r.slowest_seconds,
             mb(r.peak_mb),
@@ -350,17 +367,14 @@ pub const BALANCE_GOAL: f64 = 60.0;
 /// Writes the balance report of `board` at its own car count on `threads`
 /// threads, timed (the report itself is dropped: `ttr-opt balance` writes it).
 pub fn balance_board(board: &Board, name: &str, threads: usize) -> Result<BalanceRun, SolveError> {
-    reset_peak_memory();
-    let cpu = cpu_seconds();
-    let started = Instant::now();
-    let (report, _) = crate::analysis::balance::balance(board, board.cars, threads, &|_| {})?;
-    let wall_seconds = started.elapsed().as_secs_f64();
+    let ((report, _), cost) =
+        measured(|| crate::analysis::balance::balance(board, board.cars, threads, &|_| {}))?;
     Ok(BalanceRun {
         board: name.to_string(),
         cars: board.cars,
-        wall_seconds,
-        cpu_seconds: cpu.zip(cpu_seconds()).map(|(before, after)| after - before),
-        peak_mb: peak_memory_mb(),
+        wall_seconds: cost.wall_seconds,
+        cpu_seconds: cost.cpu_seconds,
+        peak_mb: cost.peak_mb,
         optimum: report.optimum,
         unfinished: report.unfinished.len(),
     })
@@ -385,8 +399,7 @@ pub fn balance_markdown(rows: &[BalanceRun], threads: usize) -> String {
             r.cars,
             r.optimum,
             r.wall_seconds,
-            r.cpu_seconds
-                .map_or_else(|| "?".to_string(), |c| format!("{c:.1}")),
+            seconds(r.cpu_seconds),
             mb(r.peak_mb),
             r.unfinished,
             if r.wall_seconds < BALANCE_GOAL && r.unfinished == 0 {
@@ -507,6 +520,11 @@ pub fn generated_markdown(rows: &[GeneratedSolve]) -> String {
 
 fn mb(peak: Option<u64>) -> String {
     peak.map_or_else(|| "?".to_string(), |m| m.to_string())
+}
+
+/// A table cell of seconds where the operating system may not tell.
+fn seconds(s: Option<f64>) -> String {
+    s.map_or_else(|| "?".to_string(), |s| format!("{s:.1}"))
 }
 
 /// Cores, processor and date, for the benchmark's heading.
