@@ -518,6 +518,29 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
     // board, cars, wall, CPU, peak MB, optimum, unfinished
     assert_eq!((row[0], row[1], row[5], row[6]), ("tiny", "5", "15", "0"));
 
+    // The same board solved on one lane and on two, twice each: optimum 15.
+    let run = ttr_opt(&[
+        "bench",
+        "--solve",
+        board.to_str().unwrap(),
+        "--runs",
+        "2",
+        "--out",
+        out,
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let csv = std::fs::read_to_string(dir.join("solve.csv")).unwrap();
+    let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    // board, cars, optimum, one lane s, two lanes s, LPs, LPs, runs
+    assert_eq!((row[0], row[1], row[2], row[7]), ("tiny", "5", "15", "2"));
+    assert!(std::fs::read_to_string(dir.join("solve.md"))
+        .unwrap()
+        .contains("| tiny | 5 | 15 |"));
+
     // The generated board of seed 1, against `solve` of the same board.
     let run = ttr_opt(&["bench", "--generated", "1", "--out", out]);
     assert!(

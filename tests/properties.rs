@@ -132,11 +132,19 @@ proptest! {
     fn branch_and_cut_from_nothing_matches_brute_force((board, cars) in dense_board()) {
         let expected = common::brute_force(&board, cars);
         let inst = Instance::new(&board, cars);
-        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()) };
-        let outcome = solve(&inst, &options).unwrap();
-        prop_assert!(outcome.proven);
-        prop_assert_eq!(outcome.plan.score(), expected);
-        prop_assert_eq!(common::independent_score(&board, &outcome.plan.routes).1, expected);
+        // One lane, and two lanes sharing the incumbent and their cuts.
+        for both_cores in [false, true] {
+            let options = SolveOptions {
+                method: Method::Forest,
+                time_limit: None,
+                start: Some(Vec::new()),
+                both_cores,
+            };
+            let outcome = solve(&inst, &options).unwrap();
+            prop_assert!(outcome.proven);
+            prop_assert_eq!(outcome.plan.score(), expected);
+            prop_assert_eq!(common::independent_score(&board, &outcome.plan.routes).1, expected);
+        }
     }
 
     #[test]

@@ -77,6 +77,7 @@ fn every_method_takes_the_short_track_to_reach_a_ticket_and_the_long_one_for_poi
         method: Method::Forest,
         time_limit: None,
         start: Some(Vec::new()),
+        ..SolveOptions::default()
     };
     let outcome = ttr_opt::solve::solve(&Instance::new(&b, 6), &options).unwrap();
     assert_eq!((outcome.plan.score(), outcome.proven), (15, true));
@@ -516,7 +517,7 @@ proptest! {
         // The branch and cut from an empty plan must find its own plans,
         // never one with two tracks of a pair.
         let inst = Instance::new(&board, cars);
-        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()) };
+        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()), both_cores: false };
         let outcome = ttr_opt::solve::solve(&inst, &options).unwrap();
         prop_assert!(outcome.proven);
         prop_assert_eq!(outcome.plan.score(), expected);

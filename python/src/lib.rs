@@ -169,8 +169,10 @@ fn solve(
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let m = method(method_name)?;
     run(py, time_limit, || {
+        // As the command line: the answer waited for, on both cores.
         let options = SolveOptions {
             method: m,
+            both_cores: true,
             ..SolveOptions::default()
         };
         let outcome = solve_instance(&Instance::new(&b, cars), &options).map_err(failed)?;
@@ -269,8 +271,10 @@ fn replan(
     let (b, state) = GameState::load(&state_path).map_err(bad_input)?;
     let m = method(method_name)?;
     run(py, time_limit, || {
+        // As the command line: the answer waited for, on both cores.
         let options = SolveOptions {
             method: m,
+            both_cores: true,
             ..SolveOptions::default()
         };
         let r = replan_state(&b, &state, &options).map_err(failed)?;

@@ -69,7 +69,8 @@ def _answer(text):
 
 def solve(cars=None, board=None, method="auto", time_limit=None):
     """The optimal plan for ``cars`` train cars (default: the board's own):
-    score, bound, routes, tickets (the ``solve --json`` schema)."""
+    score, bound, routes, tickets (the ``solve --json`` schema). Uses both
+    cores, as ``ttr-opt solve`` does, with the same plan on one."""
     return _answer(
         _native.solve(cars=cars, method_name=method, time_limit=time_limit, **_board(board))
     )

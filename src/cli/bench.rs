@@ -13,7 +13,8 @@ use super::{
 use crate::board::Board;
 use crate::solve::bench::{
     balance_board, balance_markdown, boards_markdown, generated_markdown,
-    generated_sweeps_markdown, paper_against_sweep, solve_generated, sweep_board, sweep_generated,
+    generated_sweeps_markdown, paper_against_sweep, solve_board, solve_generated, solve_markdown,
+    sweep_board, sweep_generated,
 };
 
 #[derive(clap::Args)]
@@ -46,6 +47,12 @@ pub(super) struct BenchArgs {
     /// balance.csv. With no FILE, every board in data/.
     #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with_all = ["boards", "generated"])]
     balance: Option<Vec<PathBuf>>,
+    /// Instead of the paper's model: solve each board FILE at its own car
+    /// count as `ttr-opt solve` does (two lanes, both cores) and on one
+    /// lane, alternated, --runs times each, and record the medians and the
+    /// LPs in solve.md and solve.csv. With no FILE, every board in data/.
+    #[arg(long, value_name = "FILE", num_args = 0.., conflicts_with_all = ["boards", "balance", "generated"])]
+    solve: Option<Vec<PathBuf>>,
     /// Instead of the paper's model: solve the generated boards of seeds
     /// 1..N (`ttr-opt generate`) at their own car count with the default
     /// method, 300 s each at most, and record the distribution of times and
@@ -64,16 +71,17 @@ pub(super) struct BenchArgs {
     /// for --seconds, at --pause and then flat out, and records moves a
     /// second, the time from a move to its answer (p50, p99), the server's
     /// memory and CPU, and any error or lost move in play.md and play.csv.
-    #[arg(long, conflicts_with_all = ["boards", "balance", "generated"])]
+    #[arg(long, conflicts_with_all = ["boards", "balance", "generated", "solve"])]
     play: bool,
     /// Instead of the paper's model: the coach and the review. The coach's
     /// answer at the start of a 4-player game on every board in data/
     /// (the first player, every choice of the first tickets weighed), for
     /// --runs deals each; and the review of --runs 4-player games on the
     /// USA board. Records coach.md, coach.csv and coach-review.csv.
-    #[arg(long, conflicts_with_all = ["boards", "balance", "generated", "play"])]
+    #[arg(long, conflicts_with_all = ["boards", "balance", "generated", "play", "solve"])]
     coach: bool,
-    /// With --coach: deals per board, and games reviewed (1 to 100).
+    /// With --coach: deals per board, and games reviewed (1 to 100); with
+    /// --solve: runs of each board on one lane and on two.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=100))]
     runs: u64,
     /// With --play: games at once, 1 to 1000.
@@ -96,6 +104,9 @@ pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
     }
     if let Some(files) = &args.balance {
         return bench_balance(files, args);
+    }
+    if let Some(files) = &args.solve {
+        return bench_solve(files, args);
     }
     if let Some(count) = args.generated {
         return bench_generated(count, args);
@@ -163,6 +174,28 @@ fn bench_balance(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
     let complete = rows.iter().all(|r| r.unfinished == 0);
     write_csv(&args.out.join("balance.csv"), rows)?;
     Ok(proven_status(complete))
+}
+
+/// `bench --solve`: every board at its own car count, one lane and two.
+fn bench_solve(files: &[PathBuf], args: &BenchArgs) -> Result<ExitCode> {
+    let mut rows = Vec::new();
+    for (name, board) in named_boards(files)? {
+        eprintln!(
+            "solving {name} at {} cars, {} runs each ...",
+            board.cars, args.runs
+        );
+        let row = solve_board(&board, &name, args.runs as usize)?;
+        eprintln!(
+            "{name}: one lane {:.2} s, two lanes {:.2} s",
+            row.one_lane_seconds, row.two_lanes_seconds
+        );
+        rows.push(row);
+    }
+    let md = solve_markdown(&rows);
+    out!("{md}");
+    write_text(&args.out.join("solve.md"), &md)?;
+    write_csv(&args.out.join("solve.csv"), rows)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The boards of `files` (every board in `data/` if none), each loaded

@@ -84,7 +84,7 @@ pub(super) struct BalanceArgs {
     /// Print the report's JSON instead of the Markdown.
     #[arg(long)]
     json: bool,
-    /// Worker threads, 1 to 64 (each solve itself is single-threaded).
+    /// Worker threads, 1 to 64 (each solve of the run on one of them).
     #[arg(long, default_value_t = 2, value_parser = super::threads)]
     threads: usize,
 }

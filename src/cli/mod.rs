@@ -98,7 +98,8 @@ pub struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Find the highest-scoring set of routes for a train-car budget.
+    /// Find the highest-scoring set of routes for a train-car budget (on
+    /// both cores; the same plan on one).
     Solve(solve::SolveArgs),
     /// Solve every budget in a range to proven optimality; write CSV and JSON.
     Sweep(sweep::SweepArgs),
@@ -176,7 +177,7 @@ struct FilesArgs {
     /// Print the JSON (as written) instead of the table.
     #[arg(long)]
     json: bool,
-    /// Worker threads, 1 to 64 (each solve itself is single-threaded).
+    /// Worker threads, 1 to 64 (each solve of the run on one of them).
     #[arg(long, default_value_t = 2, value_parser = threads)]
     threads: usize,
     /// Also draw the figures, as PNG and SVG, into the result directory.

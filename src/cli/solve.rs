@@ -33,10 +33,12 @@ pub(super) struct SolveArgs {
 pub(super) fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
+    // The answer the user waits for: both cores on it.
     let options = SolveOptions {
         method: args.method,
         time_limit: None,
         start: None,
+        both_cores: true,
     };
     let outcome = solve(&Instance::new(&board, cars), &options).context("solving failed")?;
     let report = SolveReport::new(&board, cars, &outcome);
@@ -68,10 +70,12 @@ pub(super) struct ReplanArgs {
 
 pub(super) fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
     let (board, state) = GameState::load(&args.state)?;
+    // The answer the user waits for: both cores on it.
     let options = SolveOptions {
         method: args.method,
         time_limit: None,
         start: None,
+        both_cores: true,
     };
     let result = replan(&board, &state, &options).context("replanning failed")?;
     let report = ReplanReport::new(&board, &state, &result);

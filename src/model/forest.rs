@@ -87,8 +87,19 @@ struct Root {
 /// (`Σ arcs − y ≥ 0`), or one of the strengthening rows kept out of the
 /// model until violated (`y_end − Σ arcs of a route ≥ 0`,
 /// `y_root − y_city ≥ 0`).
+#[derive(Clone, Debug)]
 pub struct Cut {
     entries: Vec<(usize, f64)>,
+}
+
+impl Cut {
+    /// The row as exact bits, to tell equal cuts apart from others.
+    pub fn key(&self) -> Vec<(usize, u64)> {
+        self.entries
+            .iter()
+            .map(|&(c, v)| (c, v.to_bits()))
+            .collect()
+    }
 }
 
 /// Trips that score alike: of one ticket, worth the same, and joining every

@@ -1,6 +1,7 @@
 //! `ttr-opt bench`: the paper's plain model (with a time limit per budget)
 //! against the sweep, budget by budget; every board swept from 1 car to its
-//! own car count; and the generated boards solved at their own car count.
+//! own car count; every board solved at its own car count on one lane and
+//! on two; and the generated boards solved at their own car count.
 
 use std::time::Instant;
 
@@ -10,6 +11,7 @@ use serde::Serialize;
 use crate::board::Board;
 use crate::model::Instance;
 use crate::solve::sweep::{sweep, SweepEntry};
+use crate::solve::verify::VerifyError;
 use crate::solve::{solve, worker_pool, Method, Outcome, SolveError, SolveOptions};
 
 /// Both runs over the same budgets.
@@ -80,6 +82,7 @@ pub fn paper_against_sweep(
                     method: Method::Paper,
                     time_limit: Some(paper_limit),
                     start: Some(Vec::new()),
+                    ..SolveOptions::default()
                 };
                 solve(&Instance::unreduced(board, c), &options)
             })
@@ -403,6 +406,119 @@ pub fn balance_markdown(rows: &[BalanceRun], threads: usize) -> String {
             mb(r.peak_mb),
             r.unfinished,
             if r.wall_seconds < BALANCE_GOAL && r.unfinished == 0 {
+                "yes"
+            } else {
+                "no"
+            }
+        ));
+    }
+    md
+}
+
+/// One board of `ttr-opt bench --solve`: `ttr-opt solve` at its own car
+/// count, on one lane and on two ([`crate::solve::SolveOptions::both_cores`]),
+/// `runs` times each, alternated. A line of `solve.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct LanesSolve {
+    /// The board's file name without `.json`.
+    pub board: String,
+    /// Its own car count.
+    pub cars: u32,
+    /// The optimum, proven by both.
+    pub optimum: u32,
+    /// Median wall time of one lane, in seconds.
+    pub one_lane_seconds: f64,
+    /// Median wall time of two lanes, in seconds.
+    pub two_lanes_seconds: f64,
+    /// HiGHS solves (LPs) of one lane and of two (the same every run).
+    pub one_lane_lps: usize,
+    /// LPs of the two lanes together.
+    pub two_lanes_lps: usize,
+    /// Runs of each.
+    pub runs: usize,
+}
+
+/// The goal of issue 28 for one solve at a board's own car count, in seconds.
+pub const SOLVE_GOAL: f64 = 3.0;
+
+/// Solves `board` at its own car count `runs` times on one lane and on
+/// two, alternated (so that the machine's load falls on both alike); an
+/// error if any run is unproven or the two disagree on the optimum.
+pub fn solve_board(board: &Board, name: &str, runs: usize) -> Result<LanesSolve, SolveError> {
+    let inst = Instance::new(board, board.cars);
+    let mut times = [Vec::new(), Vec::new()];
+    let mut lps = [0, 0];
+    let mut optima = [0, 0];
+    for _ in 0..runs.max(1) {
+        for (lane, both_cores) in [false, true].into_iter().enumerate() {
+            let options = SolveOptions {
+                both_cores,
+                ..SolveOptions::default()
+            };
+            let started = Instant::now();
+            let outcome = solve(&inst, &options)?;
+            times[lane].push(started.elapsed().as_secs_f64());
+            if !outcome.proven {
+                return Err(SolveError::TimeLimit(format!(
+                    "the optimum of {} cars on {name} was proven",
+                    board.cars
+                )));
+            }
+            lps[lane] = outcome.solves;
+            optima[lane] = outcome.plan.score();
+        }
+    }
+    if optima[0] != optima[1] {
+        return Err(VerifyError(format!(
+            "{name} at {} cars: one lane proves {}, two lanes {}",
+            board.cars, optima[0], optima[1]
+        ))
+        .into());
+    }
+    let [one, two] = [&times[0], &times[1]].map(|t| {
+        let mut sorted = t.clone();
+        sorted.sort_by(f64::total_cmp);
+        percentile(&sorted, 50.0)
+    });
+    Ok(LanesSolve {
+        board: name.to_string(),
+        cars: board.cars,
+        optimum: optima[0],
+        one_lane_seconds: one,
+        two_lanes_seconds: two,
+        one_lane_lps: lps[0],
+        two_lanes_lps: lps[1],
+        runs: times[0].len(),
+    })
+}
+
+/// `solve.md`: one row per board, against [`SOLVE_GOAL`].
+pub fn solve_markdown(rows: &[LanesSolve]) -> String {
+    let runs = rows.first().map_or(0, |r| r.runs);
+    let mut md = format!(
+        "`ttr-opt solve` at every board's own car count (`ttr-opt bench --solve --runs {runs}`): \
+         the branch and cut's tree on one lane, and on two lanes (on both cores, as `ttr-opt \
+         solve` runs it), alternated, medians of {runs} runs, {}. LPs are the HiGHS solves of \
+         the proof (both lanes together), the same on every run and machine. Goal: under \
+         {SOLVE_GOAL:.0} s.\n\n",
+        machine()
+    );
+    md.push_str(
+        "| board | cars | optimum | one lane s | two lanes s | speed-up | one lane LPs | two lanes LPs | goal met |\n",
+    );
+    md.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    for r in rows {
+        md.push_str(&format!(
+            "| {} | {} | {} | {:.2} | {:.2} | {:.2} | {} | {} | {} |\n",
+            r.board,
+            r.cars,
+            r.optimum,
+            r.one_lane_seconds,
+            r.two_lanes_seconds,
+            r.one_lane_seconds / r.two_lanes_seconds.max(1e-9),
+            r.one_lane_lps,
+            r.two_lanes_lps,
+            if r.two_lanes_seconds < SOLVE_GOAL {
                 "yes"
             } else {
                 "no"

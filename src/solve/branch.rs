@@ -30,6 +30,8 @@ use crate::model::mip::{Basis, LpStatus, Mip, MipError};
 use crate::model::Instance;
 use crate::solve::heuristic;
 
+mod lanes;
+
 /// Cut rounds at the root, and at every other node before branching. Below
 /// the root a node branches after two rounds: every round is an LP start,
 /// and each start recomputes HiGHS's dual steepest-edge weights (a solve
@@ -73,7 +75,7 @@ struct Node {
     fixes: Vec<Fix>,
     /// The parent's final basis, to restart from when the node is taken
     /// from the heap (diving continues from the current basis).
-    basis: Option<std::rc::Rc<Basis>>,
+    basis: Option<std::sync::Arc<Basis>>,
     /// Creation order: equal bounds are taken oldest first, so runs repeat.
     seq: u64,
 }
@@ -162,6 +164,9 @@ struct Search<'a, 'b> {
     purged_at: usize,
     /// Rows added between purges ([`PURGE_AFTER`]).
     purge_after: usize,
+    /// The cuts this search added since the lanes last shared theirs
+    /// (`None`: one search alone, nothing to share).
+    fresh: Option<Vec<Cut>>,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -198,8 +203,24 @@ pub(crate) fn solve(
     start: &[RouteId],
     deadline: Option<Instant>,
     reach: Reach,
+    lanes: Lanes,
 ) -> Result<Answer, MipError> {
+    if let (Lanes::Two, Reach::Proof | Reach::Handover { .. }) = (lanes, reach) {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        return lanes::run(inst, start, deadline, reach, threads);
+    }
     Ok(run_search(inst, start, deadline, reach, None, PURGE_AFTER)?.0)
+}
+
+/// How a proof's tree is searched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Lanes {
+    /// One search, on the calling thread: for solves that run beside
+    /// others (sweeps, the analyses' families).
+    One,
+    /// Two lanes sharing the incumbent and their cuts, on two threads where
+    /// the machine has two cores ([`lanes`]); the same plan on one thread.
+    Two,
 }
 
 /// Proves the optimum of `inst` like [`solve`], then writes the model as
@@ -227,71 +248,89 @@ fn run_search(
     write: Option<&std::path::Path>,
     purge_after: usize,
 ) -> Result<(Answer, Vec<Vec<RouteId>>), MipError> {
-    let (model, mut mip) = ForestModel::build(inst)?;
-    let x = model.x_columns();
-    // Presolve would discard the basis that makes node re-solves cheap.
-    mip.option("presolve", "off")?;
-    let groups = model.group_columns();
-    // Minimise the negated score, so that the dual simplex can stop at the
-    // incumbent's cutoff (HiGHS honours the cutoff only when minimising).
-    let board = inst.board;
-    let mut costs: Vec<(usize, f64)> = x
-        .iter()
-        .zip(&inst.routes)
-        .map(|(&c, &r)| (c, -(board.route(r).points as f64)))
-        .collect();
-    for (cols, points, _) in &groups {
-        costs.extend(cols.iter().map(|&c| (c, -(*points as f64))));
-    }
-    mip.minimise(&costs)?;
-    let group_row = mip.rows();
-    for (cols, _, _) in &groups {
-        let entries: Vec<(usize, f64)> = cols.iter().map(|&c| (c, 1.0)).collect();
-        mip.add_row(0.0, 1.0, &entries)?;
-    }
-    let (best, _) = heuristic::score(inst, start);
-    let rows = mip.rows();
-    let mut search = Search {
-        inst,
-        columns: model.columns(),
-        model,
-        mip,
-        x,
-        groups,
-        group_row,
-        deadline,
-        reach,
-        best,
-        best_routes: start.to_vec(),
-        lps: 0,
-        cuts: 0,
-        adjacent: {
-            let mut adjacent = vec![Vec::new(); board.cities.len()];
-            for (e, &r) in inst.routes.iter().enumerate() {
-                let (a, b) = (board.route(r).a.0, board.route(r).b.0);
-                adjacent[a].push((b, e));
-                adjacent[b].push((a, e));
-            }
-            adjacent
-        },
-        lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
-        pair: inst.routes.iter().map(|&r| board.route(r).pair.0).collect(),
-        found: Vec::new(),
-        row_cuts: (0..rows).map(|_| None).collect(),
-        purged: Vec::new(),
-        purged_at: rows,
-        purge_after,
-    };
-    if let Reach::Every { score, .. } = reach {
-        // Nodes live while they can reach the optimum (not beat it), and
-        // no plan found along the way replaces it.
-        search.best = score.saturating_sub(1);
-    }
+    let (mut search, costs) = Search::new(inst, start, deadline, reach, purge_after)?;
     let answer = search.run()?;
     if let Some(path) = write {
         search.write_model(path, &costs)?;
     }
     Ok((answer, search.found))
+}
+
+impl<'a, 'b> Search<'a, 'b> {
+    /// The search's state before the root: the model and its LP, the
+    /// groups' rows, the starting plan as the incumbent; and the costs of
+    /// the minimised negated score.
+    #[allow(clippy::type_complexity)]
+    fn new(
+        inst: &'b Instance<'a>,
+        start: &[RouteId],
+        deadline: Option<Instant>,
+        reach: Reach,
+        purge_after: usize,
+    ) -> Result<(Self, Vec<(usize, f64)>), MipError> {
+        let (model, mut mip) = ForestModel::build(inst)?;
+        let x = model.x_columns();
+        // Presolve would discard the basis that makes node re-solves cheap.
+        mip.option("presolve", "off")?;
+        let groups = model.group_columns();
+        // Minimise the negated score, so that the dual simplex can stop at the
+        // incumbent's cutoff (HiGHS honours the cutoff only when minimising).
+        let board = inst.board;
+        let mut costs: Vec<(usize, f64)> = x
+            .iter()
+            .zip(&inst.routes)
+            .map(|(&c, &r)| (c, -(board.route(r).points as f64)))
+            .collect();
+        for (cols, points, _) in &groups {
+            costs.extend(cols.iter().map(|&c| (c, -(*points as f64))));
+        }
+        mip.minimise(&costs)?;
+        let group_row = mip.rows();
+        for (cols, _, _) in &groups {
+            let entries: Vec<(usize, f64)> = cols.iter().map(|&c| (c, 1.0)).collect();
+            mip.add_row(0.0, 1.0, &entries)?;
+        }
+        let (best, _) = heuristic::score(inst, start);
+        let rows = mip.rows();
+        let mut search = Search {
+            inst,
+            columns: model.columns(),
+            model,
+            mip,
+            x,
+            groups,
+            group_row,
+            deadline,
+            reach,
+            best,
+            best_routes: start.to_vec(),
+            lps: 0,
+            cuts: 0,
+            adjacent: {
+                let mut adjacent = vec![Vec::new(); board.cities.len()];
+                for (e, &r) in inst.routes.iter().enumerate() {
+                    let (a, b) = (board.route(r).a.0, board.route(r).b.0);
+                    adjacent[a].push((b, e));
+                    adjacent[b].push((a, e));
+                }
+                adjacent
+            },
+            lengths: inst.routes.iter().map(|&r| board.route(r).length).collect(),
+            pair: inst.routes.iter().map(|&r| board.route(r).pair.0).collect(),
+            found: Vec::new(),
+            row_cuts: (0..rows).map(|_| None).collect(),
+            purged: Vec::new(),
+            purged_at: rows,
+            purge_after,
+            fresh: None,
+        };
+        if let Reach::Every { score, .. } = reach {
+            // Nodes live while they can reach the optimum (not beat it), and
+            // no plan found along the way replaces it.
+            search.best = score.saturating_sub(1);
+        }
+        Ok((search, costs))
+    }
 }
 
 /// Every plan of `inst` that scores `score`, its proven optimum, found by
@@ -320,18 +359,21 @@ pub(crate) fn enumerate(
 }
 
 impl Search<'_, '_> {
+    /// The bound that needs no LP: every route's and every ticket's points.
+    fn trivial(&self) -> u32 {
+        let board = self.inst.board;
+        let routes: u32 = self
+            .inst
+            .routes
+            .iter()
+            .map(|&r| board.route(r).points)
+            .sum();
+        let tickets: u32 = self.groups.iter().map(|g| g.1).sum();
+        routes + tickets
+    }
+
     fn run(&mut self) -> Result<Answer, MipError> {
-        let trivial = {
-            let board = self.inst.board;
-            let routes: u32 = self
-                .inst
-                .routes
-                .iter()
-                .map(|&r| board.route(r).points)
-                .sum();
-            let tickets: u32 = self.groups.iter().map(|g| g.1).sum();
-            routes + tickets
-        };
+        let trivial = self.trivial();
         let mut heap = BinaryHeap::new();
         let mut seq = 0;
         heap.push(Node {
@@ -399,7 +441,7 @@ impl Search<'_, '_> {
                             // while the tree is small; past that, nodes
                             // start from whatever basis the LP has.
                             basis: if heap.len() < SAVED_BASES {
-                                Some(std::rc::Rc::new(self.mip.basis()?))
+                                Some(std::sync::Arc::new(self.mip.basis()?))
                             } else {
                                 None
                             },
@@ -521,8 +563,8 @@ impl Search<'_, '_> {
                     self.row_cuts.push(cut);
                 }
             }
-            let without = |basis: Option<std::rc::Rc<Basis>>| {
-                basis.map(|b| std::rc::Rc::new(b.without_rows(&delete)))
+            let without = |basis: Option<std::sync::Arc<Basis>>| {
+                basis.map(|b| std::sync::Arc::new(b.without_rows(&delete)))
             };
             node.basis = without(node.basis.take());
             let open = std::mem::take(heap).into_vec();
@@ -647,6 +689,9 @@ impl Search<'_, '_> {
             if !cuts.is_empty() && (integral || (history.len() <= limit && !stalled)) {
                 self.cuts += cuts.len();
                 self.model.add_cuts(&mut self.mip, &cuts)?;
+                if let Some(fresh) = &mut self.fresh {
+                    fresh.extend(cuts.iter().cloned());
+                }
                 self.row_cuts.extend(cuts.into_iter().map(Some));
                 continue;
             }

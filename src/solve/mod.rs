@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::board::RouteId;
 use crate::model::mip::{Mip, MipError, MipStatus};
 use crate::model::{paper::PaperModel, Instance, Plan};
-use crate::solve::branch::{Answer, Reach};
+use crate::solve::branch::{Answer, Lanes, Reach};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{Claim, VerifyError};
 
@@ -62,6 +62,13 @@ pub struct SolveOptions {
     pub time_limit: Option<f64>,
     /// A starting plan; the greedy heuristic's when `None`.
     pub start: Option<Vec<RouteId>>,
+    /// Search the branch and cut's tree on two lanes, on both cores where
+    /// the machine has two: for the solve a user waits for, with nothing
+    /// else running beside it (not for the solves of a sweep or an
+    /// analysis, which keep both cores busy already). The plan is the same
+    /// on one core as on two, run after run; it may be another of the
+    /// equally good plans than a one-lane search reports.
+    pub both_cores: bool,
 }
 
 impl Default for SolveOptions {
@@ -70,6 +77,7 @@ impl Default for SolveOptions {
             method: Method::Auto,
             time_limit: None,
             start: None,
+            both_cores: false,
         }
     }
 }
@@ -185,6 +193,11 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         None => heuristic::start(inst),
     };
     let mut method = options.method;
+    let lanes = if options.both_cores {
+        Lanes::Two
+    } else {
+        Lanes::One
+    };
     let run = match options.method {
         // Nothing fits in the budget (HiGHS would reject the empty model),
         // or everything does: the answer needs no search.
@@ -217,7 +230,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         }
         Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             method = Method::Forest;
-            forest_to_the_end(inst, &start, &clock)?
+            forest_to_the_end(inst, &start, &clock, lanes)?
         }
         Method::Frontier if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             return Err(SolveError::Limit(
@@ -236,8 +249,14 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                     run
                 }
                 None => {
-                    let (run, chosen) =
-                        forest_or_frontier(inst, &start, &clock, Some(AUTO_GAP), HANDOVER_LPS)?;
+                    let (run, chosen) = forest_or_frontier(
+                        inst,
+                        &start,
+                        &clock,
+                        Some(AUTO_GAP),
+                        HANDOVER_LPS,
+                        lanes,
+                    )?;
                     method = chosen;
                     run
                 }
@@ -247,7 +266,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         Method::Frontier => {
             solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| start_only(inst, &start))
         }
-        Method::Forest => forest_to_the_end(inst, &start, &clock)?,
+        Method::Forest => forest_to_the_end(inst, &start, &clock, lanes)?,
         Method::Paper => solve_paper(inst, &start, &clock, false)?,
         Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
     };
@@ -361,6 +380,7 @@ pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, So
         start,
         crate::solve::limits::deadline(),
         Reach::Root(gap),
+        Lanes::One,
     )?;
     Ok(if answer.loose_root {
         Method::Frontier
@@ -381,6 +401,7 @@ fn forest_or_frontier(
     clock: &Clock,
     gap: Option<f64>,
     lps: usize,
+    lanes: Lanes,
 ) -> Result<(Run, Method), SolveError> {
     let fits = Frontier::fits(inst.board, &inst.routes, &inst.tickets);
     let reach = if fits {
@@ -388,7 +409,7 @@ fn forest_or_frontier(
     } else {
         Reach::Proof
     };
-    let answer = branch::solve(inst, start, clock.deadline(), reach)?;
+    let answer = branch::solve(inst, start, clock.deadline(), reach, lanes)?;
     if !(answer.loose_root || answer.out_of_lps) {
         return Ok((branch_run(inst, answer), Method::Forest));
     }
@@ -399,7 +420,10 @@ fn forest_or_frontier(
         Some(run) => (run, Method::Frontier),
         // Out of memory (or time) in the programme: the branch and cut
         // starts again and goes on with what time is left.
-        None => (forest_to_the_end(inst, &best, clock)?, Method::Forest),
+        None => (
+            forest_to_the_end(inst, &best, clock, lanes)?,
+            Method::Forest,
+        ),
     })
 }
 
@@ -415,18 +439,23 @@ pub(crate) fn solve_sweep_budget(
     if inst.takes_everything() || clock.expired() {
         let options = SolveOptions {
             method: Method::Forest,
-            time_limit: None,
             start: Some(start.to_vec()),
+            ..SolveOptions::default()
         };
         return solve(inst, &options);
     }
     model_fits(inst, Method::Forest, "")?;
-    let (run, method) = forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS)?;
+    let (run, method) = forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS, Lanes::One)?;
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
-fn forest_to_the_end(inst: &Instance, start: &[RouteId], clock: &Clock) -> Result<Run, SolveError> {
-    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof)?;
+fn forest_to_the_end(
+    inst: &Instance,
+    start: &[RouteId],
+    clock: &Clock,
+    lanes: Lanes,
+) -> Result<Run, SolveError> {
+    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof, lanes)?;
     Ok(branch_run(inst, answer))
 }
 
@@ -703,15 +732,16 @@ mod tests {
             let inst = Instance::new(&board, cars);
             let start = heuristic::start(&inst);
             let clock = Clock::new(Instant::now(), None);
-            let alone = forest_to_the_end(&inst, &start, &clock).unwrap();
+            let alone = forest_to_the_end(&inst, &start, &clock, Lanes::One).unwrap();
             assert!(alone.claim.proven);
-            let (run, method) = forest_or_frontier(&inst, &start, &clock, None, 1).unwrap();
+            let (run, method) =
+                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One).unwrap();
             assert_eq!(method, Method::Frontier, "{cars} cars");
             let outcome = finish(&inst, run, method, 0.0).unwrap();
             assert!(outcome.proven);
             assert_eq!(outcome.plan.score(), alone.bound, "{cars} cars");
             let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS).unwrap();
+                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS, Lanes::One).unwrap();
             assert_eq!(method, Method::Forest, "{cars} cars");
             assert_eq!(
                 finish(&inst, run, method, 0.0).unwrap().plan.score(),

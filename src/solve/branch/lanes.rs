@@ -1,0 +1,415 @@
+//! One proof on two cores: the branch and cut as two lanes, each with its
+//! own LP (HiGHS is single-threaded per instance) and its own open nodes,
+//! sharing the incumbent.
+//!
+//! The search goes in rounds. In each, every lane processes one node (its
+//! cut rounds and its branching decision): the child it dives into, else
+//! the best node of its own heap, else the best node of the other lane's
+//! heap (without the saved basis, which belongs to the other lane's rows).
+//! At the end of a round the lanes' results are merged in lane order: the
+//! better incumbent (lane 0's on a tie) goes to both. Nothing depends on
+//! which thread finishes first, so the plan, the bound and the counts are
+//! the same on one thread as on two, run after run.
+//!
+//! The root is processed by lane 0 alone; lane 1 then takes its cuts (the
+//! same rows in the same order) and the root's second child with its basis,
+//! which fits those rows. From there each lane separates its own cuts.
+//!
+//! Best-first order matters less than it seems: once the incumbent is the
+//! optimum, every node whose bound is above it has to be processed in any
+//! order, and the incumbent is usually found early. What two lanes lose is
+//! the cuts one lane finds and the other finds again, and the bases of the
+//! nodes a lane takes from the other.
+
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{floor, Answer, Fix, Node, NodeEnd, Reach, Search, PURGE_AFTER, SAVED_BASES};
+use crate::board::RouteId;
+use crate::model::forest::Cut;
+use crate::model::mip::MipError;
+use crate::model::Instance;
+
+/// How many lanes the search runs: the machines this tool is for have two
+/// cores, and the plan must not depend on the machine.
+pub(super) const LANES: usize = 2;
+
+/// LPs a lane takes in a round, at least (it finishes the node it is on).
+/// A round waits for the slower lane: with one node a round, lanes waited
+/// so much that Europe at 45 cars took as long as one lane alone (6.0 s);
+/// 8 LPs 4.9 s, 16 LPs 4.9–5.0 s, 32 LPs 5.5 s (with the cuts shared).
+const ROUND_LPS: usize = 16;
+
+struct Lane<'a, 'b> {
+    search: Search<'a, 'b>,
+    heap: BinaryHeap<Node>,
+    /// The fixes on the lane's LP now.
+    applied: Vec<Fix>,
+    /// The child the lane dives into next (its basis is the LP's own).
+    dive: Option<Node>,
+    /// Creation order of the lane's nodes, for ties in the heap.
+    seq: u64,
+    nodes: i64,
+    /// Every cut the lane has added or been given.
+    known: rustc_hash::FxHashSet<Vec<(usize, u64)>>,
+}
+
+/// How one lane's round ended.
+enum Round {
+    /// No node to process.
+    Idle,
+    /// Pruned, infeasible or integral.
+    Done,
+    /// The deadline or an interruption came: the node is open again.
+    Stopped(Node),
+    /// Branched with this LP bound: one child kept, one to dive into.
+    Branched(f64),
+}
+
+/// A lane lent to another thread for one round.
+struct Lent<'l, 'a, 'b>(&'l mut Lane<'a, 'b>, Option<Node>, usize);
+
+// SAFETY: a lane's HiGHS instance (a raw pointer inside `Mip`, hence not
+// `Send`) is only ever used by one thread at a time: the round's closure
+// holds the only reference to the lane, and the driver waits for it (the
+// scoped thread is joined) before touching the lane again. HiGHS keeps no
+// state tied to the thread that created an instance.
+unsafe impl Send for Lent<'_, '_, '_> {}
+
+impl Lent<'_, '_, '_> {
+    fn round(self) -> Result<Round, MipError> {
+        self.0.round(self.1, self.2)
+    }
+}
+
+impl Lane<'_, '_> {
+    /// Processes `node` (if any) on this lane's LP, then goes on (diving,
+    /// or with the best node of its own heap) until the round has taken
+    /// `lps` LPs; the node it would process next is kept for the next round.
+    fn round(&mut self, node: Option<Node>, lps: usize) -> Result<Round, MipError> {
+        let Some(mut node) = node else {
+            return Ok(Round::Idle);
+        };
+        let start = self.search.lps;
+        loop {
+            let end = self.process(node)?;
+            if !matches!(end, Round::Done | Round::Branched(_)) {
+                return Ok(end);
+            }
+            let best = self.search.best;
+            let next = match self.dive.take() {
+                Some(dive) if floor(dive.bound) > best => Some(dive),
+                _ => self.pop(best),
+            };
+            match next {
+                None => return Ok(end),
+                Some(next) if self.search.lps - start >= lps => {
+                    if next.basis.is_some() {
+                        self.heap.push(next);
+                    } else {
+                        self.dive = Some(next);
+                    }
+                    return Ok(end);
+                }
+                Some(next) => node = next,
+            }
+        }
+    }
+
+    /// Processes one node.
+    fn process(&mut self, mut node: Node) -> Result<Round, MipError> {
+        self.search.purge(&mut self.heap, &mut node)?;
+        if let Some(basis) = node.basis.take() {
+            self.search.mip.set_basis(&basis)?;
+        }
+        self.search.apply(&mut self.applied, &node.fixes)?;
+        self.nodes += 1;
+        Ok(match self.search.process(&node)? {
+            NodeEnd::Done => Round::Done,
+            NodeEnd::Stopped(bound) => Round::Stopped(Node { bound, ..node }),
+            NodeEnd::Branch {
+                bound,
+                first,
+                second,
+            } => {
+                let mut later = node.fixes.clone();
+                later.push(second);
+                self.seq += 1;
+                let basis = if self.heap.len() < SAVED_BASES {
+                    Some(Arc::new(self.search.mip.basis()?))
+                } else {
+                    None
+                };
+                self.heap.push(Node {
+                    bound,
+                    fixes: later,
+                    basis,
+                    seq: self.seq,
+                });
+                node.fixes.push(first);
+                node.bound = bound;
+                self.seq += 1;
+                node.seq = self.seq;
+                self.dive = Some(node);
+                Round::Branched(bound)
+            }
+        })
+    }
+
+    /// The best node of the heap that can still beat `best` (the heap is
+    /// emptied once its best cannot).
+    fn pop(&mut self, best: u32) -> Option<Node> {
+        let top = self.heap.pop()?;
+        if floor(top.bound) <= best {
+            self.heap.clear();
+            return None;
+        }
+        Some(top)
+    }
+
+    /// The best open bound of the lane (its heap and its dive).
+    fn open(&self) -> u32 {
+        self.heap
+            .iter()
+            .chain(&self.dive)
+            .map(|n| floor(n.bound))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Proves the optimum of `inst` like [`super::solve`], on [`LANES`] lanes,
+/// on two threads when `threads` is more than one (the same answer on one).
+pub(super) fn run(
+    inst: &Instance,
+    start: &[RouteId],
+    deadline: Option<Instant>,
+    reach: Reach,
+    threads: usize,
+) -> Result<Answer, MipError> {
+    let searches = [
+        Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
+        Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
+    ];
+    let trivial = searches[0].trivial();
+    let mut lanes = searches.map(|search| Lane {
+        search,
+        heap: BinaryHeap::new(),
+        applied: Vec::new(),
+        dive: None,
+        seq: 0,
+        nodes: 0,
+        known: Default::default(),
+    });
+    lanes[0].heap.push(Node {
+        bound: f64::INFINITY,
+        fixes: Vec::new(),
+        basis: None,
+        seq: 0,
+    });
+    let mut rooted = false;
+    let mut stopped = false;
+    let mut out_of_lps = false;
+    loop {
+        let best = lanes.iter().map(|l| l.search.best).max().unwrap_or(0);
+        let mut picks: [Option<Node>; LANES] = Default::default();
+        for (lane, pick) in lanes.iter_mut().zip(&mut picks) {
+            *pick = match lane.dive.take() {
+                Some(dive) if floor(dive.bound) > best => Some(dive),
+                _ => lane.pop(best),
+            };
+        }
+        // An idle lane takes the best node left with the other.
+        for w in 0..LANES {
+            if picks[w].is_none() {
+                if let Some(mut node) = lanes[1 - w].pop(best) {
+                    node.basis = None;
+                    picks[w] = Some(node);
+                }
+            }
+        }
+        if picks.iter().all(Option::is_none) {
+            break;
+        }
+        let lps: usize = lanes.iter().map(|l| l.search.lps).sum();
+        let late = lps > 0 && crate::solve::limits::passed(deadline);
+        let spent = matches!(reach, Reach::Handover { lps: most, .. } if lps >= most);
+        if late || spent {
+            for (lane, pick) in lanes.iter_mut().zip(&mut picks) {
+                lane.heap.extend(pick.take());
+            }
+            stopped = true;
+            out_of_lps = spent && !late;
+            break;
+        }
+        let per_round = if rooted { ROUND_LPS } else { 0 };
+        let ends = if threads > 1 && picks.iter().all(Option::is_some) {
+            let [first, second] = &mut lanes;
+            let lent = Lent(second, picks[1].take(), per_round);
+            std::thread::scope(|scope| {
+                let other = scope.spawn(move || lent.round());
+                let mine = first.round(picks[0].take(), per_round);
+                let theirs = other.join().expect("a lane's round does not panic");
+                [mine, theirs]
+            })
+        } else {
+            let [first, second] = &mut lanes;
+            [
+                first.round(picks[0].take(), per_round),
+                second.round(picks[1].take(), per_round),
+            ]
+        };
+        for (w, end) in ends.into_iter().enumerate() {
+            match end? {
+                Round::Stopped(node) => {
+                    lanes[w].heap.push(node);
+                    stopped = true;
+                }
+                Round::Branched(bound) if !rooted && lanes[0].search.stop_at_root(bound) => {
+                    let nodes = lanes[0].nodes;
+                    let search = &mut lanes[0].search;
+                    let mut answer = search.answer(floor(bound), false, nodes);
+                    answer.loose_root = search.loose(bound);
+                    return Ok(answer);
+                }
+                _ => {}
+            }
+        }
+        share_incumbent(&mut lanes);
+        if rooted {
+            share_cuts(&mut lanes)?;
+        }
+        if stopped {
+            break;
+        }
+        if !rooted {
+            for lane in lanes.iter_mut() {
+                lane.search.fresh = Some(Vec::new());
+            }
+            rooted = true;
+            hand_root(&mut lanes)?;
+        }
+    }
+    let nodes = lanes.iter().map(|l| l.nodes).sum();
+    let lps = lanes.iter().map(|l| l.search.lps).sum();
+    let cuts = lanes.iter().map(|l| l.search.cuts).sum();
+    let open = lanes.iter().map(Lane::open).max().unwrap_or(0);
+    let search = &mut lanes[0].search;
+    let bound = if stopped {
+        open.min(trivial).max(search.best)
+    } else {
+        search.best
+    };
+    let mut answer = search.answer(bound, bound == search.best, nodes);
+    answer.lps = lps;
+    answer.cuts = cuts;
+    answer.out_of_lps = out_of_lps && !answer.proven;
+    Ok(answer)
+}
+
+/// Gives every lane the best incumbent (the first lane's of equal ones).
+fn share_incumbent(lanes: &mut [Lane; LANES]) {
+    let mut from = 0;
+    for w in 1..LANES {
+        if lanes[w].search.best > lanes[from].search.best {
+            from = w;
+        }
+    }
+    let (best, routes) = (
+        lanes[from].search.best,
+        lanes[from].search.best_routes.clone(),
+    );
+    for lane in lanes.iter_mut() {
+        if lane.search.best < best || lane.search.best_routes != routes {
+            lane.search.best = best;
+            lane.search.best_routes = routes.clone();
+        }
+    }
+}
+
+/// After the root (on lane 0): lane 1 takes the root's cuts, so that its
+/// rows are lane 0's, and the root's second child with its basis.
+fn hand_root(lanes: &mut [Lane; LANES]) -> Result<(), MipError> {
+    let [root, other] = lanes;
+    let cuts: Vec<Cut> = root.search.row_cuts.iter().flatten().cloned().collect();
+    other.search.model.add_cuts(&mut other.search.mip, &cuts)?;
+    other.search.row_cuts = root.search.row_cuts.clone();
+    other.search.purged_at = root.search.purged_at;
+    debug_assert_eq!(other.search.mip.rows(), root.search.mip.rows());
+    if let Some(node) = root.heap.pop() {
+        other.heap.push(node);
+    }
+    Ok(())
+}
+
+/// Gives each lane the cuts the other found in the round (those it does
+/// not hold already), after its own rows in lane order.
+fn share_cuts(lanes: &mut [Lane; LANES]) -> Result<(), MipError> {
+    let fresh: Vec<Vec<Cut>> = lanes
+        .iter_mut()
+        .map(|l| l.search.fresh.replace(Vec::new()).unwrap_or_default())
+        .collect();
+    for (w, lane) in lanes.iter_mut().enumerate() {
+        let mut new: Vec<Cut> = Vec::new();
+        for cut in fresh
+            .iter()
+            .enumerate()
+            .filter(|(o, _)| *o != w)
+            .flat_map(|(_, c)| c)
+        {
+            if lane.known.insert(cut.key()) {
+                new.push(cut.clone());
+            }
+        }
+        for cut in &fresh[w] {
+            lane.known.insert(cut.key());
+        }
+        if !new.is_empty() {
+            lane.search.model.add_cuts(&mut lane.search.mip, &new)?;
+            lane.search.row_cuts.extend(new.into_iter().map(Some));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::solve::heuristic;
+
+    /// Two lanes prove the one-lane optimum with a plan the verifier
+    /// accepts, and the answer (plan, bound, every count) is the same on one
+    /// thread as on two: nothing depends on which lane finishes first. Cut
+    /// short by a count of LPs, both stop at the same point too.
+    #[test]
+    fn two_lanes_prove_the_optimum_alike_on_one_thread_and_two() {
+        let board = Board::usa();
+        for cars in [24, 33, 40, 45] {
+            let inst = Instance::new(&board, cars);
+            let start = heuristic::start(&inst);
+            let one =
+                super::super::solve(&inst, &start, None, Reach::Proof, super::super::Lanes::One)
+                    .unwrap();
+            let [a, b] =
+                [1, 2].map(|threads| run(&inst, &start, None, Reach::Proof, threads).unwrap());
+            assert!(a.proven && one.proven, "{cars} cars");
+            assert_eq!(a.score, one.score, "{cars} cars");
+            let plan = crate::solve::verify::evaluate(&board, &a.routes, &inst.tickets);
+            assert_eq!(plan.score(), a.score, "{cars} cars");
+            assert!(plan.cars_used <= cars, "{cars} cars");
+            let key = |x: &Answer| (x.routes.clone(), x.score, x.bound, x.lps, x.cuts, x.nodes);
+            assert_eq!(key(&a), key(&b), "{cars} cars");
+
+            let short = Reach::Handover { gap: None, lps: 12 };
+            let [a, b] = [1, 2].map(|threads| run(&inst, &start, None, short, threads).unwrap());
+            assert_eq!(key(&a), key(&b), "{cars} cars, cut short");
+            assert!(
+                a.bound >= one.score && a.score <= one.score,
+                "{cars} cars, cut short"
+            );
+            assert_eq!(a.out_of_lps, !a.proven, "{cars} cars, cut short");
+        }
+    }
+}
