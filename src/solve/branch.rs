@@ -260,7 +260,6 @@ impl<'a, 'b> Search<'a, 'b> {
     /// The search's state before the root: the model and its LP, the
     /// groups' rows, the starting plan as the incumbent; and the costs of
     /// the minimised negated score.
-    #[allow(clippy::type_complexity)]
     fn new(
         inst: &'b Instance<'a>,
         start: &[RouteId],
