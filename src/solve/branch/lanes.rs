@@ -2,18 +2,20 @@
 //! own LP (HiGHS is single-threaded per instance) and its own open nodes,
 //! sharing the incumbent.
 //!
-//! The search goes in rounds. In each, every lane processes one node (its
-//! cut rounds and its branching decision): the child it dives into, else
-//! the best node of its own heap, else the best node of the other lane's
-//! heap (without the saved basis, which belongs to the other lane's rows).
-//! At the end of a round the lanes' results are merged in lane order: the
-//! better incumbent (lane 0's on a tie) goes to both. Nothing depends on
-//! which thread finishes first, so the plan, the bound and the counts are
-//! the same on one thread as on two, run after run.
-//!
 //! The root is processed by lane 0 alone; lane 1 then takes its cuts (the
 //! same rows in the same order) and the root's second child with its basis,
-//! which fits those rows. From there each lane separates its own cuts.
+//! which fits those rows.
+//!
+//! Then the search goes in rounds. In each, every lane processes nodes
+//! (each node's cut rounds and branching decision) until it has taken
+//! [`ROUND_LPS`] LPs: the child it dives into, else the best node of its
+//! own heap; a lane with neither starts the round with the best node of the
+//! other lane's heap (without the saved basis, which belongs to the other
+//! lane's rows). At the end of a round the lanes' results are merged in
+//! lane order: the better incumbent (lane 0's on a tie) goes to both, and
+//! each lane adds the cuts the other found that it does not hold yet.
+//! Nothing depends on which thread finishes first, so the plan, the bound
+//! and the counts are the same on one thread as on two, run after run.
 //!
 //! Best-first order matters less than it seems: once the incumbent is the
 //! optimum, every node whose bound is above it has to be processed in any
@@ -37,8 +39,9 @@ pub(super) const LANES: usize = 2;
 
 /// LPs a lane takes in a round, at least (it finishes the node it is on).
 /// A round waits for the slower lane: with one node a round, lanes waited
-/// so much that Europe at 45 cars took as long as one lane alone (6.0 s);
-/// 8 LPs 4.9 s, 16 LPs 4.9–5.0 s, 32 LPs 5.5 s (with the cuts shared).
+/// so much that Europe at 45 cars took as long as one lane alone (6.0 s).
+/// On six slow solves (36.4 s on one lane), with the cuts shared: 8 LPs
+/// 27.0 s, 16 LPs 25.2 s, 32 LPs 28.0 s (within the trees' own chaos).
 const ROUND_LPS: usize = 16;
 
 struct Lane<'a, 'b> {
