@@ -429,28 +429,7 @@ impl Search<'_, '_> {
                         bound,
                         first,
                         second,
-                    } => {
-                        let mut later = node.fixes.clone();
-                        later.push(second);
-                        seq += 1;
-                        heap.push(Node {
-                            bound,
-                            fixes: later,
-                            // A basis per open node is worth its memory
-                            // while the tree is small; past that, nodes
-                            // start from whatever basis the LP has.
-                            basis: if heap.len() < SAVED_BASES {
-                                Some(std::sync::Arc::new(self.mip.basis()?))
-                            } else {
-                                None
-                            },
-                            seq,
-                        });
-                        node.fixes.push(first);
-                        node.bound = bound;
-                        seq += 1;
-                        node.seq = seq;
-                    }
+                    } => self.branch(&mut heap, &mut seq, &mut node, bound, first, second)?,
                 }
             }
         }
@@ -463,6 +442,40 @@ impl Search<'_, '_> {
         let mut answer = self.answer(bound, bound == self.best, nodes);
         answer.out_of_lps = out_of_lps && !answer.proven;
         Ok(answer)
+    }
+
+    /// Branches `node` (its LP bound `bound`): the child with `second` goes
+    /// on `heap` with the LP's basis, and `node` becomes the child with
+    /// `first`, to dive into from the LP as it is. `seq` numbers them.
+    fn branch(
+        &mut self,
+        heap: &mut BinaryHeap<Node>,
+        seq: &mut u64,
+        node: &mut Node,
+        bound: f64,
+        first: Fix,
+        second: Fix,
+    ) -> Result<(), MipError> {
+        let mut later = node.fixes.clone();
+        later.push(second);
+        *seq += 1;
+        heap.push(Node {
+            bound,
+            fixes: later,
+            // A basis per open node is worth its memory while the tree is
+            // small; past that, nodes start from whatever basis the LP has.
+            basis: if heap.len() < SAVED_BASES {
+                Some(std::sync::Arc::new(self.mip.basis()?))
+            } else {
+                None
+            },
+            seq: *seq,
+        });
+        node.fixes.push(first);
+        node.bound = bound;
+        *seq += 1;
+        node.seq = *seq;
+        Ok(())
     }
 
     /// Writes the model with every cut found ([`solve_and_write`]); `costs`

@@ -24,10 +24,9 @@
 //! nodes a lane takes from the other.
 
 use std::collections::BinaryHeap;
-use std::sync::Arc;
 use std::time::Instant;
 
-use super::{floor, Answer, Fix, Node, NodeEnd, Reach, Search, PURGE_AFTER, SAVED_BASES};
+use super::{floor, Answer, Fix, Node, NodeEnd, Reach, Search, PURGE_AFTER};
 use crate::board::RouteId;
 use crate::model::forest::Cut;
 use crate::model::mip::MipError;
@@ -136,24 +135,9 @@ impl Lane<'_, '_> {
                 first,
                 second,
             } => {
-                let mut later = node.fixes.clone();
-                later.push(second);
-                self.seq += 1;
-                let basis = if self.heap.len() < SAVED_BASES {
-                    Some(Arc::new(self.search.mip.basis()?))
-                } else {
-                    None
-                };
-                self.heap.push(Node {
-                    bound,
-                    fixes: later,
-                    basis,
-                    seq: self.seq,
-                });
-                node.fixes.push(first);
-                node.bound = bound;
-                self.seq += 1;
-                node.seq = self.seq;
+                let (heap, seq) = (&mut self.heap, &mut self.seq);
+                self.search
+                    .branch(heap, seq, &mut node, bound, first, second)?;
                 self.dive = Some(node);
                 Round::Branched(bound)
             }
@@ -324,10 +308,8 @@ fn share_incumbent(lanes: &mut [Lane; LANES]) {
         lanes[from].search.best_routes.clone(),
     );
     for lane in lanes.iter_mut() {
-        if lane.search.best < best || lane.search.best_routes != routes {
-            lane.search.best = best;
-            lane.search.best_routes = routes.clone();
-        }
+        lane.search.best = best;
+        lane.search.best_routes = routes.clone();
     }
 }
 
