@@ -134,15 +134,28 @@ proptest! {
         let inst = Instance::new(&board, cars);
         // One lane, and two lanes sharing the incumbent and their cuts.
         for both_cores in [false, true] {
+            // Every plan a watch is told fits, and the optimum lies
+            // between its score and the bound told with it.
+            let told: std::sync::Arc<std::sync::Mutex<Vec<(u32, u32, u32)>>> =
+                Default::default();
+            let seen = told.clone();
             let options = SolveOptions {
                 method: Method::Forest,
                 time_limit: None,
                 start: Some(Vec::new()),
                 both_cores,
+                watch: Some(ttr_opt::solve::Watch::new(move |g| {
+                    seen.lock()
+                        .unwrap()
+                        .push((g.plan.score(), g.bound, g.plan.cars_used))
+                })),
             };
             let outcome = solve(&inst, &options).unwrap();
             prop_assert!(outcome.proven);
             prop_assert_eq!(outcome.plan.score(), expected);
+            for &(score, bound, used) in told.lock().unwrap().iter() {
+                prop_assert!(score <= expected && expected <= bound && used <= cars);
+            }
             prop_assert_eq!(common::independent_score(&board, &outcome.plan.routes).1, expected);
         }
     }

@@ -184,3 +184,47 @@ fn frontier_regression_found_by_proptest() {
         }
     }
 }
+
+/// A watched solve is told each better plan on the way, with the bound at
+/// that moment: every plan fits the budget and scores what the verifier
+/// says, scores never fall, bounds never rise, and the optimum lies between
+/// every plan told and its bound (one lane and two).
+#[test]
+fn a_watched_solve_is_told_better_plans_within_honest_bounds() {
+    use std::sync::{Arc, Mutex};
+    use ttr_opt::model::Instance;
+    use ttr_opt::solve::{solve, verify, Glimpse, SolveOptions, Watch};
+
+    let b = common::usa();
+    // The paper's headline, which usa_45_cars_is_285 checks by two methods.
+    let (cars, optimum) = (45, 285);
+    for both_cores in [false, true] {
+        let told: Arc<Mutex<Vec<Glimpse>>> = Arc::default();
+        let seen = told.clone();
+        let options = SolveOptions {
+            method: Method::Forest,
+            both_cores,
+            watch: Some(Watch::new(move |g| seen.lock().unwrap().push(g.clone()))),
+            ..SolveOptions::default()
+        };
+        let inst = Instance::new(&b, cars);
+        let outcome = solve(&inst, &options).unwrap();
+        assert!(outcome.proven);
+        assert_eq!(outcome.plan.score(), optimum);
+        let told = told.lock().unwrap();
+        assert!(told.len() >= 2, "{both_cores}: told {} times", told.len());
+        for g in told.iter() {
+            let again = verify::evaluate(&b, &g.plan.routes, &inst.tickets_in_play);
+            assert_eq!(again.score(), g.plan.score(), "{both_cores}");
+            assert!(g.plan.cars_used <= cars, "{both_cores}");
+            assert!(
+                g.plan.score() <= optimum && optimum <= g.bound,
+                "{both_cores}: {g:?}"
+            );
+        }
+        for pair in told.windows(2) {
+            assert!(pair[0].plan.score() <= pair[1].plan.score(), "{both_cores}");
+            assert!(pair[0].bound >= pair[1].bound, "{both_cores}");
+        }
+    }
+}

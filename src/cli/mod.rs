@@ -99,7 +99,8 @@ pub struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Find the highest-scoring set of routes for a train-car budget (on
-    /// both cores; the same plan on one).
+    /// both cores; the same plan on one). On a terminal, the best plan so
+    /// far and the bound on the optimum are shown while the proof runs.
     Solve(solve::SolveArgs),
     /// Solve every budget in a range to proven optimality; write CSV and JSON.
     Sweep(sweep::SweepArgs),

@@ -10,7 +10,7 @@ use crate::game::replan::{replan, ReplanReport};
 use crate::game::state::GameState;
 use crate::model::Instance;
 use crate::output::report::SolveReport;
-use crate::solve::{solve, Method, SolveOptions};
+use crate::solve::{solve, Method, SolveOptions, Watch};
 
 #[derive(clap::Args)]
 pub(super) struct SolveArgs {
@@ -33,14 +33,30 @@ pub(super) struct SolveArgs {
 pub(super) fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
+    // On a terminal, the best plan so far and the bound while the proof
+    // runs (indicatif draws nothing elsewhere).
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar.set_message("solving ...");
+    let shown = bar.clone();
     // The answer the user waits for: both cores on it.
     let options = SolveOptions {
         method: args.method,
         time_limit: None,
         start: None,
         both_cores: true,
+        watch: Some(Watch::new(move |g| {
+            shown.set_message(format!(
+                "best so far {} points, the optimum at most {} ({:.1} s)",
+                g.plan.score(),
+                g.bound,
+                shown.elapsed().as_secs_f64()
+            ))
+        })),
     };
-    let outcome = solve(&Instance::new(&board, cars), &options).context("solving failed")?;
+    let outcome = solve(&Instance::new(&board, cars), &options);
+    bar.finish_and_clear();
+    let outcome = outcome.context("solving failed")?;
     let report = SolveReport::new(&board, cars, &outcome);
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&report)?);
@@ -76,6 +92,7 @@ pub(super) fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
         time_limit: None,
         start: None,
         both_cores: true,
+        watch: None,
     };
     let result = replan(&board, &state, &options).context("replanning failed")?;
     let report = ReplanReport::new(&board, &state, &result);

@@ -28,7 +28,7 @@ use crate::board::RouteId;
 use crate::model::forest::{Cut, ForestModel};
 use crate::model::mip::{Basis, LpStatus, Mip, MipError};
 use crate::model::Instance;
-use crate::solve::heuristic;
+use crate::solve::{heuristic, Watch};
 
 mod lanes;
 
@@ -167,6 +167,14 @@ struct Search<'a, 'b> {
     /// The cuts this search added since the lanes last shared theirs
     /// (`None`: one search alone, nothing to share).
     fresh: Option<Vec<Cut>>,
+    /// Told of each better plan, with [`Search::open`] as its bound.
+    watch: Option<Watch>,
+    /// An upper bound on every open node's LP: the bound of the node last
+    /// taken from the heap (the best open one; the nodes branched from it
+    /// since are bounded by it), or the root's LP once solved.
+    open: u32,
+    /// The bound the watch was last told.
+    told: u32,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -204,12 +212,15 @@ pub(crate) fn solve(
     deadline: Option<Instant>,
     reach: Reach,
     lanes: Lanes,
+    watch: Option<&Watch>,
 ) -> Result<Answer, MipError> {
     if let (Lanes::Two, Reach::Proof | Reach::Handover { .. }) = (lanes, reach) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        return lanes::run(inst, start, deadline, reach, threads);
+        return lanes::run(inst, start, deadline, reach, threads, watch);
     }
-    Ok(run_search(inst, start, deadline, reach, None, PURGE_AFTER)?.0)
+    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+    search.watch = watch.cloned();
+    search.run()
 }
 
 /// How a proof's tree is searched.
@@ -322,6 +333,9 @@ impl<'a, 'b> Search<'a, 'b> {
             purged_at: rows,
             purge_after,
             fresh: None,
+            watch: None,
+            open: u32::MAX,
+            told: u32::MAX,
         };
         if let Reach::Every { score, .. } = reach {
             // Nodes live while they can reach the optimum (not beat it), and
@@ -393,6 +407,11 @@ impl Search<'_, '_> {
                 break;
             }
             let mut node = top;
+            self.open = floor(node.bound).min(trivial);
+            if self.lps > 0 && self.open < self.told {
+                // The bound fell a point: worth showing while proving.
+                self.tell(self.best_routes.clone());
+            }
             self.purge(&mut heap, &mut node)?;
             if let Some(basis) = node.basis.take() {
                 self.mip.set_basis(&basis)?;
@@ -656,6 +675,9 @@ impl Search<'_, '_> {
             }
             let bound = lp.objective.min(node.bound);
             last = bound;
+            if node.fixes.is_empty() {
+                self.open = self.open.min(floor(bound));
+            }
             if floor(bound) <= self.best {
                 return Ok(NodeEnd::Done);
             }
@@ -777,7 +799,16 @@ impl Search<'_, '_> {
         let (score, _) = heuristic::score(self.inst, &routes);
         if score > self.best {
             self.best = score;
+            self.tell(routes.clone());
             self.best_routes = routes;
+        }
+    }
+
+    /// Tells the watch, if any, of `routes` (the incumbent) and the bound.
+    fn tell(&mut self, routes: Vec<RouteId>) {
+        if let Some(watch) = &self.watch {
+            watch.tell(self.inst, &routes, self.open);
+            self.told = self.open;
         }
     }
 

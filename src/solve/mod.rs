@@ -69,6 +69,9 @@ pub struct SolveOptions {
     /// on one core as on two, run after run; it may be another of the
     /// equally good plans than a one-lane search reports.
     pub both_cores: bool,
+    /// Told of each better plan the branch and cut finds before its proof,
+    /// with the bound at that moment: what a page shows while it waits.
+    pub watch: Option<Watch>,
 }
 
 impl Default for SolveOptions {
@@ -78,7 +81,63 @@ impl Default for SolveOptions {
             time_limit: None,
             start: None,
             both_cores: false,
+            watch: None,
         }
+    }
+}
+
+/// A plan found on the way to a proof, checked by the verifier, and the
+/// search's bound when it was found: the optimum lies between its score
+/// and the bound.
+#[derive(Clone, Debug)]
+pub struct Glimpse {
+    /// The plan, as the verifier scores it.
+    pub plan: Plan,
+    /// The upper bound on the optimum at that moment (at least the plan's
+    /// score).
+    pub bound: u32,
+}
+
+/// What [`SolveOptions::watch`] calls with each better plan; called on
+/// the solving thread (or, on two lanes, between their rounds), so it
+/// should return at once.
+#[derive(Clone)]
+pub struct Watch(std::sync::Arc<dyn Fn(&Glimpse) + Send + Sync>);
+
+impl Watch {
+    /// A watch calling `f`.
+    pub fn new(f: impl Fn(&Glimpse) + Send + Sync + 'static) -> Watch {
+        Watch(std::sync::Arc::new(f))
+    }
+
+    /// Tells of `routes`, a plan within `inst`'s budget, and the search's
+    /// `bound`; a plan the verifier refuses is not told (the search's
+    /// answer will be checked, and refused, in [`finish`]).
+    pub(crate) fn tell(&self, inst: &Instance, routes: &[RouteId], bound: u32) {
+        let claim = Claim {
+            completed: Vec::new(),
+            objective: 0.0,
+            proven: false,
+        };
+        let Ok(eval) = verify::check(inst.board, inst.cars, routes, &inst.tickets_in_play, &claim)
+        else {
+            return;
+        };
+        let plan = Plan {
+            routes: sorted(routes.to_vec()),
+            tickets: eval.completed.clone(),
+            cars_used: eval.cars_used,
+            route_points: eval.route_points,
+            ticket_points: eval.ticket_points,
+        };
+        let bound = bound.max(plan.score());
+        (self.0)(&Glimpse { plan, bound });
+    }
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch")
     }
 }
 
@@ -198,6 +257,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
     } else {
         Lanes::One
     };
+    let watch = options.watch.as_ref();
     let run = match options.method {
         // Nothing fits in the budget (HiGHS would reject the empty model),
         // or everything does: the answer needs no search.
@@ -230,7 +290,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         }
         Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             method = Method::Forest;
-            forest_to_the_end(inst, &start, &clock, lanes)?
+            forest_to_the_end(inst, &start, &clock, lanes, watch)?
         }
         Method::Frontier if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
             return Err(SolveError::Limit(
@@ -256,6 +316,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                         Some(AUTO_GAP),
                         HANDOVER_LPS,
                         lanes,
+                        watch,
                     )?;
                     method = chosen;
                     run
@@ -266,7 +327,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         Method::Frontier => {
             solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| start_only(inst, &start))
         }
-        Method::Forest => forest_to_the_end(inst, &start, &clock, lanes)?,
+        Method::Forest => forest_to_the_end(inst, &start, &clock, lanes, watch)?,
         Method::Paper => solve_paper(inst, &start, &clock, false)?,
         Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
     };
@@ -381,6 +442,7 @@ pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, So
         crate::solve::limits::deadline(),
         Reach::Root(gap),
         Lanes::One,
+        None,
     )?;
     Ok(if answer.loose_root {
         Method::Frontier
@@ -402,6 +464,7 @@ fn forest_or_frontier(
     gap: Option<f64>,
     lps: usize,
     lanes: Lanes,
+    watch: Option<&Watch>,
 ) -> Result<(Run, Method), SolveError> {
     let fits = Frontier::fits(inst.board, &inst.routes, &inst.tickets);
     let reach = if fits {
@@ -409,7 +472,7 @@ fn forest_or_frontier(
     } else {
         Reach::Proof
     };
-    let answer = branch::solve(inst, start, clock.deadline(), reach, lanes)?;
+    let answer = branch::solve(inst, start, clock.deadline(), reach, lanes, watch)?;
     if !(answer.loose_root || answer.out_of_lps) {
         return Ok((branch_run(inst, answer), Method::Forest));
     }
@@ -421,7 +484,7 @@ fn forest_or_frontier(
         // Out of memory (or time) in the programme: the branch and cut
         // starts again and goes on with what time is left.
         None => (
-            forest_to_the_end(inst, &best, clock, lanes)?,
+            forest_to_the_end(inst, &best, clock, lanes, watch)?,
             Method::Forest,
         ),
     })
@@ -445,7 +508,8 @@ pub(crate) fn solve_sweep_budget(
         return solve(inst, &options);
     }
     model_fits(inst, Method::Forest, "")?;
-    let (run, method) = forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS, Lanes::One)?;
+    let (run, method) =
+        forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS, Lanes::One, None)?;
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
@@ -454,8 +518,9 @@ fn forest_to_the_end(
     start: &[RouteId],
     clock: &Clock,
     lanes: Lanes,
+    watch: Option<&Watch>,
 ) -> Result<Run, SolveError> {
-    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof, lanes)?;
+    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof, lanes, watch)?;
     Ok(branch_run(inst, answer))
 }
 
@@ -732,16 +797,17 @@ mod tests {
             let inst = Instance::new(&board, cars);
             let start = heuristic::start(&inst);
             let clock = Clock::new(Instant::now(), None);
-            let alone = forest_to_the_end(&inst, &start, &clock, Lanes::One).unwrap();
+            let alone = forest_to_the_end(&inst, &start, &clock, Lanes::One, None).unwrap();
             assert!(alone.claim.proven);
             let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One).unwrap();
+                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One, None).unwrap();
             assert_eq!(method, Method::Frontier, "{cars} cars");
             let outcome = finish(&inst, run, method, 0.0).unwrap();
             assert!(outcome.proven);
             assert_eq!(outcome.plan.score(), alone.bound, "{cars} cars");
             let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS, Lanes::One).unwrap();
+                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS, Lanes::One, None)
+                    .unwrap();
             assert_eq!(method, Method::Forest, "{cars} cars");
             assert_eq!(
                 finish(&inst, run, method, 0.0).unwrap().plan.score(),

@@ -29,7 +29,7 @@ use crate::board::Board;
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
 use crate::solve::sweep::{sweep_proven, SweepEntry};
-use crate::solve::{solve_proven, SolveOptions};
+use crate::solve::{solve_proven, SolveOptions, Watch};
 
 pub use super::board_view::BoardView;
 
@@ -86,6 +86,18 @@ impl Budget {
     }
 }
 
+/// The best plan found so far for the budget a run proves first (the
+/// board's own, or the variant's selected one), and the bound on that
+/// budget's optimum: on screen from the first LP until the proof.
+#[derive(Clone, Debug, Serialize)]
+pub struct BestSoFar {
+    /// The plan, as [`Budget`] draws a proven one.
+    #[serde(flatten)]
+    pub budget: Budget,
+    /// The optimum is at most this (and at least the plan's score).
+    pub bound: u32,
+}
+
 /// How often each route and ticket is in the optima of the budgets proven
 /// (the heat map).
 #[derive(Clone, Debug, Default, Serialize)]
@@ -132,6 +144,9 @@ pub struct Run {
     pub scenario: Option<serde_json::Value>,
     /// The budget asked for first (the variant's selected budget).
     pub focus: Option<Budget>,
+    /// While the first budget (the base's own, the variant's focus) is
+    /// being proven: the best plan so far and the bound.
+    pub best_so_far: Option<BestSoFar>,
     /// The proven budgets so far, in budget order (1 to the board's cars).
     pub budgets: Vec<Budget>,
     /// Their heat map.
@@ -206,6 +221,7 @@ fn fresh_run(id: u64, board: &Board, scenario: Option<serde_json::Value>) -> Run
         board: Arc::new(BoardView::new(board)),
         scenario,
         focus: None,
+        best_so_far: None,
         budgets: Vec::new(),
         heat: Heat::default(),
         tickets: None,
@@ -235,7 +251,7 @@ impl Jobs {
         let shared = Arc::new((Mutex::new(state), Condvar::new()));
         let worker = {
             let shared = shared.clone();
-            std::thread::spawn(move || work(&shared, threads))
+            std::thread::spawn(move || work(shared, threads))
         };
         Jobs {
             shared,
@@ -370,7 +386,32 @@ enum Next {
     Variant(VariantJob),
 }
 
-fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
+/// A watch showing the best plan so far of `cars` cars on `board` as the
+/// run `id`'s [`BestSoFar`], while that run is current.
+fn best_so_far(
+    shared: &Arc<(Mutex<State>, Condvar)>,
+    id: u64,
+    board: Arc<Board>,
+    cars: u32,
+) -> Watch {
+    let shared = shared.clone();
+    Watch::new(move |glimpse| {
+        let mut state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(run) = run_of(&mut state, id) {
+            run.best_so_far = Some(BestSoFar {
+                budget: Budget::new(&board, cars, &glimpse.plan),
+                bound: glimpse.bound,
+            });
+            run.message = format!(
+                "{cars} cars: {} points found, at most {}",
+                glimpse.plan.score(),
+                glimpse.bound
+            );
+        }
+    })
+}
+
+fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
     let lock = || shared.0.lock().unwrap_or_else(|p| p.into_inner());
     loop {
         let next = {
@@ -444,11 +485,14 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
                 // the sweep, which publishes nothing until its setup is done
                 // (on Europe, 12 s).
                 let own = board.cars.max(1);
-                let first = solve_proven(
-                    &Instance::new(&board, own),
-                    &SolveOptions::default(),
-                    || format!("the optimum of {own} cars was proven"),
-                );
+                let options = SolveOptions {
+                    watch: Some(best_so_far(&shared, id, board.clone(), own)),
+                    ..SolveOptions::default()
+                };
+                let first = solve_proven(&Instance::new(&board, own), &options, || {
+                    format!("the optimum of {own} cars was proven")
+                });
+                publish(&mut |run: &mut Run| run.best_so_far = None);
                 if let Ok(o) = &first {
                     let entry = SweepEntry {
                         cars: own,
@@ -490,26 +534,30 @@ fn work(shared: &(Mutex<State>, Condvar), threads: usize) {
             }
             Next::Variant(job) if !job.focus_done => {
                 let board = job.board.clone();
-                solve_proven(
-                    &Instance::new(&board, job.focus),
-                    &SolveOptions::default(),
-                    || format!("the optimum of {} cars was proven", job.focus),
-                )
-                .map(|o| {
-                    let at = Budget::new(&board, job.focus, &o.plan);
-                    publish(&mut |run: &mut Run| run.focus = Some(at.clone()));
-                    // Every budget next, after the base run if it waits.
-                    let mut state = lock();
-                    let current = state.status.variant.as_ref().map(|v| v.id) == Some(job.id);
-                    if current && state.variant_waiting.is_none() {
-                        state.variant_waiting = Some(VariantJob {
-                            focus_done: true,
-                            ..job
-                        });
-                    }
-                    Ended::Queued
-                })
-                .map_err(|e| e.to_string())
+                let options = SolveOptions {
+                    watch: Some(best_so_far(&shared, id, board.clone(), job.focus)),
+                    ..SolveOptions::default()
+                };
+                let proven = solve_proven(&Instance::new(&board, job.focus), &options, || {
+                    format!("the optimum of {} cars was proven", job.focus)
+                });
+                publish(&mut |run: &mut Run| run.best_so_far = None);
+                proven
+                    .map(|o| {
+                        let at = Budget::new(&board, job.focus, &o.plan);
+                        publish(&mut |run: &mut Run| run.focus = Some(at.clone()));
+                        // Every budget next, after the base run if it waits.
+                        let mut state = lock();
+                        let current = state.status.variant.as_ref().map(|v| v.id) == Some(job.id);
+                        if current && state.variant_waiting.is_none() {
+                            state.variant_waiting = Some(VariantJob {
+                                focus_done: true,
+                                ..job
+                            });
+                        }
+                        Ended::Queued
+                    })
+                    .map_err(|e| e.to_string())
             }
             Next::Variant(job) => {
                 let board = &job.board;

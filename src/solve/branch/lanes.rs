@@ -31,6 +31,7 @@ use crate::board::RouteId;
 use crate::model::forest::Cut;
 use crate::model::mip::MipError;
 use crate::model::Instance;
+use crate::solve::Watch;
 
 /// How many lanes the search runs: the machines this tool is for have two
 /// cores, and the plan must not depend on the machine.
@@ -174,6 +175,7 @@ pub(super) fn run(
     deadline: Option<Instant>,
     reach: Reach,
     threads: usize,
+    watch: Option<&Watch>,
 ) -> Result<Answer, MipError> {
     let searches = [
         Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
@@ -196,6 +198,9 @@ pub(super) fn run(
         seq: 0,
     });
     let mut rooted = false;
+    // The best score and the bound the watch was last told of (the
+    // start's score is not news).
+    let mut told = (lanes[0].search.best, u32::MAX);
     let mut stopped = false;
     let mut out_of_lps = false;
     loop {
@@ -264,6 +269,16 @@ pub(super) fn run(
             }
         }
         share_incumbent(&mut lanes);
+        if let Some(watch) = watch {
+            // Told between rounds, as the lanes share it: the same plans
+            // and bounds on one thread as on two.
+            let best = lanes[0].search.best;
+            let open = lanes.iter().map(Lane::open).max().unwrap_or(0).min(trivial);
+            if best > told.0 || open < told.1 {
+                told = (best, open);
+                watch.tell(inst, &lanes[0].search.best_routes, open);
+            }
+        }
         if rooted {
             share_cuts(&mut lanes)?;
         }
@@ -366,7 +381,8 @@ mod tests {
 
     /// Two lanes prove the one-lane optimum with a plan the verifier
     /// accepts, and the answer (plan, bound, every count) is the same on one
-    /// thread as on two: nothing depends on which lane finishes first. Cut
+    /// thread as on two (and so is what a watch is told): nothing depends
+    /// on which lane finishes first. Cut
     /// short by a count of LPs, both stop at the same point too.
     #[test]
     fn two_lanes_prove_the_optimum_alike_on_one_thread_and_two() {
@@ -374,11 +390,29 @@ mod tests {
         for cars in [24, 33, 40, 45] {
             let inst = Instance::new(&board, cars);
             let start = heuristic::start(&inst);
-            let one =
-                super::super::solve(&inst, &start, None, Reach::Proof, super::super::Lanes::One)
-                    .unwrap();
-            let [a, b] =
-                [1, 2].map(|threads| run(&inst, &start, None, Reach::Proof, threads).unwrap());
+            let one = super::super::solve(
+                &inst,
+                &start,
+                None,
+                Reach::Proof,
+                super::super::Lanes::One,
+                None,
+            )
+            .unwrap();
+            // What a watch is told (plans and bounds) is part of the answer.
+            let told = [1, 2].map(|_| std::sync::Arc::new(std::sync::Mutex::new(Vec::new())));
+            let [a, b] = [0, 1].map(|w| {
+                let seen = told[w].clone();
+                let watch = crate::solve::Watch::new(move |g| {
+                    seen.lock().unwrap().push((g.plan.routes.clone(), g.bound))
+                });
+                run(&inst, &start, None, Reach::Proof, w + 1, Some(&watch)).unwrap()
+            });
+            assert_eq!(
+                *told[0].lock().unwrap(),
+                *told[1].lock().unwrap(),
+                "{cars} cars"
+            );
             assert!(a.proven && one.proven, "{cars} cars");
             assert_eq!(a.score, one.score, "{cars} cars");
             let plan = crate::solve::verify::evaluate(&board, &a.routes, &inst.tickets);
@@ -388,7 +422,8 @@ mod tests {
             assert_eq!(key(&a), key(&b), "{cars} cars");
 
             let short = Reach::Handover { gap: None, lps: 12 };
-            let [a, b] = [1, 2].map(|threads| run(&inst, &start, None, short, threads).unwrap());
+            let [a, b] =
+                [1, 2].map(|threads| run(&inst, &start, None, short, threads, None).unwrap());
             assert_eq!(key(&a), key(&b), "{cars} cars, cut short");
             assert!(
                 a.bound >= one.score && a.score <= one.score,

@@ -57,6 +57,14 @@ function budgetOf(run, cars) {
   return run.focus && run.focus.cars === cars ? run.focus : null;
 }
 
+/// The best plan found so far at `cars` while the run proves that budget
+/// first (it carries the bound on the optimum), if it is not proven yet.
+function soFarOf(run, cars) {
+  if (!run || budgetOf(run, cars)) return null;
+  const b = run.best_so_far;
+  return b && b.cars === cars ? b : null;
+}
+
 async function poll() {
   try {
     const status = await api("GET", "/api/status");
@@ -118,7 +126,7 @@ function shownRun() {
 function drawMap() {
   const run = shownRun();
   const board = run.board;
-  const budget = budgetOf(run, page.cars);
+  const budget = budgetOf(run, page.cars) || soFarOf(run, page.cars);
   const inPlan = new Set(budget ? budget.routes : []);
   const heat = run.heat.routes;
   TtrMap.draw($("map"), board, {
@@ -150,7 +158,11 @@ function drawCurve() {
   const runs = [[base(), "#2c6fbb"], [variant(), "#e07b00"]].filter(([r]) => r);
   const top = Number($("budget").max);
   let best = 1;
-  for (const [run] of runs) for (const b of run.budgets) best = Math.max(best, b.score);
+  for (const [run] of runs) {
+    for (const b of run.budgets) best = Math.max(best, b.score);
+    const soFar = soFarOf(run, page.cars);
+    if (soFar) best = Math.max(best, soFar.bound);
+  }
   const W = 420, H = 230, L = 40, B = 25, T = 10, R = 10;
   const x = (c) => L + ((c - 1) / Math.max(top - 1, 1)) * (W - L - R);
   const y = (s) => H - B - (s / best) * (H - B - T);
@@ -164,6 +176,12 @@ function drawCurve() {
     chart.append(svg("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2 }));
     const at = budgetOf(run, page.cars);
     if (at) chart.append(svg("circle", { cx: x(at.cars), cy: y(at.score), r: 4, fill: colour }));
+    // Not proven yet: the best plan so far (a ring) and the bound above it.
+    const soFar = soFarOf(run, page.cars);
+    if (soFar) {
+      chart.append(svg("line", { x1: x(soFar.cars), y1: y(soFar.score), x2: x(soFar.cars), y2: y(soFar.bound), stroke: colour, "stroke-dasharray": "2 2" }));
+      chart.append(svg("circle", { cx: x(soFar.cars), cy: y(soFar.score), r: 4, fill: "white", stroke: colour, "stroke-width": 2 }));
+    }
   }
   chart.onclick = (event) => {
     const box = chart.getBoundingClientRect();
@@ -176,10 +194,17 @@ function drawDiff() {
   const b = budgetOf(base(), page.cars), v = budgetOf(variant(), page.cars);
   const box = $("diff");
   const line = [];
+  // A budget being proven: the best plan so far and the bound, told apart
+  // from an optimum.
+  const soFar = (run, who) => {
+    const s = soFarOf(run, page.cars);
+    return s && `${who}: <strong id="${who.toLowerCase()}-so-far">${s.score}</strong> points so far, the optimum at most ${s.bound} (proving…)`;
+  };
   if (b) line.push(`Base: <strong id="base-score">${b.score}</strong> points`);
+  else if (soFar(base(), "Base")) line.push(soFar(base(), "Base"));
   if (variant()) {
     line.push(v ? `variant: <strong id="variant-score">${v.score}</strong> points (<span class="${v.score >= (b ? b.score : 0) ? "gain" : "loss"}">${b ? signed(v.score - b.score) : ""}</span>)`
-      : "variant: computing…");
+      : soFar(variant(), "Variant") || "variant: computing…");
   }
   $("score").innerHTML = line.join(", ");
   if (!variant()) {
