@@ -306,3 +306,89 @@ proptest! {
         prop_assert_eq!(rows(&every.routes), sorted(routes));
     }
 }
+
+/// A random board's file and one random what-if change to it (a ticket's
+/// points set, a ticket removed or added, a route removed, its length set,
+/// or a route added), as a scenario's change; and a budget.
+fn board_and_change() -> impl Strategy<Value = (String, serde_json::Value, u32)> {
+    (4usize..8)
+        .prop_flat_map(|n| {
+            (
+                Just(n),
+                prop::collection::vec(1u32..=5, n - 1),
+                prop::collection::vec((0..n, 0..n, 1u32..=5), 0..6),
+                prop::collection::vec((0..n, 0..n, 1u32..=15), 1..6),
+                (0usize..6, 0usize..16, 0..n, 0..n, 1u32..=15),
+                0u32..20,
+            )
+        })
+        .prop_map(|(n, path, extra, tickets, (kind, k, a, b, v), cars)| {
+            let names: Vec<String> = (0..n).map(|i| format!("C{i}")).collect();
+            let names_ref: Vec<&str> = names.iter().map(String::as_str).collect();
+            let routes = connected_routes(&names_ref, &path, &extra);
+            let cards: Vec<Vec<(&str, &str, u32)>> = tickets
+                .iter()
+                .map(|&(x, y, p)| vec![(names_ref[x], names_ref[(y + (x == y) as usize) % n], p)])
+                .collect();
+            let text = common::board_text(&names_ref, &routes, &cards);
+            let (x, y) = (names_ref[a], names_ref[(b + (a == b) as usize) % n]);
+            let ticket = cards[k % cards.len()][0];
+            let route = routes[k % routes.len()];
+            let change = match kind {
+                0 => serde_json::json!({ "set_ticket": { "from": ticket.0, "to": ticket.1, "points": v } }),
+                1 => serde_json::json!({ "remove_ticket": { "from": ticket.0, "to": ticket.1 } }),
+                2 => serde_json::json!({ "add_ticket": { "from": x, "to": y, "points": v } }),
+                3 => serde_json::json!({ "remove_route": { "from": route.0, "to": route.1 } }),
+                4 => serde_json::json!({ "set_route": { "from": route.0, "to": route.1, "length": v % 6 + 1 } }),
+                _ => serde_json::json!({ "add_route": { "from": x, "to": y, "length": v % 6 + 1, "tracks": ["gray"] } }),
+            };
+            (text, change, cars)
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// What a base board's optimum says of a what-if variant, against
+    /// exhaustive search of both: the variant's optimum is at most the
+    /// base's plus the carry's gain (where it has one), a budget the carry
+    /// proves has exactly the variant's optimum, and a carried start fits
+    /// and scores no more than it.
+    #[test]
+    fn a_base_optimum_bounds_and_proves_its_variants(
+        (text, change, cars) in board_and_change()
+    ) {
+        use ttr_opt::analysis::carry::Carry;
+        use ttr_opt::analysis::scenario::Scenario;
+        use ttr_opt::solve::sweep::Prior;
+
+        let base = Board::from_json(&text, "base").unwrap();
+        let scenario = serde_json::json!({ "name": "edit", "changes": [change] }).to_string();
+        let variant = Scenario::from_json(&scenario, "edit").unwrap().apply(&text, "edit");
+        // A change the variant refuses (a ticket whose cities no route joins
+        // any more, say) is no variant.
+        prop_assume!(variant.is_ok());
+        let variant = variant.unwrap();
+        let base_optimum = common::brute_force(&base, cars);
+        let variant_optimum = common::brute_force(&variant, cars);
+        let plan = common::brute_force_optima(&base, cars).swap_remove(0);
+        let carry = Carry::new(&base, &variant);
+        if let Some(gain) = carry.gain() {
+            prop_assert!(variant_optimum <= base_optimum + gain, "{} > {} + {}", variant_optimum, base_optimum, gain);
+        }
+        let all: Vec<_> = variant.ticket_ids().collect();
+        match carry.carry(cars, &plan, base_optimum).unwrap() {
+            Prior::Proven(outcome) => {
+                prop_assert!(outcome.proven);
+                prop_assert_eq!(outcome.plan.score(), variant_optimum);
+                prop_assert_eq!(common::independent_score(&variant, &outcome.plan.routes).1, variant_optimum);
+                prop_assert!(outcome.plan.cars_used <= cars);
+            }
+            Prior::Start(routes) => {
+                let e = evaluate(&variant, &routes, &all);
+                prop_assert!(e.cars_used <= cars && e.score() <= variant_optimum);
+            }
+            Prior::Nothing => {}
+        }
+    }
+}

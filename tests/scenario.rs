@@ -153,3 +153,65 @@ fn compare_sets_the_optima_side_by_side() {
     assert_eq!(c.tickets_both, vec!["A – C", "B – D"]);
     assert!(c.tickets_base_only.is_empty() && c.routes_variant_only.is_empty());
 }
+
+/// A base's optima carried to variants of the line, by hand: lowering A–C
+/// to 1 point leaves the optima of 1, 2 and 5 cars (A–B; B–C; B–C and C–D,
+/// completing B–D) as they are, proven without a solve, while 3 and 4 cars
+/// (A–B and B–C, completing A–C: 8 points) and 6 cars must be solved again;
+/// raising A–C to 9 points proves 3, 4 and 6 cars (8 + 4 = 12, 16 + 4 =
+/// 20), whose optima complete it; shortening C–D
+/// bounds nothing. The sweep of the variant takes the proven budgets as
+/// they are and proves the rest.
+#[test]
+fn a_base_optimum_proves_the_variants_it_bounds() {
+    use ttr_opt::analysis::carry::Carry;
+    use ttr_opt::analysis::scenario::sweep_variant;
+    use ttr_opt::solve::sweep::{sweep, Prior};
+    use ttr_opt::solve::Method;
+
+    let base = Board::from_json(LINE, "line.json").unwrap();
+    let base_sweep = sweep(&base, 1, 6, 1, &|_| {}).unwrap();
+    let base_scores: Vec<u32> = base_sweep.iter().map(|e| e.outcome.plan.score()).collect();
+    assert_eq!(base_scores, [1, 2, 8, 8, 10, 16]);
+    let proven_at = |v: &Board| -> Vec<(u32, u32)> {
+        let carry = Carry::new(&base, v);
+        base_sweep
+            .iter()
+            .filter_map(|e| {
+                match carry.carry(e.cars, &e.outcome.plan.routes, e.outcome.plan.score()) {
+                    Ok(Prior::Proven(o)) => Some((e.cars, o.plan.score())),
+                    _ => None,
+                }
+            })
+            .collect()
+    };
+
+    let lower =
+        variant(serde_json::json!([{ "set_ticket": { "from": "A", "to": "C", "points": 1 } }]))
+            .unwrap();
+    assert_eq!(Carry::new(&base, &lower).gain(), Some(0));
+    assert_eq!(proven_at(&lower), [(1, 1), (2, 2), (5, 10)]);
+    let entries = sweep_variant(&base, &base_sweep, &lower, 1, &|_| {}).unwrap();
+    for e in &entries {
+        assert_eq!(
+            e.outcome.plan.score(),
+            optimum(&lower, e.cars),
+            "{} cars",
+            e.cars
+        );
+        let carried = [1, 2, 5].contains(&e.cars);
+        assert_eq!(e.outcome.method == Method::Base, carried, "{} cars", e.cars);
+    }
+
+    let raise =
+        variant(serde_json::json!([{ "set_ticket": { "from": "A", "to": "C", "points": 9 } }]))
+            .unwrap();
+    assert_eq!(Carry::new(&base, &raise).gain(), Some(4));
+    assert_eq!(proven_at(&raise), [(3, 12), (4, 12), (6, 20)]);
+
+    let shorter =
+        variant(serde_json::json!([{ "set_route": { "from": "C", "to": "D", "length": 2 } }]))
+            .unwrap();
+    assert_eq!(Carry::new(&base, &shorter).gain(), None);
+    assert!(proven_at(&shorter).is_empty());
+}

@@ -8,6 +8,7 @@
 //! route is in the reported optimum over the budgets of a sweep.
 
 pub mod balance;
+pub mod carry;
 pub mod check;
 pub mod optima;
 pub mod scenario;

@@ -13,9 +13,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::analysis::carry::Carry;
 use crate::board::input::{self, join, Reader};
 use crate::board::{Board, BoardError};
-use crate::solve::sweep::{sweep_proven, SweepEntry};
+use crate::solve::sweep::{all_proven, sweep_proven, sweep_with, Prior, SweepEntry};
 use crate::solve::SolveError;
 
 /// A scenario as written in its file, its numbers checked against the
@@ -417,6 +418,30 @@ pub struct Comparison {
     pub routes_variant_only: Vec<String>,
 }
 
+/// Sweeps `variant` over budgets 1 to the largest of `base_entries` (the
+/// base's sweep), every answer proven: a budget whose optimum the base's
+/// proves ([`crate::analysis::carry`]) is not solved again, and the others
+/// start from the base's plan where it scores more.
+pub fn sweep_variant(
+    base: &Board,
+    base_entries: &[SweepEntry],
+    variant: &Board,
+    threads: usize,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
+    let to = base_entries.iter().map(|e| e.cars).max().unwrap_or(1);
+    let carry = Carry::new(base, variant);
+    let prior = |cars: u32| match base_entries.iter().find(|e| e.cars == cars) {
+        Some(e) if e.outcome.proven => {
+            carry.carry(cars, &e.outcome.plan.routes, e.outcome.plan.score())
+        }
+        _ => Ok(Prior::Nothing),
+    };
+    let entries = sweep_with(variant, 1, to, threads, &prior, progress)?;
+    all_proven(variant, &entries)?;
+    Ok(entries)
+}
+
 /// Sweeps both boards over budgets 1 to the larger of their car counts
 /// (every answer proven and verified) and sets the results side by side.
 pub fn compare(
@@ -427,7 +452,7 @@ pub fn compare(
 ) -> Result<Comparison, SolveError> {
     let to = base.cars.max(variant.cars).max(1);
     let a = sweep_proven(base, 1, to, threads, &|e| progress("base", e))?;
-    let b = sweep_proven(variant, 1, to, threads, &|e| progress("variant", e))?;
+    let b = sweep_variant(base, &a, variant, threads, &|e| progress("variant", e))?;
     let at = |entries: &[SweepEntry], cars: u32| -> Option<crate::model::Plan> {
         entries
             .iter()

@@ -42,6 +42,18 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
     cars are told apart by the solvers' fixed search order (one thread, fixed seed, routes in \
     board order), which gives the same plan on every run but is not a rule about the plans.";
 
+/// What is known of a budget before a sweep solves it: from a base board
+/// whose optima bound this one's ([`crate::analysis::carry`]).
+#[derive(Debug)]
+pub enum Prior {
+    /// Its optimum, proven and verified: no solve.
+    Proven(Outcome),
+    /// A plan to start from.
+    Start(Vec<RouteId>),
+    /// Nothing.
+    Nothing,
+}
+
 /// One budget's verified answer.
 #[derive(Clone, Debug)]
 pub struct SweepEntry {
@@ -80,7 +92,21 @@ pub fn sweep(
     threads: usize,
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
-    solve::worker_pool(threads)?.install(|| run(board, from, to, progress))
+    sweep_with(board, from, to, threads, &|_| Ok(Prior::Nothing), progress)
+}
+
+/// [`sweep`], told what is known of each budget before it is solved
+/// (`prior`, called once a budget): a budget proven already is not solved
+/// again, and a plan to start from is the start where it scores more.
+pub fn sweep_with(
+    board: &Board,
+    from: u32,
+    to: u32,
+    threads: usize,
+    prior: &(dyn Fn(u32) -> Result<Prior, SolveError> + Sync),
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
+    solve::worker_pool(threads)?.install(|| run(board, from, to, prior, progress))
 }
 
 /// [`sweep`] for analyses built on proven optima: a budget the run's time
@@ -113,9 +139,18 @@ fn run(
     board: &Board,
     from: u32,
     to: u32,
+    prior: &(dyn Fn(u32) -> Result<Prior, SolveError> + Sync),
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
     let budgets: Vec<u32> = (from..=to).collect();
+    let priors: Vec<Prior> = budgets
+        .par_iter()
+        .map(|&cars| prior(cars))
+        .collect::<Result<_, _>>()?;
+    let proven = |i: usize| match &priors[i] {
+        Prior::Proven(outcome) => Some(outcome.clone()),
+        _ => None,
+    };
     // Instances are built where they are needed and dropped after: a long
     // range on a large board would not fit in memory all at once.
     let instance = |i: usize| Instance::new(board, budgets[i]);
@@ -139,9 +174,21 @@ fn run(
             if inst.takes_everything() {
                 return (Vec::new(), 0);
             }
+            if let Prior::Proven(outcome) = &priors[i] {
+                return (outcome.plan.routes.clone(), outcome.plan.score());
+            }
             let start = heuristic::start_from(&inst, beam.as_ref());
             let score = heuristic::score(&inst, &start).0;
-            (start, score)
+            match &priors[i] {
+                Prior::Start(carried) => {
+                    let theirs = heuristic::score(&inst, carried).0;
+                    if theirs > score {
+                        return (carried.clone(), theirs);
+                    }
+                    (start, score)
+                }
+                _ => (start, score),
+            }
         })
         .collect();
     drop(beam);
@@ -160,7 +207,8 @@ fn run(
             .into_par_iter()
             .with_max_len(1)
             .map(|i| {
-                if crate::solve::limits::expired() {
+                // A budget proven already needs no method (nor its root LP).
+                if crate::solve::limits::expired() || proven(i).is_some() {
                     return Ok(Method::Forest);
                 }
                 solve::choose(&instance(i), &prepared[i].0, solve::SWEEP_GAP)
@@ -196,6 +244,10 @@ fn run(
     };
     let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
     let forest_task = |i: usize| -> Result<(), SolveError> {
+        if let Some(outcome) = proven(i) {
+            record(i, outcome);
+            return Ok(());
+        }
         // Past the time limit: no search, not even the instance.
         if crate::solve::limits::expired() {
             record(i, solve::unsolved(board));
@@ -205,7 +257,17 @@ fn run(
         Ok(())
     };
     let frontier_task = || -> Result<(), SolveError> {
-        let (Some(&lo), Some(&hi)) = (frontier_budgets.first(), frontier_budgets.last()) else {
+        for &i in &frontier_budgets {
+            if let Some(outcome) = proven(i) {
+                record(i, outcome);
+            }
+        }
+        let open: Vec<usize> = frontier_budgets
+            .iter()
+            .copied()
+            .filter(|&i| proven(i).is_none())
+            .collect();
+        let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
             return Ok(());
         };
         let started = Instant::now();
@@ -222,15 +284,15 @@ fn run(
             // others steal from this list once their own budgets are done:
             // on USA Mega, one worker alone took 75 s over 1..34 cars while
             // the other sat idle).
-            return frontier_budgets
+            return open
                 .par_iter()
                 .rev()
                 .with_max_len(1)
                 .try_for_each(|&i| forest_task(i));
         };
         // Each budget's share of the one run.
-        let seconds = started.elapsed().as_secs_f64() / frontier_budgets.len() as f64;
-        for &i in &frontier_budgets {
+        let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
+        for &i in &open {
             let run = solve::frontier_run(&dp, budgets[i]);
             record(
                 i,

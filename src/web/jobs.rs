@@ -24,12 +24,14 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::analysis::balance::{balance, Progress, TicketValue};
+use crate::analysis::carry::Carry;
 use crate::analysis::scenario::Scenario;
 use crate::board::Board;
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
-use crate::solve::sweep::{sweep_proven, SweepEntry};
-use crate::solve::{solve_proven, SolveOptions, Watch};
+use crate::solve::sweep::{all_proven, SweepEntry};
+use crate::solve::sweep::{sweep_with, Prior};
+use crate::solve::{heuristic, solve_proven, Outcome, SolveError, SolveOptions, Watch};
 
 pub use super::board_view::BoardView;
 
@@ -192,6 +194,9 @@ struct VariantJob {
 struct State {
     next_id: u64,
     base_board: Arc<Board>,
+    /// The base's proven optima so far, by budget: what a variant's
+    /// budgets start from, or are proven by ([`crate::analysis::carry`]).
+    base_proven: std::collections::BTreeMap<u32, Outcome>,
     base_text: String,
     base_waiting: bool,
     variant_waiting: Option<VariantJob>,
@@ -240,6 +245,7 @@ impl Jobs {
         let state = State {
             next_id: 2,
             base_board: Arc::new(board),
+            base_proven: Default::default(),
             base_text: text,
             base_waiting: true,
             variant_waiting: None,
@@ -293,6 +299,7 @@ impl Jobs {
         state.status.base = fresh_run(id, &board, None);
         state.status.variant = None;
         state.base_board = Arc::new(board);
+        state.base_proven.clear();
         state.base_text = text;
         state.base_waiting = true;
         state.variant_waiting = None;
@@ -411,6 +418,43 @@ fn best_so_far(
     })
 }
 
+/// What the base's proven optimum at `cars` cars, if any, says about
+/// `variant` there ([`Carry`]).
+fn carried(
+    shared: &(Mutex<State>, Condvar),
+    variant: &Board,
+    cars: u32,
+) -> Result<Prior, SolveError> {
+    let (base, at) = {
+        let state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+        (
+            state.base_board.clone(),
+            state.base_proven.get(&cars).cloned(),
+        )
+    };
+    match at {
+        Some(o) => Carry::new(&base, variant).carry(cars, &o.plan.routes, o.plan.score()),
+        None => Ok(Prior::Nothing),
+    }
+}
+
+/// The carried plan of `prior` as the start where it scores more than the
+/// greedy plan, else the greedy plan (`None`: nothing carried, the solve
+/// makes its own).
+fn better_start(inst: &Instance, prior: Prior) -> Option<Vec<crate::board::RouteId>> {
+    let Prior::Start(carried) = prior else {
+        return None;
+    };
+    let own = heuristic::start(inst);
+    Some(
+        if heuristic::score(inst, &carried).0 > heuristic::score(inst, &own).0 {
+            carried
+        } else {
+            own
+        },
+    )
+}
+
 fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
     let lock = || shared.0.lock().unwrap_or_else(|p| p.into_inner());
     loop {
@@ -465,6 +509,12 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
             // base must not show them.
             if !e.outcome.proven {
                 return;
+            }
+            {
+                let mut state = lock();
+                if state.status.base.id == id {
+                    state.base_proven.insert(e.cars, e.outcome.clone());
+                }
             }
             let budget = Budget::new(board, e.cars, &e.outcome.plan);
             publish(&mut |run: &mut Run| {
@@ -537,14 +587,24 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
             }
             Next::Variant(job) if !job.focus_done => {
                 let board = job.board.clone();
-                let options = SolveOptions {
-                    watch: Some(best_so_far(&shared, id, board.clone(), job.focus)),
-                    both_cores: true,
-                    ..SolveOptions::default()
+                let inst = Instance::new(&board, job.focus);
+                // The base's optimum at the budget may prove the variant's
+                // at once; else its plan is a start.
+                let proven = match carried(&shared, &board, job.focus) {
+                    Ok(Prior::Proven(outcome)) => Ok(outcome),
+                    Err(e) => Err(e),
+                    Ok(prior) => {
+                        let options = SolveOptions {
+                            watch: Some(best_so_far(&shared, id, board.clone(), job.focus)),
+                            both_cores: true,
+                            start: better_start(&inst, prior),
+                            ..SolveOptions::default()
+                        };
+                        solve_proven(&inst, &options, || {
+                            format!("the optimum of {} cars was proven", job.focus)
+                        })
+                    }
                 };
-                let proven = solve_proven(&Instance::new(&board, job.focus), &options, || {
-                    format!("the optimum of {} cars was proven", job.focus)
-                });
                 publish(&mut |run: &mut Run| run.best_so_far = None);
                 proven
                     .map(|o| {
@@ -565,9 +625,11 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
             }
             Next::Variant(job) => {
                 let board = &job.board;
-                sweep_proven(board, 1, board.cars.max(1), threads, &|e| {
+                let prior = |cars: u32| carried(&shared, board, cars);
+                sweep_with(board, 1, board.cars.max(1), threads, &prior, &|e| {
                     add_budget(board, e)
                 })
+                .and_then(|entries| all_proven(board, &entries).map(|()| entries))
                 .map(|entries| {
                     publish(&mut |run: &mut Run| run.finish(board, &entries));
                     Ended::Done

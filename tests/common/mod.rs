@@ -79,6 +79,15 @@ pub fn board_with_cards(
     routes: &[(&str, &str, u32)],
     cards: &[Vec<(&str, &str, u32)>],
 ) -> Board {
+    Board::from_json(&board_text(cities, routes, cards), "test board").expect("test board is valid")
+}
+
+/// The board file of [`board_with_cards`].
+pub fn board_text(
+    cities: &[&str],
+    routes: &[(&str, &str, u32)],
+    cards: &[Vec<(&str, &str, u32)>],
+) -> String {
     let trip =
         |&(a, b, p): &(&str, &str, u32)| serde_json::json!({ "from": a, "to": b, "points": p });
     let json = serde_json::json!({
@@ -100,7 +109,7 @@ pub fn board_with_cards(
             })
             .collect::<Vec<_>>(),
     });
-    Board::from_json(&json.to_string(), "test board").expect("test board is valid")
+    json.to_string()
 }
 
 /// What `routes` score, computed here from the union-find's connected trips
