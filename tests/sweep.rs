@@ -72,3 +72,23 @@ fn usa_sweep_is_proven_non_decreasing_and_matches_single_solves() {
         );
     }
 }
+
+/// The budgets just above the frontier run's range go to the programme
+/// first where its tables are small: on USA Big Cities (the run for 1–27
+/// cars takes 58 MB) 28 and 29 cars are proven by the programme, and equal
+/// the branch and cut's own proofs.
+#[test]
+fn the_budgets_above_the_frontier_run_are_the_programmes_first() {
+    use ttr_opt::solve::Method;
+    let b = common::shipped("usa-big-cities.json");
+    let entries = sweep(&b, 1, 31, 2, &|_| {}).unwrap();
+    for e in &entries {
+        assert!(e.outcome.proven, "{} cars", e.cars);
+    }
+    for cars in [28u32, 29] {
+        let e = &entries[cars as usize - 1];
+        assert_eq!(e.outcome.method, Method::Frontier, "{cars} cars");
+        let forest = common::optimum(&b, cars, Method::Forest);
+        assert_eq!(e.outcome.plan.score(), forest, "{cars} cars");
+    }
+}

@@ -408,7 +408,7 @@ impl Search<'_, '_> {
             }
             let mut node = top;
             self.open = floor(node.bound).min(trivial);
-            if self.lps > 0 && self.open < self.told {
+            if self.watch.is_some() && self.lps > 0 && self.open < self.told {
                 // The bound fell a point: worth showing while proving.
                 self.tell(self.best_routes.clone());
             }

@@ -113,6 +113,9 @@ pub struct Frontier {
     /// `links[i][s]`: where state s of layer i goes in layer i + 1, when the
     /// run was asked to keep them (for [`crate::analysis::optima`]).
     links: Option<Vec<Vec<Link>>>,
+    /// The tables' size once the run is done, in the bytes the memory
+    /// budget counts.
+    bytes: usize,
 }
 
 /// The successors of one state in the next layer (indices into it; `None`
@@ -448,6 +451,7 @@ impl Frontier {
             hub: Vec::new(),
             exit: Vec::new(),
             links: None,
+            bytes: 0,
         }
     }
 
@@ -555,6 +559,7 @@ impl Frontier {
             self.layers.push(std::mem::replace(&mut layer, states));
         }
         self.layers.push(layer);
+        self.bytes = stored;
         true
     }
 
@@ -878,6 +883,11 @@ impl Frontier {
                 (Some(x), Some(y)) if (x, y) == (la, lb) || (x, y) == (lb, la) => Some(k),
                 _ => None,
             })
+    }
+
+    /// The tables' size, in the bytes [`Goal::memory`] counts.
+    pub fn table_bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The largest budget the tables answer.

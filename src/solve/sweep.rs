@@ -42,6 +42,21 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
     cars are told apart by the solvers' fixed search order (one thread, fixed seed, routes in \
     board order), which gives the same plan on every run but is not a rule about the plans.";
 
+/// Budgets just above the frontier run's range, solved after that run on
+/// its worker: by the programme first, within
+/// [`solve::FRONTIER_FIRST_MEMORY`] of tables, in turn until one passes it,
+/// where the run's own tables took at most half that (then, and above, the
+/// branch and cut). The programme's tables may still be small there, where
+/// the branch and cut's root is the loosest of its budgets: the Swiss map
+/// (its run for 1–23 cars 70 MB) at 24 and 25 cars took 5 and 8 s in the
+/// programme, 32 and 34 s in the branch and cut, which gave up after
+/// [`solve::HANDOVER_LPS`] LPs and handed them over anyway. Elsewhere the
+/// run's tables are larger (USA 336 MB, USA 1910 304 MB, Europe 255 MB;
+/// USA Mega passes its size) and a programme trying the next budget passed
+/// the size after 1.4–2.2 s, for nothing. Byte counts, not times, decide,
+/// so the method and the plan are the same on every run.
+const EDGE: usize = 2;
+
 /// What is known of a budget before a sweep solves it: from a base board
 /// whose optima bound this one's ([`crate::analysis::carry`]).
 #[derive(Debug)]
@@ -242,7 +257,15 @@ fn run(
         });
         results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
     };
-    let forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
+    let mut forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
+    // The budgets just above the frontier run's range, the programme's
+    // first (see EDGE), one after another, before the others.
+    let edge: Vec<usize> = if frontier_top.is_some() {
+        let at = forest_budgets.len().saturating_sub(EDGE);
+        forest_budgets.split_off(at).into_iter().rev().collect()
+    } else {
+        Vec::new()
+    };
     let forest_task = |i: usize| -> Result<(), SolveError> {
         if let Some(outcome) = proven(i) {
             record(i, outcome);
@@ -254,6 +277,25 @@ fn run(
             return Ok(());
         }
         record(i, solve::solve_sweep_budget(&instance(i), &prepared[i].0)?);
+        Ok(())
+    };
+    // After the frontier run: the edge budgets, the programme first while
+    // its tables stay small (`probing`), then the branch and cut.
+    let edge_task = |mut probing: bool| -> Result<(), SolveError> {
+        for &i in &edge {
+            if proven(i).is_some() || !probing || crate::solve::limits::expired() {
+                forest_task(i)?;
+                continue;
+            }
+            match solve::solve_sweep_budget_frontier_first(&instance(i), &prepared[i].0)? {
+                Some(outcome) => record(i, outcome),
+                None => {
+                    // Past the size here, past it above: the branch and cut.
+                    probing = false;
+                    forest_task(i)?;
+                }
+            }
+        }
         Ok(())
     };
     let frontier_task = || -> Result<(), SolveError> {
@@ -268,7 +310,7 @@ fn run(
             .filter(|&i| proven(i).is_none())
             .collect();
         let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
-            return Ok(());
+            return edge_task(false);
         };
         let started = Instant::now();
         let goal = Goal {
@@ -284,11 +326,16 @@ fn run(
             // others steal from this list once their own budgets are done:
             // on USA Mega, one worker alone took 75 s over 1..34 cars while
             // the other sat idle).
+            // The edge budgets first: the programme would pass its size
+            // there too.
             return open
+                .iter()
+                .chain(&edge)
+                .collect::<Vec<_>>()
                 .par_iter()
                 .rev()
                 .with_max_len(1)
-                .try_for_each(|&i| forest_task(i));
+                .try_for_each(|&&i| forest_task(i));
         };
         // Each budget's share of the one run.
         let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
@@ -299,7 +346,7 @@ fn run(
                 solve::finish(&instance(i), run, Method::Frontier, seconds)?,
             );
         }
-        Ok(())
+        edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2)
     };
     let (frontier_result, forest_result) = rayon::join(frontier_task, || {
         forest_budgets
