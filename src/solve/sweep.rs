@@ -13,7 +13,13 @@
 //!    branch and cut, largest first (and the budgets of the frontier run
 //!    too if that run passes its memory size). The starting
 //!    scores, made non-decreasing (a plan for β cars is a plan for β+1), are
-//!    the bounds the frontier run prunes against.
+//!    the bounds the frontier run prunes against. The two budgets above
+//!    the run's range come after it on its worker, the programme first
+//!    where its tables are small (see `EDGE` in the code).
+//!
+//! A sweep of a what-if variant ([`sweep_with`]) is told what its base's
+//! optima prove ([`Prior`]): a budget proven already is neither chosen for
+//! nor solved, and a carried plan is the start where it scores more.
 //!
 //! Every answer is verified like any `solve` answer, and the optima must be
 //! non-decreasing in the budget: a violation is reported as an error.
@@ -258,8 +264,8 @@ fn run(
         results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
     };
     let mut forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
-    // The budgets just above the frontier run's range, the programme's
-    // first (see EDGE), one after another, before the others.
+    // The budgets just above the frontier run's range: after that run, on
+    // its worker, the programme first (see EDGE).
     let edge: Vec<usize> = if frontier_top.is_some() {
         let at = forest_budgets.len().saturating_sub(EDGE);
         forest_budgets.split_off(at).into_iter().rev().collect()

@@ -29,8 +29,7 @@ use crate::analysis::scenario::Scenario;
 use crate::board::Board;
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
-use crate::solve::sweep::{all_proven, SweepEntry};
-use crate::solve::sweep::{sweep_with, Prior};
+use crate::solve::sweep::{all_proven, sweep_with, Prior, SweepEntry};
 use crate::solve::{heuristic, solve_proven, Outcome, SolveError, SolveOptions, Watch};
 
 pub use super::board_view::BoardView;
