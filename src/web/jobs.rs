@@ -541,9 +541,14 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
                     both_cores: true,
                     ..SolveOptions::default()
                 };
-                let first = solve_proven(&Instance::new(&board, own), &options, || {
-                    format!("the optimum of {own} cars was proven")
-                });
+                // A base resumed after a what-if pause proved it already.
+                let known = lock().base_proven.get(&own).cloned();
+                let first = match known {
+                    Some(outcome) => Ok(outcome),
+                    None => solve_proven(&Instance::new(&board, own), &options, || {
+                        format!("the optimum of {own} cars was proven")
+                    }),
+                };
                 publish(&mut |run: &mut Run| run.best_so_far = None);
                 if let Ok(o) = &first {
                     let entry = SweepEntry {
