@@ -21,10 +21,10 @@
 
 use std::collections::HashMap;
 
-use crate::board::{Board, RouteId};
+use crate::board::{Board, CityId, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::sweep::Prior;
-use crate::solve::{self, SolveError};
+use crate::solve::{self, Outcome, SolveError};
 
 /// A base board and a variant, matched.
 pub struct Carry<'a> {
@@ -38,13 +38,10 @@ pub struct Carry<'a> {
     gain: Option<u32>,
 }
 
-/// A city pair by its cities' names, in order.
-fn pair_key(board: &Board, r: RouteId) -> (String, String) {
-    let route = board.route(r);
-    let (a, b) = (
-        board.city(route.a).name.clone(),
-        board.city(route.b).name.clone(),
-    );
+/// Two cities by their names, in order: how a route's pair or a trip is
+/// matched across the boards.
+fn names(board: &Board, a: CityId, b: CityId) -> (String, String) {
+    let (a, b) = (board.city(a).name.clone(), board.city(b).name.clone());
     if a <= b {
         (a, b)
     } else {
@@ -52,18 +49,12 @@ fn pair_key(board: &Board, r: RouteId) -> (String, String) {
     }
 }
 
-/// A trip by its cities' names, in order.
-fn trip_key(board: &Board, t: crate::board::TicketId) -> (String, String) {
-    let trip = board.ticket(t);
-    let (a, b) = (
-        board.city(trip.a).name.clone(),
-        board.city(trip.b).name.clone(),
-    );
-    if a <= b {
-        (a, b)
-    } else {
-        (b, a)
-    }
+fn pair_key(board: &Board, r: RouteId) -> (String, String) {
+    names(board, board.route(r).a, board.route(r).b)
+}
+
+fn trip_key(board: &Board, t: TicketId) -> (String, String) {
+    names(board, board.ticket(t).a, board.ticket(t).b)
 }
 
 impl<'a> Carry<'a> {
@@ -102,6 +93,16 @@ impl<'a> Carry<'a> {
     /// every variant plan has one.
     pub fn gain(&self) -> Option<u32> {
         self.gain
+    }
+
+    /// What the base's answer at `cars` cars, if any, says about the
+    /// variant there: [`Carry::carry`] of its plan if it is proven, else
+    /// nothing.
+    pub fn prior(&self, cars: u32, base: Option<&Outcome>) -> Result<Prior, SolveError> {
+        match base {
+            Some(o) if o.proven => self.carry(cars, &o.plan.routes, o.plan.score()),
+            _ => Ok(Prior::Nothing),
+        }
     }
 
     /// What the base's proven optimum `optimum` at `cars` cars, reached by

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::analysis::carry::Carry;
 use crate::board::input::{self, join, Reader};
 use crate::board::{Board, BoardError};
-use crate::solve::sweep::{all_proven, sweep_proven, sweep_with, Prior, SweepEntry};
+use crate::solve::sweep::{all_proven, sweep_proven, sweep_with, SweepEntry};
 use crate::solve::SolveError;
 
 /// A scenario as written in its file, its numbers checked against the
@@ -431,11 +431,9 @@ pub fn sweep_variant(
 ) -> Result<Vec<SweepEntry>, SolveError> {
     let to = base_entries.iter().map(|e| e.cars).max().unwrap_or(1);
     let carry = Carry::new(base, variant);
-    let prior = |cars: u32| match base_entries.iter().find(|e| e.cars == cars) {
-        Some(e) if e.outcome.proven => {
-            carry.carry(cars, &e.outcome.plan.routes, e.outcome.plan.score())
-        }
-        _ => Ok(Prior::Nothing),
+    let prior = |cars: u32| {
+        let base = base_entries.iter().find(|e| e.cars == cars);
+        carry.prior(cars, base.map(|e| &e.outcome))
     };
     let entries = sweep_with(variant, 1, to, threads, &prior, progress)?;
     all_proven(variant, &entries)?;

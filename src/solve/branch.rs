@@ -408,9 +408,9 @@ impl Search<'_, '_> {
             }
             let mut node = top;
             self.open = floor(node.bound).min(trivial);
-            if self.watch.is_some() && self.lps > 0 && self.open < self.told {
+            if self.lps > 0 && self.open < self.told {
                 // The bound fell a point: worth showing while proving.
-                self.tell(self.best_routes.clone());
+                self.tell();
             }
             self.purge(&mut heap, &mut node)?;
             if let Some(basis) = node.basis.take() {
@@ -799,15 +799,15 @@ impl Search<'_, '_> {
         let (score, _) = heuristic::score(self.inst, &routes);
         if score > self.best {
             self.best = score;
-            self.tell(routes.clone());
             self.best_routes = routes;
+            self.tell();
         }
     }
 
-    /// Tells the watch, if any, of `routes` (the incumbent) and the bound.
-    fn tell(&mut self, routes: Vec<RouteId>) {
+    /// Tells the watch, if any, of the incumbent and the bound.
+    fn tell(&mut self) {
         if let Some(watch) = &self.watch {
-            watch.tell(self.inst, &routes, self.open);
+            watch.tell(self.inst, &self.best_routes, self.open);
             self.told = self.open;
         }
     }

@@ -40,8 +40,17 @@ pub fn start_from(inst: &Instance, beam: Option<&Frontier>) -> Vec<RouteId> {
     // Above the beam's largest budget its plan for that budget is the best
     // it knows (the sweep caps it at the cars of every route).
     match beam.map(|b| b.plan(inst.cars.min(b.max_cars())).0) {
-        Some(beamed) if score(inst, &beamed).0 > score(inst, &greedy).0 => beamed,
-        _ => greedy,
+        Some(beamed) => better(inst, greedy, beamed),
+        None => greedy,
+    }
+}
+
+/// Of two plans for `inst`, the one scoring more (`first` on a tie).
+pub fn better(inst: &Instance, first: Vec<RouteId>, second: Vec<RouteId>) -> Vec<RouteId> {
+    if score(inst, &second).0 > score(inst, &first).0 {
+        second
+    } else {
+        first
     }
 }
 

@@ -128,13 +128,7 @@ impl Watch {
         else {
             return;
         };
-        let plan = Plan {
-            routes: sorted(routes.to_vec()),
-            tickets: eval.completed.clone(),
-            cars_used: eval.cars_used,
-            route_points: eval.route_points,
-            ticket_points: eval.ticket_points,
-        };
+        let plan = verified_plan(routes.to_vec(), eval);
         let bound = bound.max(plan.score());
         (self.0)(&Glimpse { plan, bound });
     }
@@ -587,13 +581,7 @@ pub(crate) fn finish(
         &inst.tickets_in_play,
         &run.claim,
     )?;
-    let plan = Plan {
-        routes: sorted(run.routes),
-        tickets: eval.completed.clone(),
-        cars_used: eval.cars_used,
-        route_points: eval.route_points,
-        ticket_points: eval.ticket_points,
-    };
+    let plan = verified_plan(run.routes, eval);
     if run.bound < plan.score() {
         return Err(VerifyError(format!(
             "the solver's bound {} is below the {} points its plan scores",
@@ -642,6 +630,17 @@ pub fn met_bound(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Result<Ou
         nodes: 0,
     };
     finish(inst, run, Method::Base, 0.0)
+}
+
+/// The plan of `routes`, as the verifier's `eval` of them scores it.
+fn verified_plan(routes: Vec<RouteId>, eval: verify::Evaluation) -> Plan {
+    Plan {
+        routes: sorted(routes),
+        tickets: eval.completed,
+        cars_used: eval.cars_used,
+        route_points: eval.route_points,
+        ticket_points: eval.ticket_points,
+    }
 }
 
 fn sorted(mut v: Vec<RouteId>) -> Vec<RouteId> {

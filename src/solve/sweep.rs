@@ -169,7 +169,7 @@ fn run(
         .map(|&cars| prior(cars))
         .collect::<Result<_, _>>()?;
     let proven = |i: usize| match &priors[i] {
-        Prior::Proven(outcome) => Some(outcome.clone()),
+        Prior::Proven(outcome) => Some(outcome),
         _ => None,
     };
     // Instances are built where they are needed and dropped after: a long
@@ -199,17 +199,12 @@ fn run(
                 return (outcome.plan.routes.clone(), outcome.plan.score());
             }
             let start = heuristic::start_from(&inst, beam.as_ref());
+            let start = match &priors[i] {
+                Prior::Start(carried) => heuristic::better(&inst, start, carried.clone()),
+                _ => start,
+            };
             let score = heuristic::score(&inst, &start).0;
-            match &priors[i] {
-                Prior::Start(carried) => {
-                    let theirs = heuristic::score(&inst, carried).0;
-                    if theirs > score {
-                        return (carried.clone(), theirs);
-                    }
-                    (start, score)
-                }
-                _ => (start, score),
-            }
+            (start, score)
         })
         .collect();
     drop(beam);
@@ -274,7 +269,7 @@ fn run(
     };
     let forest_task = |i: usize| -> Result<(), SolveError> {
         if let Some(outcome) = proven(i) {
-            record(i, outcome);
+            record(i, outcome.clone());
             return Ok(());
         }
         // Past the time limit: no search, not even the instance.
@@ -307,7 +302,7 @@ fn run(
     let frontier_task = || -> Result<(), SolveError> {
         for &i in &frontier_budgets {
             if let Some(outcome) = proven(i) {
-                record(i, outcome);
+                record(i, outcome.clone());
             }
         }
         let open: Vec<usize> = frontier_budgets

@@ -17,6 +17,7 @@
 //! loading Europe, whose base run takes minutes, an edit is answered in the
 //! time of its own solve.
 
+use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -30,7 +31,7 @@ use crate::board::Board;
 use crate::model::{Instance, Plan};
 use crate::solve::limits;
 use crate::solve::sweep::{all_proven, sweep_with, Prior, SweepEntry};
-use crate::solve::{heuristic, solve_proven, Outcome, SolveError, SolveOptions, Watch};
+use crate::solve::{heuristic, solve_proven, Outcome, SolveOptions, Watch};
 
 pub use super::board_view::BoardView;
 
@@ -195,7 +196,7 @@ struct State {
     base_board: Arc<Board>,
     /// The base's proven optima so far, by budget: what a variant's
     /// budgets start from, or are proven by ([`crate::analysis::carry`]).
-    base_proven: std::collections::BTreeMap<u32, Outcome>,
+    base_proven: BTreeMap<u32, Outcome>,
     base_text: String,
     base_waiting: bool,
     variant_waiting: Option<VariantJob>,
@@ -417,24 +418,11 @@ fn best_so_far(
     })
 }
 
-/// What the base's proven optimum at `cars` cars, if any, says about
-/// `variant` there ([`Carry`]).
-fn carried(
-    shared: &(Mutex<State>, Condvar),
-    variant: &Board,
-    cars: u32,
-) -> Result<Prior, SolveError> {
-    let (base, at) = {
-        let state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
-        (
-            state.base_board.clone(),
-            state.base_proven.get(&cars).cloned(),
-        )
-    };
-    match at {
-        Some(o) => Carry::new(&base, variant).carry(cars, &o.plan.routes, o.plan.score()),
-        None => Ok(Prior::Nothing),
-    }
+/// The base board and its optima proven so far: what a variant's budgets
+/// are carried from ([`Carry::prior`]).
+fn base_proven(shared: &(Mutex<State>, Condvar)) -> (Arc<Board>, BTreeMap<u32, Outcome>) {
+    let state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+    (state.base_board.clone(), state.base_proven.clone())
 }
 
 /// The carried plan of `prior` as the start where it scores more than the
@@ -444,14 +432,7 @@ fn better_start(inst: &Instance, prior: Prior) -> Option<Vec<crate::board::Route
     let Prior::Start(carried) = prior else {
         return None;
     };
-    let own = heuristic::start(inst);
-    Some(
-        if heuristic::score(inst, &carried).0 > heuristic::score(inst, &own).0 {
-            carried
-        } else {
-            own
-        },
-    )
+    Some(heuristic::better(inst, heuristic::start(inst), carried))
 }
 
 fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
@@ -594,7 +575,9 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
                 let inst = Instance::new(&board, job.focus);
                 // The base's optimum at the budget may prove the variant's
                 // at once; else its plan is a start.
-                let proven = match carried(&shared, &board, job.focus) {
+                let (base, known) = base_proven(&shared);
+                let carried = Carry::new(&base, &board).prior(job.focus, known.get(&job.focus));
+                let proven = match carried {
                     Ok(Prior::Proven(outcome)) => Ok(outcome),
                     Err(e) => Err(e),
                     Ok(prior) => {
@@ -629,7 +612,9 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
             }
             Next::Variant(job) => {
                 let board = &job.board;
-                let prior = |cars: u32| carried(&shared, board, cars);
+                let (base, known) = base_proven(&shared);
+                let carry = Carry::new(&base, board);
+                let prior = |cars: u32| carry.prior(cars, known.get(&cars));
                 sweep_with(board, 1, board.cars.max(1), threads, &prior, &|e| {
                     add_budget(board, e)
                 })
