@@ -13,7 +13,7 @@ use rand_chacha::ChaCha8Rng;
 use rustc_hash::FxHashMap;
 
 use crate::board::{Board, CityId, Colour, RouteId, TicketId};
-use crate::game::replan::replan;
+use crate::game::replan::{clears, replan, Bar};
 use crate::game::rules::{Action, Card, Expect, Game};
 use crate::game::state::{GameState, Track};
 use crate::solve::verify::StationPartition;
@@ -460,10 +460,9 @@ fn plan_for(
     cache: Option<&PlanCache>,
 ) -> Option<(Plan, i64)> {
     let state = state_of(game, me, tickets);
-    let Some(cache) = cache.filter(|_| state.owned.is_empty() && state.taken.is_empty()) else {
+    let Some((cache, key)) = memo_key(&state, cache) else {
         return solve_plan(game, &state);
     };
-    let key = (state.players, state.cars_left, state.tickets.clone());
     if let Some(known) = cache.plans.lock().expect("plan memo").get(&key) {
         return known.clone();
     }
@@ -474,6 +473,25 @@ fn plan_for(
         .expect("plan memo")
         .insert(key, plan.clone());
     plan
+}
+
+/// The memo and the key `state`'s plan is kept under, for the states the
+/// memo keeps (none but the player's tickets on the board).
+fn memo_key<'c>(
+    state: &GameState,
+    cache: Option<&'c PlanCache>,
+) -> Option<(&'c PlanCache, PlanKey)> {
+    let cache = cache.filter(|_| state.owned.is_empty() && state.taken.is_empty())?;
+    Some((
+        cache,
+        (state.players, state.cars_left, state.tickets.clone()),
+    ))
+}
+
+/// Whether [`plan_for`] would answer from the memo.
+fn memoized(state: &GameState, cache: Option<&PlanCache>) -> bool {
+    memo_key(state, cache)
+        .is_some_and(|(cache, key)| cache.plans.lock().expect("plan memo").contains_key(&key))
 }
 
 /// [`plan_for`]'s solve.
@@ -529,7 +547,15 @@ fn solve_plan(game: &Game, state: &GameState) -> Option<(Plan, i64)> {
 type Plan = Vec<(RouteId, bool)>;
 
 /// The subset of the offered tickets (at least `min`) whose plan scores
-/// most, counting the tickets already held, and that plan's routes.
+/// most, counting the tickets already held, and that plan's routes; ties
+/// go to the subset first in bit order (the first offered ticket is bit 0).
+///
+/// Only the winner's plan is needed, so once a subset has a plan, the
+/// others need only say whether they beat it: the frontier programme
+/// answers with that score as its bar ([`clears`]), cheaply when the answer
+/// is no. A subset that does beat it is then solved as [`plan_for`] solves
+/// it, so the plan kept is the one a lone solve gives and the games stay
+/// the same whatever was asked before.
 fn keep_best_planned(
     game: &Game,
     me: usize,
@@ -539,22 +565,118 @@ fn keep_best_planned(
 ) -> (Vec<TicketId>, Plan) {
     let held = &game.players[me].tickets;
     let n = offered.len();
-    let mut best: Option<(i64, Vec<TicketId>, Plan)> = None;
-    for mask in 1u32..1 << n {
-        if (mask.count_ones() as usize) < min.min(n) {
-            continue;
-        }
-        let kept: Vec<TicketId> = (0..n)
+    let kept = |mask: u32| -> Vec<TicketId> {
+        (0..n)
             .filter(|i| mask >> i & 1 == 1)
             .map(|i| offered[i])
-            .collect();
+            .collect()
+    };
+    let with_held = |mask: u32| -> Vec<TicketId> {
         let mut all = held.clone();
-        all.extend(&kept);
+        all.extend(kept(mask));
+        all
+    };
+    // Larger keeps first: they usually score most, which makes the bar
+    // high for the rest.
+    let mut masks: Vec<u32> = (1u32..1 << n)
+        .filter(|m| m.count_ones() as usize >= min.min(n))
+        .collect();
+    masks.sort_by_key(|&m| (std::cmp::Reverse(m.count_ones()), m));
+    let mut best: Option<(i64, u32, Plan)> = None;
+    for mask in masks {
+        let all = with_held(mask);
+        if let Some((score, first, _)) = best.as_ref().filter(|b| b.0 > i64::MIN) {
+            // To win, a later mask must score more, an earlier one as much.
+            let bar = if mask < *first { score - 1 } else { *score };
+            let state = state_of(game, me, &all);
+            if !memoized(&state, cache) && clears(&game.board, &state, bar) == Some(Bar::Below) {
+                continue;
+            }
+        }
         let (plan, score) = plan_for(game, me, &all, cache).unwrap_or((Vec::new(), i64::MIN));
-        if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
-            best = Some((score, kept, plan));
+        let wins = best
+            .as_ref()
+            .is_none_or(|(b, first, _)| score > *b || (score == *b && mask < *first));
+        if wins {
+            best = Some((score, mask, plan));
         }
     }
-    best.map(|(_, k, plan)| (k, plan))
+    best.map(|(_, mask, plan)| (kept(mask), plan))
         .unwrap_or_else(|| (offered[..min.min(n)].to_vec(), Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    /// What `keep_best_planned` must choose: every keepable subset solved
+    /// alone, the best score winning, ties to the first in bit order.
+    fn keep_by_solving_all(
+        game: &Game,
+        me: usize,
+        offered: &[TicketId],
+        min: usize,
+    ) -> (Vec<TicketId>, Plan) {
+        let n = offered.len();
+        let mut best: Option<(i64, Vec<TicketId>, Plan)> = None;
+        for mask in 1u32..1 << n {
+            if (mask.count_ones() as usize) < min.min(n) {
+                continue;
+            }
+            let kept: Vec<TicketId> = (0..n)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| offered[i])
+                .collect();
+            let mut all = game.players[me].tickets.clone();
+            all.extend(&kept);
+            let (plan, score) = plan_for(game, me, &all, None).unwrap_or((Vec::new(), i64::MIN));
+            if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
+                best = Some((score, kept, plan));
+            }
+        }
+        let (_, kept, plan) = best.expect("a keepable subset");
+        (kept, plan)
+    }
+
+    /// The bar-and-memo shortcut keeps the tickets, and the plan, that
+    /// solving every subset alone would: at every ticket choice of whole
+    /// games between planners (the first choices, where the memo answers
+    /// from the second game on, and the draws in play).
+    #[test]
+    fn keeping_by_the_bar_chooses_as_solving_every_subset() {
+        let board = Board::usa();
+        let cache = Arc::new(PlanCache::default());
+        let (mut first, mut drawn) = (0, 0);
+        for seed in 0..8 {
+            let mut game = Game::new(&board, 3, seed).unwrap();
+            let mut players: Vec<Planner> = (0..3).map(|_| Planner::default()).collect();
+            for p in &mut players {
+                p.share(&cache);
+            }
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut moves = 0;
+            while !game.is_over() && moves < 400 {
+                let me = game.current();
+                if let Some((offered, min)) = game.offer(me) {
+                    let chosen = keep_best_planned(&game, me, offered, min, Some(&cache));
+                    assert_eq!(
+                        chosen,
+                        keep_by_solving_all(&game, me, offered, min),
+                        "game {seed}, move {moves}, player {me}, offered {offered:?}"
+                    );
+                    if game.in_setup() {
+                        first += 1;
+                    } else {
+                        drawn += 1;
+                    }
+                }
+                let action = players[me].decide(&game, me, &mut rng);
+                game.apply(me, &action).unwrap();
+                moves += 1;
+            }
+        }
+        assert_eq!(first, 24);
+        assert!(drawn >= 5, "only {drawn} ticket draws seen");
+    }
 }
