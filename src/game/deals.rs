@@ -25,7 +25,7 @@ use crate::board::Board;
 use crate::game::replan::{clears, replan, Bar};
 use crate::game::simulate::quantile;
 use crate::game::state::GameState;
-use crate::solve::{Method, SolveError, SolveOptions};
+use crate::solve::{SolveError, SolveOptions};
 
 /// What to deal.
 #[derive(Clone, Debug)]
@@ -345,59 +345,59 @@ pub fn value_hands(
     let keep = options.keep;
     let solve_options = SolveOptions::default();
     let state = |s: &[usize]| keep_state(board, options.cars, s);
-    let solved_from = |s: &Vec<usize>, options: &SolveOptions| -> Result<(i64, bool), SolveError> {
-        let r = replan(board, &state(s), options)?;
+    let solved = |s: &Vec<usize>| -> Result<(i64, bool), SolveError> {
+        let r = replan(board, &state(s), &solve_options)?;
         progress();
         Ok((r.score, r.outcome.proven))
     };
-    let solved = |s: &Vec<usize>| solved_from(s, &solve_options);
-    // The smaller subsets, shared between hands, are solved first; a whole
-    // hand, its own, only has to beat the best of them to matter (ties keep
-    // the fewer cards), which the frontier programme settles with that
-    // score as its bar, cheaply when the answer is no (about two hands in
-    // three on Europe).
-    let (smaller, whole): (Vec<Vec<usize>>, Vec<Vec<usize>>) = keepable(hands, keep)
-        .into_iter()
-        .partition(|s| s.len() < options.hand);
-    let values: Vec<(i64, bool)> = smaller.par_iter().map(solved).collect::<Result<_, _>>()?;
-    let mut value: HashMap<&[usize], Option<(i64, bool)>> = smaller
-        .iter()
-        .map(Vec::as_slice)
-        .zip(values.iter().map(|&v| Some(v)))
-        .collect();
-    let best_below = |h: &[usize]| -> Option<i64> {
-        (keep..h.len())
-            .flat_map(|k| combinations(h.len(), k))
-            .map(|c| c.iter().map(|&i| h[i]).collect::<Vec<usize>>())
-            .filter_map(|s| value[s.as_slice()].map(|v| v.0))
-            .max()
-    };
-    let wholes: Vec<Option<(i64, bool)>> = whole
-        .par_iter()
-        .map(|h| -> Result<Option<(i64, bool)>, SolveError> {
-            let Some(bar) = best_below(h) else {
-                return solved(h).map(Some);
-            };
-            match clears(board, &state(h), bar) {
-                Some(Bar::Below) => {
-                    progress();
-                    Ok(None)
+    // Subsets are valued by size, smallest first. The smallest are solved;
+    // a larger one only matters if it beats every smaller keep inside it
+    // (ties keep the fewer cards), the same in every hand that holds it,
+    // which the frontier programme settles alone with the best of them as
+    // its bar: a "no" costs a fraction of a solve (on Europe for a quarter
+    // of the triples and two hands in three), and a "yes" comes with the
+    // optimum, checked by the verifier. A subset that cannot beat them is left
+    // unvalued (`None`): it is never a hand's best, and the best of a
+    // larger subset's smaller keeps is still the best of the valued ones
+    // (an unvalued one is at most the best of its own).
+    let mut by_size: Vec<Vec<Vec<usize>>> = vec![Vec::new(); options.hand + 1];
+    for s in keepable(hands, keep) {
+        let k = s.len();
+        by_size[k].push(s);
+    }
+    let mut value: HashMap<Vec<usize>, Option<(i64, bool)>> = HashMap::new();
+    for level in &by_size[keep..] {
+        let best_below = |s: &[usize]| -> Option<i64> {
+            (keep..s.len())
+                .flat_map(|k| combinations(s.len(), k))
+                .filter_map(|c| {
+                    let smaller: Vec<usize> = c.iter().map(|&i| s[i]).collect();
+                    value[&smaller].map(|v| v.0)
+                })
+                .max()
+        };
+        let values: Vec<Option<(i64, bool)>> = level
+            .par_iter()
+            .map(|s| -> Result<Option<(i64, bool)>, SolveError> {
+                let Some(bar) = best_below(s) else {
+                    return solved(s).map(Some);
+                };
+                match clears(board, &state(s), bar) {
+                    Some(Bar::Below) => {
+                        progress();
+                        Ok(None)
+                    }
+                    // The optimum found clearing the bar, verified.
+                    Some(Bar::Above { score, .. }) => {
+                        progress();
+                        Ok(Some((score, true)))
+                    }
+                    None => solved(s).map(Some),
                 }
-                // The optimum found clearing the bar, verified by replan.
-                Some(Bar::Above(plan)) => solved_from(
-                    h,
-                    &SolveOptions {
-                        method: Method::Frontier,
-                        start: Some(plan),
-                        ..SolveOptions::default()
-                    },
-                )
-                .map(Some),
-                None => solved(h).map(Some),
-            }
-        })
-        .collect::<Result<_, _>>()?;
-    value.extend(whole.iter().map(Vec::as_slice).zip(wholes));
+            })
+            .collect::<Result<_, _>>()?;
+        value.extend(level.iter().cloned().zip(values));
+    }
     Ok(hands
         .iter()
         .map(|h| {
@@ -406,8 +406,8 @@ pub fn value_hands(
             for k in keep..=h.len() {
                 for c in combinations(h.len(), k) {
                     let s: Vec<usize> = c.iter().map(|&i| h[i]).collect();
-                    // `None`: the whole hand, no better than a smaller keep.
-                    let Some((v, p)) = value[s.as_slice()] else {
+                    // `None`: no better than a smaller keep.
+                    let Some((v, p)) = value[&s] else {
                         continue;
                     };
                     proven &= p;

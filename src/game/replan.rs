@@ -89,9 +89,14 @@ fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instanc
 pub enum Bar {
     /// No plan scores more.
     Below,
-    /// One does: an optimal plan's routes, owned ones included (a start
-    /// that spares [`replan`] its search for one; replan verifies it).
-    Above(Vec<RouteId>),
+    /// One does: an optimal plan's routes, owned ones included, and its
+    /// final score, counted by the union-find verifier ([`held_score`]).
+    Above {
+        /// The plan's routes, owned ones included.
+        routes: Vec<RouteId>,
+        /// Its final score, as [`replan`] counts it.
+        score: i64,
+    },
 }
 
 /// Whether some plan from `state` ends above `score` points (the final
@@ -120,13 +125,30 @@ pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
         &inst.tickets,
         &Goal::budget(inst.cars, bar),
     )?;
+    if dp.best(inst.cars) < bar {
+        return Some(Bar::Below);
+    }
     // Every state that could reach the bar survives its pruning, so the
-    // best left is the optimum when it clears the bar.
-    Some(if dp.best(inst.cars) >= bar {
-        Bar::Above(dp.plan(inst.cars).0)
-    } else {
-        Bar::Below
-    })
+    // best left is the optimum: checked on the real board as replan checks
+    // its plans (the cars, one track of a pair, the score counted by the
+    // verifier against the programme's), or left to a solve (`None`).
+    let mut routes = dp.plan(inst.cars).0;
+    routes.extend(state.owned.iter().map(|t| t.route));
+    routes.sort();
+    routes.dedup();
+    let claim_cars: u32 = routes
+        .iter()
+        .filter(|r| !state.owned.iter().any(|t| t.route == **r))
+        .map(|&r| board.route(r).length)
+        .sum();
+    let score = held_score(board, state, &routes);
+    let expected = dp.best(inst.cars) as i64 + owned - held_points(board, state);
+    let sound = claim_cars <= state.cars_left
+        && board.same_pair(&routes).is_none()
+        && !routes.iter().any(|&r| state.is_blocked(board, r))
+        && score == expected;
+    debug_assert!(sound, "the programme's plan for {state:?} does not check");
+    sound.then_some(Bar::Above { routes, score })
 }
 
 /// Solves the rest of the game from `state` on `board`.
