@@ -117,6 +117,19 @@ pub(crate) struct Answer {
     pub out_of_lps: bool,
     /// Columns and rows of the model as the search left it (cuts included).
     pub model_size: (usize, usize),
+    /// The root as a search that stopped there ([`Reach::Root`]) left it,
+    /// for a later search of the same instance ([`solve_from_root`]).
+    pub root: Option<Root>,
+}
+
+/// A root already solved: its cuts, in the order of its LP's rows, and the
+/// LP's final basis. A search of the same instance that starts from it
+/// ([`solve_from_root`]) has the root's rows and point at its first LP,
+/// instead of finding them again (the sweep solves each budget's root
+/// once to choose its method, then proves the budget).
+pub(crate) struct Root {
+    cuts: Vec<Cut>,
+    basis: Basis,
 }
 
 /// What processing one node ended with.
@@ -220,6 +233,26 @@ pub(crate) fn solve(
     }
     let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
     search.watch = watch.cloned();
+    search.run()
+}
+
+/// [`solve`] on one lane, from a root a search of the same instance
+/// stopped at ([`Answer::root`]): its cuts are the first rows added and its
+/// basis the first LP's, so the root's LP starts where that one ended. The
+/// instance must be the one the root was solved for (the same routes and
+/// tickets give the same model, column for column).
+pub(crate) fn solve_from_root(
+    inst: &Instance,
+    start: &[RouteId],
+    deadline: Option<Instant>,
+    reach: Reach,
+    root: &Root,
+) -> Result<Answer, MipError> {
+    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+    search.model.add_cuts(&mut search.mip, &root.cuts)?;
+    search.row_cuts.extend(root.cuts.iter().cloned().map(Some));
+    search.purged_at = search.mip.rows();
+    search.mip.set_basis(&root.basis)?;
     search.run()
 }
 
@@ -440,8 +473,13 @@ impl Search<'_, '_> {
                         break 'search;
                     }
                     NodeEnd::Branch { bound, .. } if nodes == 1 && self.stop_at_root(bound) => {
+                        let root = Root {
+                            cuts: self.row_cuts.iter().flatten().cloned().collect(),
+                            basis: self.mip.basis()?,
+                        };
                         let mut answer = self.answer(floor(bound), false, nodes);
                         answer.loose_root = self.loose(bound);
+                        answer.root = Some(root);
                         return Ok(answer);
                     }
                     NodeEnd::Branch {
@@ -556,6 +594,7 @@ impl Search<'_, '_> {
             nodes,
             loose_root: false,
             out_of_lps: false,
+            root: None,
         }
     }
 
@@ -908,6 +947,35 @@ impl Search<'_, '_> {
 mod tests {
     use super::*;
     use crate::board::Board;
+
+    /// A search started from a root solved before (its cuts and basis)
+    /// proves the optimum a fresh search proves, with a plan the verifier
+    /// accepts, and its root LP starts where the first root's ended: it
+    /// finds the root's bound in fewer LPs.
+    #[test]
+    fn a_search_from_a_kept_root_proves_the_same_optimum_sooner() {
+        let board = Board::usa();
+        for cars in [12, 30, 38, 45] {
+            let inst = Instance::new(&board, cars);
+            let start = heuristic::start(&inst);
+            let fresh = solve(&inst, &start, None, Reach::Proof, Lanes::One, None).unwrap();
+            let rooted = solve(&inst, &start, None, Reach::Root(0.0), Lanes::One, None).unwrap();
+            let root = rooted.root.expect("a root search keeps its root");
+            let again = solve_from_root(&inst, &rooted.routes, None, Reach::Proof, &root).unwrap();
+            assert!(fresh.proven && again.proven, "{cars} cars");
+            assert_eq!(again.score, fresh.score, "{cars} cars");
+            let plan = crate::solve::verify::evaluate(&board, &again.routes, &inst.tickets);
+            assert_eq!(plan.score(), again.score, "{cars} cars");
+            assert!(plan.cars_used <= cars, "{cars} cars");
+            // The kept root's LPs are not done again.
+            assert!(
+                again.lps < fresh.lps,
+                "{cars} cars: {} LPs from the root against {} fresh",
+                again.lps,
+                fresh.lps
+            );
+        }
+    }
 
     /// Purging at every node taken from the heap (rows slack everywhere
     /// dropped, saved bases cut down to match) proves the same optimum as

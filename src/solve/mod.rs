@@ -436,11 +436,32 @@ fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
 /// forest model's branch and cut or the frontier programme. Costs one root
 /// node of the branch and cut.
 pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, SolveError> {
+    Ok(choose_keeping_root(inst, start, gap)?.method)
+}
+
+/// What [`choose`] learned of a budget: the method, and for the branch and
+/// cut the root it solved to choose, with the best plan found there.
+pub(crate) struct Choice {
+    pub method: Method,
+    /// The root and its incumbent (`None` where no root was solved).
+    pub root: Option<(branch::Root, Vec<RouteId>)>,
+}
+
+/// [`choose`], keeping the root it solved for the branch and cut of the
+/// same instance ([`solve_sweep_budget`]).
+pub(crate) fn choose_keeping_root(
+    inst: &Instance,
+    start: &[RouteId],
+    gap: f64,
+) -> Result<Choice, SolveError> {
     if crate::solve::limits::expired()
         || inst.takes_everything()
         || !Frontier::fits(inst.board, &inst.routes, &inst.tickets)
     {
-        return Ok(Method::Forest);
+        return Ok(Choice {
+            method: Method::Forest,
+            root: None,
+        });
     }
     let answer = branch::solve(
         inst,
@@ -450,10 +471,13 @@ pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, So
         Lanes::One,
         None,
     )?;
-    Ok(if answer.loose_root {
-        Method::Frontier
-    } else {
-        Method::Forest
+    Ok(Choice {
+        method: if answer.loose_root {
+            Method::Frontier
+        } else {
+            Method::Forest
+        },
+        root: answer.root.map(|root| (root, answer.routes)),
     })
 }
 
@@ -472,13 +496,32 @@ fn forest_or_frontier(
     lanes: Lanes,
     watch: Option<&Watch>,
 ) -> Result<(Run, Method), SolveError> {
+    forest_or_frontier_from(inst, start, clock, gap, lps, lanes, watch, None)
+}
+
+/// [`forest_or_frontier`], the branch and cut on one lane from `root`
+/// where one is given (see [`branch::solve_from_root`]).
+#[allow(clippy::too_many_arguments)]
+fn forest_or_frontier_from(
+    inst: &Instance,
+    start: &[RouteId],
+    clock: &Clock,
+    gap: Option<f64>,
+    lps: usize,
+    lanes: Lanes,
+    watch: Option<&Watch>,
+    root: Option<&branch::Root>,
+) -> Result<(Run, Method), SolveError> {
     let fits = Frontier::fits(inst.board, &inst.routes, &inst.tickets);
     let reach = if fits {
         Reach::Handover { gap, lps }
     } else {
         Reach::Proof
     };
-    let answer = branch::solve(inst, start, clock.deadline(), reach, lanes, watch)?;
+    let answer = match root {
+        Some(root) => branch::solve_from_root(inst, start, clock.deadline(), reach, root)?,
+        None => branch::solve(inst, start, clock.deadline(), reach, lanes, watch)?,
+    };
     if !(answer.loose_root || answer.out_of_lps) {
         return Ok((branch_run(inst, answer), Method::Forest));
     }
@@ -499,9 +542,12 @@ fn forest_or_frontier(
 /// [`solve`] for a budget the sweep gave to the branch and cut
 /// ([`choose`] found its root tight enough): the branch and cut, handing
 /// over to the frontier programme past [`HANDOVER_LPS`] LPs.
+/// `root`, where given, is the one [`choose_keeping_root`] solved for this
+/// instance, and its incumbent the start where it scores more.
 pub(crate) fn solve_sweep_budget(
     inst: &Instance,
     start: &[RouteId],
+    root: Option<(branch::Root, Vec<RouteId>)>,
 ) -> Result<Outcome, SolveError> {
     let started = Instant::now();
     let clock = Clock::new(started, None);
@@ -514,8 +560,20 @@ pub(crate) fn solve_sweep_budget(
         return solve(inst, &options);
     }
     model_fits(inst, Method::Forest, "")?;
-    let (run, method) =
-        forest_or_frontier(inst, start, &clock, None, HANDOVER_LPS, Lanes::One, None)?;
+    let (root, start) = match root {
+        Some((root, found)) => (Some(root), heuristic::better(inst, start.to_vec(), found)),
+        None => (None, start.to_vec()),
+    };
+    let (run, method) = forest_or_frontier_from(
+        inst,
+        &start,
+        &clock,
+        None,
+        HANDOVER_LPS,
+        Lanes::One,
+        None,
+        root.as_ref(),
+    )?;
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 

@@ -6,7 +6,9 @@
 //!    branch and cut and the frontier programme, by the root's gap (with
 //!    the sweep's own threshold, [`solve::SWEEP_GAP`]), for the budgets from
 //!    the top down to the largest that chooses the frontier (the frontier
-//!    run takes all the budgets below it anyway).
+//!    run takes all the budgets below it anyway). Each root solved here is
+//!    kept, its cuts and basis, and the branch and cut of the same budget
+//!    starts from it instead of solving its root again.
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
 //!    pass), while the other worker solves the larger budgets with the
@@ -40,6 +42,9 @@ use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::heuristic;
 use crate::solve::verify::VerifyError;
 use crate::solve::{self, Method, Outcome, SolveError};
+
+/// A root solved to choose a budget's method, and the plan found there.
+type Root = (solve::branch::Root, Vec<RouteId>);
 
 /// How the sweep chooses among alternate optima; written into its outputs.
 pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
@@ -214,9 +219,13 @@ fn run(
     // one matters: budgets are asked from the top, a worker's worth at a
     // time, until one chooses the frontier (the root LPs of the budgets
     // below it would be thrown away; on Europe they take seconds each).
+    // The roots solved to choose are kept: the branch and cut of the same
+    // budget starts from its root's cuts and basis instead of finding them
+    // again.
     let workers = rayon::current_num_threads().max(1);
     let mut frontier_top: Option<usize> = None;
     let mut asked = budgets.len();
+    let roots: Vec<Mutex<Option<Root>>> = (0..budgets.len()).map(|_| Mutex::new(None)).collect();
     while asked > 0 && frontier_top.is_none() {
         let lo = asked.saturating_sub(workers);
         let chosen: Vec<Method> = (lo..asked)
@@ -227,7 +236,10 @@ fn run(
                 if crate::solve::limits::expired() || proven(i).is_some() {
                     return Ok(Method::Forest);
                 }
-                solve::choose(&instance(i), &prepared[i].0, solve::SWEEP_GAP)
+                let choice =
+                    solve::choose_keeping_root(&instance(i), &prepared[i].0, solve::SWEEP_GAP)?;
+                *roots[i].lock().expect("no worker panics while holding it") = choice.root;
+                Ok(choice.method)
             })
             .collect::<Result<_, SolveError>>()?;
         frontier_top = chosen
@@ -277,7 +289,14 @@ fn run(
             record(i, solve::unsolved(board));
             return Ok(());
         }
-        record(i, solve::solve_sweep_budget(&instance(i), &prepared[i].0)?);
+        let root = roots[i]
+            .lock()
+            .expect("no worker panics while holding it")
+            .take();
+        record(
+            i,
+            solve::solve_sweep_budget(&instance(i), &prepared[i].0, root)?,
+        );
         Ok(())
     };
     // After the frontier run: the edge budgets, the programme first while
