@@ -200,3 +200,46 @@ fn progress_hears_every_solve_with_the_right_total() {
         format!("optimum of 9 cars: {} points", r.optimum)
     );
 }
+
+#[test]
+fn break_even_from_a_sweeps_optimum_agrees_with_solving_it_again() {
+    use ttr_opt::analysis::{blocked, break_even, break_even_from};
+    use ttr_opt::solve::{solve_proven, SolveOptions};
+    // The balance report hands the sweep's optimum to the break-even
+    // analysis instead of solving it again: the tickets' rows do not
+    // depend on which optimal plan it is, and every route row is the
+    // optimum with that route blocked, solved apart.
+    let b = ttr_opt::board::Board::usa();
+    let cars = 14;
+    let sweep = ttr_opt::solve::sweep::sweep_proven(&b, 1, cars, 2, &|_| {}).unwrap();
+    let base = sweep
+        .iter()
+        .find(|e| e.cars == cars)
+        .unwrap()
+        .outcome
+        .clone();
+    let given = break_even_from(&b, cars, 2, Some(base.clone()), &|_| {}).unwrap();
+    let solved = break_even(&b, cars, 2).unwrap();
+    assert_eq!(given.optimum, base.plan.score());
+    assert_eq!(given.optimum, solved.optimum);
+    let rows = |r: &ttr_opt::analysis::Balance| {
+        r.tickets
+            .iter()
+            .map(|t| format!("{t:?}"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rows(&given), rows(&solved));
+    assert_eq!(given.routes.len(), base.plan.routes.len());
+    for row in &given.routes {
+        let route = b
+            .route_ids()
+            .find(|&x| b.route_label(x) == row.name && base.plan.routes.contains(&x))
+            .unwrap();
+        let alone = solve_proven(&blocked(&b, cars, route), &SolveOptions::default(), || {
+            "proven".to_string()
+        })
+        .unwrap();
+        assert_eq!(row.optimum, alone.plan.score(), "{}", row.name);
+        assert_eq!(row.change, alone.plan.score() as i64 - given.optimum as i64);
+    }
+}

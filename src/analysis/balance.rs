@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_with, frequency, Balance, Frequency, Membership};
+use crate::analysis::{break_even_from, frequency, Balance, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
 use crate::game::deals::{deals, keepable_per_hand, DealError, DealOptions, DealReport};
@@ -155,7 +155,16 @@ pub fn balance(
         routes: blocking,
         unfinished,
         ..
-    } = break_even_with(board, cars, threads, &|step| progress(Progress::Step(step)))?;
+    } = break_even_from(
+        board,
+        cars,
+        threads,
+        entries
+            .iter()
+            .find(|e| e.cars == cars)
+            .map(|e| e.outcome.clone()),
+        &|step| progress(Progress::Step(step)),
+    )?;
     let options = deal_sample(board, cars);
     let deal = match crate::solve::worker_pool(threads)?.install(|| {
         deals(board, &options, &|| {

@@ -97,7 +97,7 @@ pub fn sensitivity_with(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Sensitivity, SolveError> {
-    Ok(sensitivity_steps(board, cars, threads, progress, &|_| 0)?.0)
+    Ok(sensitivity_steps(board, cars, threads, None, progress, &|_| 0)?.0)
 }
 
 /// [`sensitivity_with`], counting `more(plan)` solves the caller makes
@@ -108,19 +108,25 @@ pub fn sensitivity_with(
 /// finished, by ticket (two tickets may share a label).
 type Without = Vec<(TicketId, u32)>;
 
+/// `base`, where given, is the optimum at `cars` proven already (a
+/// sweep's), which is then not solved again.
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
     threads: usize,
+    base: Option<Outcome>,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
 ) -> Result<(Sensitivity, usize, Without, usize), SolveError> {
     solve::worker_pool(threads)?.install(|| {
-        let base = solve_proven(
-            &Instance::new(board, cars),
-            &SolveOptions::default(),
-            || format!("the optimum of {cars} cars was proven"),
-        )?;
+        let base = match base.filter(|b| b.proven) {
+            Some(base) => base,
+            None => solve_proven(
+                &Instance::new(board, cars),
+                &SolveOptions::default(),
+                || format!("the optimum of {cars} cars was proven"),
+            )?,
+        };
         let total = 1 + base.plan.tickets.len() + base.plan.routes.len() + more(&base.plan);
         let tell = |what: String| progress(Step { total, what: &what });
         tell(format!(
@@ -408,11 +414,23 @@ pub fn break_even_with(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Balance, SolveError> {
+    break_even_from(board, cars, threads, None, progress)
+}
+
+/// [`break_even_with`] from the optimum at `cars` where one is proven
+/// already (`base`, a sweep's: the balance report's), not solved again.
+pub fn break_even_from(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    base: Option<Outcome>,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Balance, SolveError> {
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
     let (s, total, without, tickets_unfinished) =
-        sensitivity_steps(board, cars, threads, progress, &forced)?;
+        sensitivity_steps(board, cars, threads, base, progress, &forced)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
