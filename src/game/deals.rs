@@ -366,7 +366,7 @@ pub fn value_hands(
         by_size[k].push(s);
     }
     let mut value: HashMap<Vec<usize>, Option<(i64, bool)>> = HashMap::new();
-    for level in &by_size[keep..] {
+    for level in by_size.into_iter().skip(keep) {
         let best_below = |s: &[usize]| -> Option<i64> {
             (keep..s.len())
                 .flat_map(|k| combinations(s.len(), k))
@@ -396,7 +396,7 @@ pub fn value_hands(
                 }
             })
             .collect::<Result<_, _>>()?;
-        value.extend(level.iter().cloned().zip(values));
+        value.extend(level.into_iter().zip(values));
     }
     Ok(hands
         .iter()

@@ -115,7 +115,8 @@ pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
         .iter()
         .map(|t| board.route(t.route).points as i64)
         .sum();
-    let bar = u32::try_from(score - owned + held_points(board, state) + 1).ok()?;
+    let penalties = held_points(board, state);
+    let bar = u32::try_from(score - owned + penalties + 1).ok()?;
     if bar == 0 || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
         return None;
     }
@@ -136,17 +137,14 @@ pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
     routes.extend(state.owned.iter().map(|t| t.route));
     routes.sort();
     routes.dedup();
-    let claim_cars: u32 = routes
+    let claim: Vec<RouteId> = routes
         .iter()
-        .filter(|r| !state.owned.iter().any(|t| t.route == **r))
-        .map(|&r| board.route(r).length)
-        .sum();
+        .copied()
+        .filter(|&r| !state.owned.iter().any(|t| t.route == r))
+        .collect();
     let score = held_score(board, state, &routes);
-    let expected = dp.best(inst.cars) as i64 + owned - held_points(board, state);
-    let sound = claim_cars <= state.cars_left
-        && board.same_pair(&routes).is_none()
-        && !routes.iter().any(|&r| state.is_blocked(board, r))
-        && score == expected;
+    let expected = dp.best(inst.cars) as i64 + owned - penalties;
+    let sound = check_claim(board, state, &claim, &routes).is_ok() && score == expected;
     debug_assert!(sound, "the programme's plan for {state:?} does not check");
     sound.then_some(Bar::Above { routes, score })
 }
@@ -188,7 +186,7 @@ pub fn replan(
     let points = |tickets: &[TicketId]| -> i64 {
         tickets.iter().map(|&t| board.ticket(t).points as i64).sum()
     };
-    let claim_cars: u32 = claim.iter().map(|&r| board.route(r).length).sum();
+    let claim_cars = cars_of(board, &claim);
     let (completed, drawn): (Vec<TicketId>, Vec<TicketId>) =
         eval.completed.iter().copied().partition(|t| held(t));
     // A held ticket none of whose trips scores is lost, at its smallest trip.
@@ -204,24 +202,8 @@ pub fn replan(
         + points(&drawn);
 
     let fail = |what: String| -> Result<Replan, SolveError> { Err(VerifyError(what).into()) };
-    if claim_cars > state.cars_left {
-        return fail(format!(
-            "the new routes need {claim_cars} cars but {} are left",
-            state.cars_left
-        ));
-    }
-    if let Some(&r) = claim.iter().find(|&&r| state.is_blocked(board, r)) {
-        return fail(format!(
-            "the plan claims {}, which opponents have closed",
-            board.route_label(r)
-        ));
-    }
-    if let Some((a, b)) = board.same_pair(&network) {
-        return fail(format!(
-            "the plan holds two tracks of one city pair: {} and {}",
-            board.route_label(a),
-            board.route_label(b)
-        ));
+    if let Err(what) = check_claim(board, state, &claim, &network) {
+        return fail(what);
     }
     // The derived objective is the final score, less the owned points and
     // the certain −p of the held tickets.
@@ -267,6 +249,44 @@ pub fn held_score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 
         .map(|&c| penalty(board, c))
         .sum();
     eval.score() as i64 - lost as i64
+}
+
+/// Train cars `routes` take.
+fn cars_of(board: &Board, routes: &[RouteId]) -> u32 {
+    routes.iter().map(|&r| board.route(r).length).sum()
+}
+
+/// What a plan from `state` must satisfy on the real board beyond its
+/// score: the new routes (`claim`) fit the cars left and none is closed by
+/// an opponent, and the whole network (`network`: owned and new) holds at
+/// most one track of a city pair. The message says what fails.
+fn check_claim(
+    board: &Board,
+    state: &GameState,
+    claim: &[RouteId],
+    network: &[RouteId],
+) -> Result<(), String> {
+    let cars = cars_of(board, claim);
+    if cars > state.cars_left {
+        return Err(format!(
+            "the new routes need {cars} cars but {} are left",
+            state.cars_left
+        ));
+    }
+    if let Some(&r) = claim.iter().find(|&&r| state.is_blocked(board, r)) {
+        return Err(format!(
+            "the plan claims {}, which opponents have closed",
+            board.route_label(r)
+        ));
+    }
+    if let Some((a, b)) = board.same_pair(network) {
+        return Err(format!(
+            "the plan holds two tracks of one city pair: {} and {}",
+            board.route_label(a),
+            board.route_label(b)
+        ));
+    }
+    Ok(())
 }
 
 /// The board as the rest of the game sees it (see the module comment).

@@ -948,6 +948,14 @@ mod tests {
     use super::*;
     use crate::board::Board;
 
+    /// The answer's plan, checked by the union-find verifier: it scores
+    /// what the answer says and fits the instance's cars.
+    pub(in crate::solve::branch) fn assert_verified(inst: &Instance, answer: &Answer) {
+        let plan = crate::solve::verify::evaluate(inst.board, &answer.routes, &inst.tickets);
+        assert_eq!(plan.score(), answer.score, "{} cars", inst.cars);
+        assert!(plan.cars_used <= inst.cars, "{} cars", inst.cars);
+    }
+
     /// A search started from a root solved before (its cuts and basis)
     /// proves the optimum a fresh search proves, with a plan the verifier
     /// accepts, and its root LP starts where the first root's ended: it
@@ -964,9 +972,7 @@ mod tests {
             let again = solve_from_root(&inst, &rooted.routes, None, Reach::Proof, &root).unwrap();
             assert!(fresh.proven && again.proven, "{cars} cars");
             assert_eq!(again.score, fresh.score, "{cars} cars");
-            let plan = crate::solve::verify::evaluate(&board, &again.routes, &inst.tickets);
-            assert_eq!(plan.score(), again.score, "{cars} cars");
-            assert!(plan.cars_used <= cars, "{cars} cars");
+            assert_verified(&inst, &again);
             // The kept root's LPs are not done again.
             assert!(
                 again.lps < fresh.lps,
@@ -996,9 +1002,7 @@ mod tests {
             let (kept, purged) = (solve(usize::MAX), solve(1));
             assert!(kept.proven && purged.proven, "{cars} cars");
             assert_eq!(purged.score, kept.score, "{cars} cars");
-            let plan = crate::solve::verify::evaluate(&board, &purged.routes, &inst.tickets);
-            assert_eq!(plan.score(), purged.score, "{cars} cars");
-            assert!(plan.cars_used <= cars, "{cars} cars");
+            assert_verified(&inst, &purged);
             // Only 12 cars: enumeration is cheap where optima are few.
             if cars == 12 {
                 let every = Reach::Every {

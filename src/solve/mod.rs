@@ -316,6 +316,7 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
                         HANDOVER_LPS,
                         lanes,
                         watch,
+                        None,
                     )?;
                     method = chosen;
                     run
@@ -444,8 +445,11 @@ pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, So
 pub(crate) struct Choice {
     pub method: Method,
     /// The root and its incumbent (`None` where no root was solved).
-    pub root: Option<(branch::Root, Vec<RouteId>)>,
+    pub root: Option<KeptRoot>,
 }
+
+/// A root solved to choose a budget's method, and the best plan found there.
+pub(crate) type KeptRoot = (branch::Root, Vec<RouteId>);
 
 /// [`choose`], keeping the root it solved for the branch and cut of the
 /// same instance ([`solve_sweep_budget`]).
@@ -486,23 +490,11 @@ pub(crate) fn choose_keeping_root(
 /// ([`HANDOVER_LPS`]), and taking over again, with the time left, if the
 /// programme passes [`crate::solve::frontier::HANDOVER_MEMORY`] of tables.
 /// Every step is decided by counts (LPs, bytes), never by the clock, so the
-/// method, and with it the plan, is the same on every run.
-fn forest_or_frontier(
-    inst: &Instance,
-    start: &[RouteId],
-    clock: &Clock,
-    gap: Option<f64>,
-    lps: usize,
-    lanes: Lanes,
-    watch: Option<&Watch>,
-) -> Result<(Run, Method), SolveError> {
-    forest_or_frontier_from(inst, start, clock, gap, lps, lanes, watch, None)
-}
-
-/// [`forest_or_frontier`], the branch and cut on one lane from `root`
-/// where one is given (see [`branch::solve_from_root`]).
+/// method, and with it the plan, is the same on every run. Where `root` is
+/// given, the branch and cut runs on one lane from it (see
+/// [`branch::solve_from_root`]).
 #[allow(clippy::too_many_arguments)]
-fn forest_or_frontier_from(
+fn forest_or_frontier(
     inst: &Instance,
     start: &[RouteId],
     clock: &Clock,
@@ -547,7 +539,7 @@ fn forest_or_frontier_from(
 pub(crate) fn solve_sweep_budget(
     inst: &Instance,
     start: &[RouteId],
-    root: Option<(branch::Root, Vec<RouteId>)>,
+    root: Option<KeptRoot>,
 ) -> Result<Outcome, SolveError> {
     let started = Instant::now();
     let clock = Clock::new(started, None);
@@ -564,7 +556,7 @@ pub(crate) fn solve_sweep_budget(
         Some((root, found)) => (Some(root), heuristic::better(inst, start.to_vec(), found)),
         None => (None, start.to_vec()),
     };
-    let (run, method) = forest_or_frontier_from(
+    let (run, method) = forest_or_frontier(
         inst,
         &start,
         &clock,
@@ -909,14 +901,22 @@ mod tests {
             let alone = forest_to_the_end(&inst, &start, &clock, Lanes::One, None).unwrap();
             assert!(alone.claim.proven);
             let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One, None).unwrap();
+                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One, None, None).unwrap();
             assert_eq!(method, Method::Frontier, "{cars} cars");
             let outcome = finish(&inst, run, method, 0.0).unwrap();
             assert!(outcome.proven);
             assert_eq!(outcome.plan.score(), alone.bound, "{cars} cars");
-            let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, HANDOVER_LPS, Lanes::One, None)
-                    .unwrap();
+            let (run, method) = forest_or_frontier(
+                &inst,
+                &start,
+                &clock,
+                None,
+                HANDOVER_LPS,
+                Lanes::One,
+                None,
+                None,
+            )
+            .unwrap();
             assert_eq!(method, Method::Forest, "{cars} cars");
             assert_eq!(
                 finish(&inst, run, method, 0.0).unwrap().plan.score(),

@@ -43,9 +43,6 @@ use crate::solve::heuristic;
 use crate::solve::verify::VerifyError;
 use crate::solve::{self, Method, Outcome, SolveError};
 
-/// A root solved to choose a budget's method, and the plan found there.
-type Root = (solve::branch::Root, Vec<RouteId>);
-
 /// How the sweep chooses among alternate optima; written into its outputs.
 pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
     that uses the fewest train cars: the plan found for the smallest budget of the sweep with \
@@ -225,7 +222,8 @@ fn run(
     let workers = rayon::current_num_threads().max(1);
     let mut frontier_top: Option<usize> = None;
     let mut asked = budgets.len();
-    let roots: Vec<Mutex<Option<Root>>> = (0..budgets.len()).map(|_| Mutex::new(None)).collect();
+    let roots: Vec<Mutex<Option<solve::KeptRoot>>> =
+        (0..budgets.len()).map(|_| Mutex::new(None)).collect();
     while asked > 0 && frontier_top.is_none() {
         let lo = asked.saturating_sub(workers);
         let chosen: Vec<Method> = (lo..asked)

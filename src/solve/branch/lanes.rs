@@ -415,9 +415,7 @@ mod tests {
             );
             assert!(a.proven && one.proven, "{cars} cars");
             assert_eq!(a.score, one.score, "{cars} cars");
-            let plan = crate::solve::verify::evaluate(&board, &a.routes, &inst.tickets);
-            assert_eq!(plan.score(), a.score, "{cars} cars");
-            assert!(plan.cars_used <= cars, "{cars} cars");
+            super::super::tests::assert_verified(&inst, &a);
             let key = |x: &Answer| (x.routes.clone(), x.score, x.bound, x.lps, x.cuts, x.nodes);
             assert_eq!(key(&a), key(&b), "{cars} cars");
 
