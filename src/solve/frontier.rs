@@ -749,40 +749,56 @@ impl Frontier {
                 }
             }
         }
-        // Trips of one ticket add at most the best of them.
+        // gain[r]: the points the open trips needing at most r cars add,
+        // built as steps (diff[r]: what is added at r cars) and summed once.
+        // Trips of one ticket add at most the best of them: sorted by ticket
+        // and need, each adds only what it raises its ticket's best so far.
         let cap = self.max_cars;
-        let mut gain: SmallVec<[i16; 64]> = smallvec::smallvec![0i16; cap + 1];
-        let mut best: FxHashMap<u8, Vec<i16>> = FxHashMap::default();
+        let mut diff: SmallVec<[i16; 64]> = smallvec::smallvec![0i16; cap + 1];
+        let mut several: SmallVec<[(u8, usize, i16); 16]> = SmallVec::new();
         for (need, d, k) in open {
             match self.slot[k] {
-                None => {
-                    for g in gain.iter_mut().skip(need) {
-                        *g += d;
-                    }
-                }
-                Some(j) => {
-                    let most = best.entry(j).or_insert_with(|| vec![0; cap + 1]);
-                    for m in most.iter_mut().skip(need) {
-                        *m = (*m).max(d);
-                    }
-                }
+                None if need <= cap => diff[need] += d,
+                None => {}
+                Some(j) => several.push((j, need, d)),
             }
         }
-        for most in best.values() {
-            for (g, m) in gain.iter_mut().zip(most) {
-                *g += m;
+        several.sort_unstable();
+        let mut ticket = None;
+        let mut most = 0;
+        for (j, need, d) in several {
+            if ticket != Some(j) {
+                ticket = Some(j);
+                most = 0;
+            }
+            if d > most {
+                if need <= cap {
+                    diff[need] += d - most;
+                }
+                most = d;
             }
         }
+        // reach[r]: the most the rest can add with r cars.
         let knap = &self.knap[done];
+        let mut reach = diff;
+        let mut gain = 0i16;
+        for (r, g) in reach.iter_mut().enumerate() {
+            gain += *g;
+            *g = knap[r] + gain;
+        }
         let mut any = false;
+        // `wanted` is ascending: the budgets of car count c start at `from`.
+        let mut from = 0;
         for (c, value) in values.iter_mut().enumerate() {
             if *value == NONE {
                 continue;
             }
-            let useful = self.wanted.iter().filter(|&&b| b >= c).any(|&budget| {
-                let r = budget - c;
-                *value + knap[r] + gain[r] >= self.lower[budget]
-            });
+            while from < self.wanted.len() && self.wanted[from] < c {
+                from += 1;
+            }
+            let useful = self.wanted[from..]
+                .iter()
+                .any(|&budget| *value + reach[budget - c] >= self.lower[budget]);
             if useful {
                 any = true;
             } else {

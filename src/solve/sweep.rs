@@ -256,6 +256,17 @@ fn run(
     for (i, p) in prepared.iter().enumerate() {
         lower[budgets[i] as usize] = p.1;
     }
+    // The roots solved to choose the frontier found plans of their own (the
+    // LP-guided ones), sometimes better than the start: the run's largest
+    // budgets prune the most, so their scores are worth knowing (USA, 30
+    // cars: 141 points against the start's 133).
+    for &i in &frontier_budgets {
+        let root = roots[i].lock().expect("no worker panics while holding it");
+        if let Some((_, found)) = &*root {
+            let known = &mut lower[budgets[i] as usize];
+            *known = (*known).max(heuristic::score(&instance(i), found).0);
+        }
+    }
     for c in 1..lower.len() {
         lower[c] = lower[c].max(lower[c - 1]);
     }
@@ -298,8 +309,16 @@ fn run(
         Ok(())
     };
     // After the frontier run: the edge budgets, the programme first while
-    // its tables stay small (`probing`), then the branch and cut.
+    // its tables stay small (`probing`), then the branch and cut. Without
+    // probing they are shared out: the other worker takes one if it is
+    // done with its own (each budget's answer is the same on either).
     let edge_task = |mut probing: bool| -> Result<(), SolveError> {
+        if !probing {
+            return edge
+                .par_iter()
+                .with_max_len(1)
+                .try_for_each(|&i| forest_task(i));
+        }
         for &i in &edge {
             if proven(i).is_some() || !probing || crate::solve::limits::expired() {
                 forest_task(i)?;
@@ -356,14 +375,16 @@ fn run(
                 .try_for_each(|&&i| forest_task(i));
         };
         // Each budget's share of the one run.
+        // Recovering and checking the plans is shared out too.
         let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
-        for &i in &open {
+        open.par_iter().with_max_len(1).try_for_each(|&i| {
             let run = solve::frontier_run(&dp, budgets[i]);
             record(
                 i,
                 solve::finish(&instance(i), run, Method::Frontier, seconds)?,
             );
-        }
+            Ok::<_, SolveError>(())
+        })?;
         edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2)
     };
     let (frontier_result, forest_result) = rayon::join(frontier_task, || {
