@@ -374,8 +374,8 @@ fn run(
                 .with_max_len(1)
                 .try_for_each(|&&i| forest_task(i));
         };
-        // Each budget's share of the one run.
-        // Recovering and checking the plans is shared out too.
+        // Each budget's share of the one run. Its plans are recovered and
+        // checked on both workers.
         let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
         open.par_iter().with_max_len(1).try_for_each(|&i| {
             let run = solve::frontier_run(&dp, budgets[i]);
