@@ -92,3 +92,22 @@ fn the_budgets_above_the_frontier_run_are_the_programmes_first() {
         assert_eq!(e.outcome.plan.score(), forest, "{cars} cars");
     }
 }
+
+/// The sweep's answer does not depend on its threads: which budgets the
+/// frontier run takes, each budget's method, LPs and plan are decided by
+/// counts (root gaps, LPs, table bytes), never by which worker finished
+/// first, and plans recovered on either worker are the same.
+#[test]
+fn usa_sweep_is_the_same_on_one_thread_and_two() {
+    let b = common::usa();
+    let one = sweep(&b, 1, 45, 1, &|_| {}).unwrap();
+    let two = sweep(&b, 1, 45, 2, &|_| {}).unwrap();
+    assert_eq!(one.len(), two.len());
+    for (a, c) in one.iter().zip(&two) {
+        assert!(a.outcome.proven && c.outcome.proven, "{} cars", a.cars);
+        assert_eq!(a.outcome.plan, c.outcome.plan, "{} cars", a.cars);
+        assert_eq!(a.outcome.method, c.outcome.method, "{} cars", a.cars);
+        assert_eq!(a.outcome.solves, c.outcome.solves, "{} cars", a.cars);
+        assert_eq!(a.plan_from, c.plan_from, "{} cars", a.cars);
+    }
+}
