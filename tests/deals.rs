@@ -389,3 +389,54 @@ fn clearing_a_bar_agrees_with_exhaustive_search() {
         }
     }
 }
+
+#[test]
+fn clearing_a_bar_by_completing_every_ticket_agrees_with_exhaustive_search() {
+    use ttr_opt::game::replan::{clears_completing, held_score, Bar};
+    // Every keep of 3 and of 4 of the six-city board's tickets, at several
+    // budgets, against bars no lower than the best keep without one of its
+    // tickets (the premise the deal gives: then only a plan completing them
+    // all can clear the bar). Short budgets leave tickets out of reach.
+    let b = board(3);
+    let n = b.cards.len();
+    let mut cleared = 0;
+    for cars in [3, 6, 9] {
+        for size in [3, 4] {
+            for mask in 0u32..1 << n {
+                if mask.count_ones() != size {
+                    continue;
+                }
+                let kept: Vec<usize> = (0..n).filter(|&i| mask >> i & 1 == 1).collect();
+                let best = brute(&b, cars, &kept);
+                let without = (0..kept.len())
+                    .map(|x| {
+                        let mut smaller = kept.clone();
+                        smaller.remove(x);
+                        brute(&b, cars, &smaller)
+                    })
+                    .max()
+                    .unwrap();
+                let state = keep_state(&b, cars, &kept);
+                for bar in [without, without + 1, best - 1, best, best + 2] {
+                    if bar < without || bar < 0 {
+                        continue;
+                    }
+                    match clears_completing(&b, &state, bar) {
+                        Some(Bar::Below) => assert!(best <= bar, "{kept:?} {cars} {bar}"),
+                        Some(Bar::Above { routes, score }) => {
+                            cleared += 1;
+                            assert!(best > bar, "{kept:?} {cars} {bar}");
+                            assert_eq!(score, best, "{kept:?} {cars} {bar}");
+                            assert_eq!(held_score(&b, &state, &routes), best);
+                            let used: u32 = routes.iter().map(|&r| b.route(r).length).sum();
+                            assert!(used <= cars, "{kept:?} {cars}: {used} cars");
+                        }
+                        None => panic!("{kept:?} {cars} {bar}: no answer"),
+                    }
+                }
+            }
+        }
+    }
+    // Not every answer a "no": some keeps beat their smaller ones.
+    assert!(cleared > 0);
+}

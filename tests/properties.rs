@@ -182,6 +182,33 @@ proptest! {
         prop_assert_eq!(evaluate(&board, &plan, &tickets).score(), expected);
     }
 
+    /// Told that only plans completing every ticket matter (the deal's
+    /// keeps), the programme's best is the best such plan, by exhaustive
+    /// search (0 where there is none), with or without a score to beat.
+    #[test]
+    fn frontier_completing_every_ticket_matches_brute_force((board, cars) in random_board()) {
+        let routes: Vec<_> = board.route_ids().collect();
+        let tickets: Vec<_> = board.ticket_ids().collect();
+        let expected = common::every_plan(&board)
+            .iter()
+            .map(|plan| evaluate(&board, plan, &tickets))
+            .filter(|e| e.cars_used <= cars && e.completed.len() == tickets.len())
+            .map(|e| e.score())
+            .max();
+        for known in [0, expected.unwrap_or(0)] {
+            let goal = Goal { complete: true, ..Goal::budget(cars, known) };
+            let dp = Frontier::run(&board, &routes, &tickets, &goal).unwrap();
+            prop_assert_eq!(dp.best(cars), expected.unwrap_or(0), "told {}", known);
+            if expected.is_some() {
+                let (plan, _) = dp.plan(cars);
+                let e = evaluate(&board, &plan, &tickets);
+                prop_assert_eq!(e.completed.len(), tickets.len());
+                prop_assert_eq!(Some(e.score()), expected);
+                prop_assert!(e.cars_used <= cars);
+            }
+        }
+    }
+
     #[test]
     fn paper_flows_continuous_or_binary_agree((board, cars) in random_board()) {
         prop_assert_eq!(

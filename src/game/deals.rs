@@ -22,7 +22,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::board::Board;
-use crate::game::replan::{clears, replan, Bar};
+use crate::game::replan::{clears_completing, replan, Bar};
 use crate::game::simulate::quantile;
 use crate::game::state::GameState;
 use crate::solve::{SolveError, SolveOptions};
@@ -301,6 +301,13 @@ pub fn keepable_per_hand(hand: usize, keep: usize) -> usize {
     (keep..=hand).map(|k| choose(hand, k) as usize).sum()
 }
 
+/// The keepable subsets of `s` smaller than `s` (at least `keep` cards).
+fn smaller_keeps(s: &[usize], keep: usize) -> impl Iterator<Item = Vec<usize>> + '_ {
+    (keep..s.len())
+        .flat_map(move |k| combinations(s.len(), k))
+        .map(move |c| c.iter().map(|&i| s[i]).collect())
+}
+
 /// Every keepable subset of `hands`, once, sorted.
 fn keepable(hands: &[Vec<usize>], keep: usize) -> Vec<Vec<usize>> {
     let mut subsets: Vec<Vec<usize>> = hands
@@ -365,16 +372,30 @@ pub fn value_hands(
         let k = s.len();
         by_size[k].push(s);
     }
+    // The most a card adds to a plan's score: its best trip.
+    let most = |c: usize| -> i64 {
+        let points = board.cards[c].trips.iter().map(|&t| board.ticket(t).points);
+        points.max().unwrap_or(0) as i64
+    };
     let mut value: HashMap<Vec<usize>, Option<(i64, bool)>> = HashMap::new();
     for level in by_size.into_iter().skip(keep) {
         let best_below = |s: &[usize]| -> Option<i64> {
-            (keep..s.len())
-                .flat_map(|k| combinations(s.len(), k))
-                .filter_map(|c| {
-                    let smaller: Vec<usize> = c.iter().map(|&i| s[i]).collect();
-                    value[&smaller].map(|v| v.0)
-                })
+            smaller_keeps(s, keep)
+                .filter_map(|t| value[&t].map(|v| v.0))
                 .max()
+        };
+        // No plan scores more for `s` than for a smaller keep inside it plus
+        // the best trips of the cards that keep leaves out, so `s` scores at
+        // most the least of those (an unvalued keep scoring at most the best
+        // of its own smaller keeps).
+        let at_most = |s: &[usize]| -> Option<i64> {
+            smaller_keeps(s, keep)
+                .filter_map(|t| {
+                    let upper = value[&t].map(|v| v.0).or_else(|| best_below(&t))?;
+                    let left: i64 = s.iter().filter(|c| !t.contains(c)).map(|&c| most(c)).sum();
+                    Some(upper + left)
+                })
+                .min()
         };
         let values: Vec<Option<(i64, bool)>> = level
             .par_iter()
@@ -382,7 +403,15 @@ pub fn value_hands(
                 let Some(bar) = best_below(s) else {
                     return solved(s).map(Some);
                 };
-                match clears(board, &state(s), bar) {
+                // Settled by its smaller keeps' values alone (on Europe a
+                // tenth of the larger keeps).
+                if at_most(s).is_some_and(|most| most <= bar) {
+                    progress();
+                    return Ok(None);
+                }
+                // Every smaller keep inside scored at most the bar, so only
+                // a plan completing all of the subset's tickets can beat it.
+                match clears_completing(board, &state(s), bar) {
                     Some(Bar::Below) => {
                         progress();
                         Ok(None)

@@ -105,8 +105,32 @@ pub enum Bar {
 /// as it appears, so a "no" costs a fraction of a solve. `None` where the
 /// programme cannot answer (a board past its limits, or its memory).
 pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
+    bar_run(board, state, score, false)
+}
+
+/// [`clears`], for a caller who knows that no plan leaving a held ticket
+/// incomplete ends above `score` (the deal's keeps: such a plan scores less
+/// than the keep without that ticket, which scored at most `score`). The
+/// programme then drops a partial plan as soon as it loses a ticket, and
+/// needs the cars of every open ticket at once: a "no" costs a fraction of
+/// [`clears`]'s, a "yes" gives the same optimum.
+pub fn clears_completing(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
+    bar_run(board, state, score, true)
+}
+
+fn bar_run(board: &Board, state: &GameState, score: i64, complete: bool) -> Option<Bar> {
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
+    // A held card none of whose trips the budget allows is lost by every plan.
+    let reachable = |c: usize| {
+        board.cards[c]
+            .trips
+            .iter()
+            .any(|t| inst.tickets.contains(t))
+    };
+    if complete && !held_cards(board, state).into_iter().all(reachable) {
+        return Some(Bar::Below);
+    }
     // replan's score is the programme's objective (on the derived board:
     // new routes, held tickets worth their points and their penalty) plus
     // the owned routes' points, less every held ticket's penalty.
@@ -124,7 +148,10 @@ pub fn clears(board: &Board, state: &GameState, score: i64) -> Option<Bar> {
         inst.board,
         &inst.routes,
         &inst.tickets,
-        &Goal::budget(inst.cars, bar),
+        &Goal {
+            complete,
+            ..Goal::budget(inst.cars, bar)
+        },
     )?;
     if dp.best(inst.cars) < bar {
         return Some(Bar::Below);

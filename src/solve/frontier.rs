@@ -99,23 +99,20 @@ pub struct Frontier {
     wanted: Vec<usize>,
     /// `knap[i][r]`: most route points from steps `i..` with r cars.
     knap: Vec<Vec<i16>>,
-    /// `dist[i][u * n + v]`: cars on a shortest u–v path over steps `i..`.
-    /// Claimed routes may already join frontier cities, so a connection can
-    /// also ride through a component for free: the bounds allow for that.
-    dist: Vec<Vec<u16>>,
-    /// `hub[i][v]`: cars from city v to the nearest frontier city over
-    /// steps `i..` (0 for frontier cities).
-    hub: Vec<Vec<u16>>,
-    /// `exit[i][f]`: for frontier city f, cars to the nearest other frontier
-    /// city over steps `i..`: the least a path leaving a component spends
-    /// before it reaches the frontier again.
-    exit: Vec<Vec<u16>>,
+    /// Shortest paths in cars over the undecided steps.
+    cars: Paths,
+    /// The bound by tolls, where it pays.
+    rated: Option<Rated>,
     /// `links[i][s]`: where state s of layer i goes in layer i + 1, when the
     /// run was asked to keep them (for [`crate::analysis::optima`]).
     links: Option<Vec<Vec<Link>>>,
     /// The tables' size once the run is done, in the bytes the memory
     /// budget counts.
     bytes: usize,
+    /// [`Goal::complete`], where it applies (every ticket has one trip).
+    complete: bool,
+    /// Some ticket has an end without routes: with `complete`, no plan counts.
+    stranded: bool,
 }
 
 /// The successors of one state in the next layer (indices into it; `None`
@@ -145,6 +142,14 @@ pub struct Goal {
     /// (`None`: [`memory_budget`]). A byte count, unlike a deadline, stops a
     /// run at the same point on every machine.
     pub memory: Option<usize>,
+    /// The caller has no use for a plan that leaves a ticket incomplete
+    /// (it knows such plans cannot reach its known score): the run drops a
+    /// partial plan as soon as one of its tickets can no longer be
+    /// completed, and bounds the rest by the cars each open ticket still
+    /// needs. [`Frontier::best`] is then the best plan completing every
+    /// ticket (0 if there is none). Applies where every ticket has one trip;
+    /// elsewhere the run is the ordinary one, whose best is at least as high.
+    pub complete: bool,
 }
 
 impl Goal {
@@ -156,6 +161,7 @@ impl Goal {
             lower: Vec::new(),
             deadline: None,
             memory: None,
+            complete: false,
         }
     }
 
@@ -171,6 +177,7 @@ impl Goal {
             lower,
             deadline: None,
             memory: None,
+            complete: false,
         }
     }
 }
@@ -224,6 +231,52 @@ fn state_bytes(key: &Key, values: &Values) -> usize {
     // (Keys were vectors when this was measured; an inline key takes no
     // more than the vector and its allocation did.)
     2 * (key.len() * 2 + values.capacity() * 2) + 128
+}
+
+/// The bound by tolls: every route scores [`RATE`], plus what it scores
+/// above it, less what the routes connecting the trips completed score
+/// below it.
+struct Rated {
+    /// Shortest paths in *tolls*: what a route scores below the rate, in
+    /// quarter points (0 for routes that score at least that).
+    toll: Paths,
+    /// `spare[i]`: what the steps `i..` score above the rate, in quarter
+    /// points (the best route of each pair, where positive).
+    spare: Vec<i32>,
+}
+
+/// The rate of the bound by tolls, in quarter points a car. 2.5 points a
+/// car is what the 6-car routes score: on the Europe deal's keeps it left
+/// the fewest states of 1.75 to 3.5 (2,800 a whole hand against 3,100 to
+/// 6,500); the least of the bounds at 2, 2.5 and 3 left 2% fewer for three
+/// times the tables.
+const RATE: i32 = 10;
+
+/// Tickets in play up to which the bound by tolls is used.
+const TOLLED_TICKETS: usize = 8;
+
+/// A state's successors (skip, take with the ticket points it earns), where
+/// a run keeps links; `None` where a decision loses a ticket that must be
+/// completed.
+type Successors = (Option<Key>, Option<(Key, i16)>);
+
+/// Frontier cities of each component of a state, by label.
+type Comps = SmallVec<[(u8, SmallVec<[usize; 8]>); 8]>;
+
+/// Shortest paths over the steps not decided yet, per layer.
+#[derive(Default)]
+struct Paths {
+    /// `dist[i][u * n + v]`: a shortest u–v path over steps `i..`. Claimed
+    /// routes may already join frontier cities, so a connection can also
+    /// ride through a component for free: the bounds allow for that.
+    dist: Vec<Vec<u16>>,
+    /// `hub[i][v]`: from city v to the nearest frontier city over steps
+    /// `i..` (0 for frontier cities).
+    hub: Vec<Vec<u16>>,
+    /// `exit[i][f]`: for frontier city f, to the nearest other frontier
+    /// city over steps `i..`: the least a path leaving a component pays
+    /// before it reaches the frontier again.
+    exit: Vec<Vec<u16>>,
 }
 
 /// Distance meaning "no path" in the bound tables (sums of three stay in u16).
@@ -411,6 +464,7 @@ impl Frontier {
                 last[c] = i;
             }
         }
+        let all_tickets = tickets.len();
         let tickets: Vec<(u8, u8, i16, TicketId)> = tickets
             .iter()
             .map(|&t| {
@@ -426,7 +480,9 @@ impl Frontier {
             tickets_at[a as usize].push(k);
             tickets_at[b as usize].push(k);
         }
+        let stranded = tickets.len() < all_tickets;
         let slot = slots(board, tickets.iter().map(|t| t.3));
+        let complete = goal.complete && slot.iter().all(Option::is_none);
         let lower: Vec<i16> = (0..=goal.max_cars)
             .map(|c| match goal.lower.get(c as usize) {
                 _ if c < goal.min_cars => UNWANTED,
@@ -447,11 +503,12 @@ impl Frontier {
             lower,
             wanted,
             knap: Vec::new(),
-            dist: Vec::new(),
-            hub: Vec::new(),
-            exit: Vec::new(),
+            cars: Paths::default(),
+            rated: None,
             links: None,
             bytes: 0,
+            complete,
+            stranded,
         }
     }
 
@@ -460,6 +517,10 @@ impl Frontier {
     fn forward(&mut self, beam: Option<usize>, deadline: Option<Instant>, budget: usize) -> bool {
         let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Key::new(), vec![0; self.max_cars + 1])];
+        if self.complete && self.stranded {
+            // A ticket that no route reaches is never completed.
+            layer.clear();
+        }
         for i in 0..self.steps.len() {
             if crate::solve::limits::passed(deadline) {
                 return false;
@@ -487,7 +548,7 @@ impl Frontier {
             let shortest = self.steps[i].shortest();
             let linking = self.links.is_some();
             // Successor keys of each state, when links are kept.
-            let mut successors: Vec<(Key, Option<(Key, i16)>)> = Vec::new();
+            let mut successors: Vec<Successors> = Vec::new();
             // A route that costs nothing and scores nothing or more (one the
             // player already owns, in a game state) is always worth taking:
             // joining two components only lets more tickets score. Skipping
@@ -498,9 +559,10 @@ impl Frontier {
             for (key, values) in &layer {
                 let mut skip_key = None;
                 if skippable {
-                    let (skip, _) = self.transition(i, key, false);
-                    skip_key = linking.then(|| skip.clone());
-                    merge(skip, values.clone());
+                    if let Some((skip, _)) = self.transition(i, key, false) {
+                        skip_key = linking.then(|| skip.clone());
+                        merge(skip, values.clone());
+                    }
                 }
                 let mut take_key = None;
                 // (Pruning leaves holes, so look at every affordable entry.)
@@ -509,24 +571,25 @@ impl Frontier {
                         .iter()
                         .any(|&v| v != NONE)
                 {
-                    let (take, tickets) = self.transition(i, key, true);
-                    if linking {
-                        take_key = Some((take.clone(), tickets));
-                    }
-                    // Every route of the pair leads to the same state.
-                    let mut shifted = vec![NONE; self.max_cars + 1];
-                    for o in &self.steps[i].options {
-                        let gain = tickets + o.points;
-                        for c in o.length..=self.max_cars {
-                            if values[c - o.length] != NONE {
-                                shifted[c] = shifted[c].max(values[c - o.length] + gain);
+                    if let Some((take, tickets)) = self.transition(i, key, true) {
+                        if linking {
+                            take_key = Some((take.clone(), tickets));
+                        }
+                        // Every route of the pair leads to the same state.
+                        let mut shifted = vec![NONE; self.max_cars + 1];
+                        for o in &self.steps[i].options {
+                            let gain = tickets + o.points;
+                            for c in o.length..=self.max_cars {
+                                if values[c - o.length] != NONE {
+                                    shifted[c] = shifted[c].max(values[c - o.length] + gain);
+                                }
                             }
                         }
+                        merge(take, shifted);
                     }
-                    merge(take, shifted);
                 }
-                if let Some(skip) = skip_key {
-                    successors.push((skip, take_key));
+                if linking {
+                    successors.push((skip_key, take_key));
                 }
             }
             let mut states: Vec<(Key, Values)> = next
@@ -550,7 +613,7 @@ impl Frontier {
                     successors
                         .iter()
                         .map(|(skip, take)| Link {
-                            skip: index(skip),
+                            skip: skip.as_ref().and_then(index),
                             take: take.as_ref().and_then(|(k, g)| index(k).map(|x| (x, *g))),
                         })
                         .collect(),
@@ -601,44 +664,90 @@ impl Frontier {
 
     /// Tables for the optimistic estimate of what the undecided steps can add.
     fn bounds(&mut self) {
-        let (m, n, cap) = (self.steps.len(), self.first.len(), self.max_cars);
+        let (m, cap) = (self.steps.len(), self.max_cars);
         self.knap = vec![vec![0; cap + 1]; m + 1];
+        for i in (0..m).rev() {
+            let s = &self.steps[i];
+            let later = &self.knap[i + 1];
+            self.knap[i] = (0..=cap)
+                .map(|r| {
+                    s.options
+                        .iter()
+                        .filter_map(|o| Some(later[r.checked_sub(o.length)?] + o.points))
+                        .fold(later[r], i16::max)
+                })
+                .collect();
+        }
+        let cars: Vec<u16> = self
+            .steps
+            .iter()
+            .map(|s| s.shortest().min(FAR as usize) as u16)
+            .collect();
+        self.cars = self.paths(&cars);
+        // The bound by tolls pays where a few tickets are in play (a keep of
+        // the deal, a player's hand: the USA deal 15.3 -> 14.3 s on top of
+        // the keeps that must complete every ticket); with the whole deck it
+        // costs more than it prunes (the USA sweep 5.6 -> 6.4 s).
+        let tolled = self.complete || self.tickets.len() <= TOLLED_TICKETS;
+        self.rated = tolled.then(|| {
+            // Quarter points above (or below) the rate a route scores.
+            let net = |o: &Choice| 4 * o.points as i32 - RATE * o.length as i32;
+            let best = |s: &Step| s.options.iter().map(net).max().unwrap_or(0);
+            let toll: Vec<u16> = self
+                .steps
+                .iter()
+                .map(|s| (-best(s)).clamp(0, FAR as i32) as u16)
+                .collect();
+            let mut spare = vec![0; m + 1];
+            for i in (0..m).rev() {
+                spare[i] = spare[i + 1] + best(&self.steps[i]).max(0);
+            }
+            Rated {
+                toll: self.paths(&toll),
+                spare,
+            }
+        });
+    }
+
+    /// Shortest paths over the undecided steps of each layer, step `i`
+    /// costing `length[i]`.
+    fn paths(&self, length: &[u16]) -> Paths {
+        let (m, n) = (self.steps.len(), self.first.len());
         // dist: all-pairs shortest paths over steps i.., built from the end
         // by adding one route at a time (a new shortest path uses it once).
         let mut dist = vec![FAR; n * n];
         for v in 0..n {
             dist[v * n + v] = 0;
         }
-        self.dist = vec![Vec::new(); m + 1];
-        self.hub = vec![Vec::new(); m + 1];
-        self.exit = vec![Vec::new(); m + 1];
+        let mut paths = Paths {
+            dist: vec![Vec::new(); m + 1],
+            hub: vec![Vec::new(); m + 1],
+            exit: vec![Vec::new(); m + 1],
+        };
         for i in (0..=m).rev() {
             if i < m {
                 let s = &self.steps[i];
-                let (a, b, l) = (s.a as usize, s.b as usize, s.shortest());
-                let later = &self.knap[i + 1];
-                self.knap[i] = (0..=cap)
-                    .map(|r| {
-                        s.options
-                            .iter()
-                            .filter_map(|o| Some(later[r.checked_sub(o.length)?] + o.points))
-                            .fold(later[r], i16::max)
-                    })
-                    .collect();
-                let l = l.min(FAR as usize) as u16;
-                let old = dist.clone();
+                let (a, b, l) = (s.a as usize, s.b as usize, length[i]);
+                // Distances to a and b before the route (updating in place
+                // would only add walks that use it twice, never shorter).
+                let to_a: Vec<u16> = dist[a * n..a * n + n].iter().map(|&d| d + l).collect();
+                let to_b: Vec<u16> = dist[b * n..b * n + n].iter().map(|&d| d + l).collect();
+                let (from_a, from_b) = (
+                    dist[a * n..a * n + n].to_vec(),
+                    dist[b * n..b * n + n].to_vec(),
+                );
                 for u in 0..n {
+                    let row = &mut dist[u * n..u * n + n];
+                    let (ua, ub) = (to_a[u], to_b[u]);
                     for v in 0..n {
-                        let via = (old[u * n + a] + l + old[b * n + v])
-                            .min(old[u * n + b] + l + old[a * n + v]);
-                        dist[u * n + v] = dist[u * n + v].min(via);
+                        row[v] = row[v].min(ua + from_b[v]).min(ub + from_a[v]);
                     }
                 }
             }
             let frontier: Vec<usize> = (0..n)
                 .filter(|&c| self.first[c] < i && self.last[c] >= i && self.last[c] != usize::MAX)
                 .collect();
-            self.hub[i] = (0..n)
+            paths.hub[i] = (0..n)
                 .map(|v| {
                     frontier
                         .iter()
@@ -647,7 +756,7 @@ impl Frontier {
                         .unwrap_or(FAR)
                 })
                 .collect();
-            self.exit[i] = (0..n)
+            paths.exit[i] = (0..n)
                 .map(|f| {
                     frontier
                         .iter()
@@ -657,24 +766,25 @@ impl Frontier {
                         .unwrap_or(FAR)
                 })
                 .collect();
-            self.dist[i] = dist.clone();
+            paths.dist[i] = dist.clone();
         }
+        paths
     }
 
     /// Drops the entries of a state (after `done` steps) that cannot reach the
     /// known score of any budget, even if every open ticket whose ends are
     /// close enough were completed and every remaining car scored the most
-    /// route points possible. Returns whether anything is left.
+    /// route points possible, or (with few tickets) every car scored the
+    /// rate of a [`Rated`] bound, less the tolls of the connections.
+    /// Returns whether anything is left.
     fn prune(&self, done: usize, key: &[(u8, u8)], values: &mut Values) -> bool {
-        if self.lower.iter().all(|&l| l == 0) {
+        if !self.complete && self.lower.iter().all(|&l| l == 0) {
             return true;
         }
-        let n = self.first.len();
         let (key, levels) = self.split(key);
-        let (dist, hub, exit) = (&self.dist[done], &self.hub[done], &self.exit[done]);
         // Frontier cities of each component; ghosts cannot get new routes.
         // (Inline vectors: this runs for every state of every layer.)
-        let mut comps: SmallVec<[(u8, SmallVec<[usize; 8]>); 8]> = SmallVec::new();
+        let mut comps: Comps = SmallVec::new();
         for &(c, l) in key {
             if self.last[c as usize] >= done {
                 match comps.iter_mut().find(|(m, _)| *m == l) {
@@ -683,77 +793,62 @@ impl Frontier {
                 }
             }
         }
-        let near = |members: &[usize], v: usize| {
-            members
-                .iter()
-                .map(|&f| dist[f * n + v])
-                .min()
-                .unwrap_or(FAR)
-        };
-        let leave = |members: &[usize]| members.iter().map(|&f| exit[f]).min().unwrap_or(FAR);
-        let members = |label: u8| {
-            comps
-                .iter()
-                .find(|(m, _)| *m == label)
-                .map_or(&[][..], |(_, f)| &f[..])
-        };
-        let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
         // Open trips: (cars any connection needs at least, points it adds,
-        // trip). A path that enters a component may leave it from any of its
-        // frontier cities.
+        // trip), and the tolls any connection pays, in the same order.
         let mut open: SmallVec<[(usize, i16, usize); 32]> = SmallVec::new();
-        for (k, &(a, b, _, _)) in self.tickets.iter().enumerate() {
-            let d = self.adds(levels, k);
-            let (a, b) = (a as usize, b as usize);
-            if self.first[a] >= done && self.first[b] >= done {
-                // Both ends still ahead: directly, through one component, or through several.
-                let through_one = comps
+        self.open_trips(&self.cars, done, key, &comps, &mut |need, k| {
+            open.push((need as usize, self.adds(levels, k), k))
+        });
+        // Every route scores RATE, plus what the best route of each pair
+        // left scores above it (`spare`), less the tolls of the routes below
+        // it that connect the trips completed: at least the largest toll
+        // among them. In quarter points, for r cars: RATE * r + by_rate.
+        let mut by_rate = None;
+        if let Some(rated) = &self.rated {
+            let mut tolls: SmallVec<[i32; 32]> = SmallVec::new();
+            self.open_trips(&rated.toll, done, key, &comps, &mut |toll, _| {
+                tolls.push(toll as i32)
+            });
+            let best = if self.complete {
+                4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
+                    - tolls.iter().copied().max().unwrap_or(0)
+            } else {
+                // The best set of trips to complete: those whose toll is at
+                // most some trip's, less that toll (or none at all).
+                let mut by_toll: SmallVec<[(i32, i32); 32]> = tolls
                     .iter()
-                    .map(|(_, f)| near(f, a) + near(f, b))
-                    .min()
-                    .unwrap_or(FAR);
-                let need = dist[a * n + b]
-                    .min(through_one)
-                    .min(hub[a] + min_exit + hub[b]);
-                open.push((need as usize, d, k));
-            }
-        }
-        for &(c, l) in key {
-            for &k in &self.tickets_at[c as usize] {
-                let (a, b, _, _) = self.tickets[k];
-                let d = self.adds(levels, k);
-                let other = if a == c { b } else { a };
-                let own = members(l);
-                let need = match key.iter().find(|e| e.0 == other) {
-                    // Both ends reached, apart: straight across, or via other components.
-                    Some(&(_, m)) if m != l && c < other => {
-                        let theirs = members(m);
-                        let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
-                        Some(direct.min(leave(own) + leave(theirs)))
+                    .zip(&open)
+                    .map(|(&t, o)| (t, 4 * o.1.max(0) as i32))
+                    .collect();
+                by_toll.sort_unstable();
+                let (mut best, mut sum) = (0, 0);
+                for (x, &(t, d)) in by_toll.iter().enumerate() {
+                    sum += d;
+                    if by_toll.get(x + 1).is_none_or(|next| next.0 > t) {
+                        best = best.max(sum - t);
                     }
-                    // The other end still ahead: from this component, or via another.
-                    None if self.first[other as usize] >= done => {
-                        let o = other as usize;
-                        let via = comps
-                            .iter()
-                            .filter(|(m, _)| *m != l)
-                            .map(|(_, f)| near(f, o))
-                            .min()
-                            .unwrap_or(FAR);
-                        Some(near(own, o).min(leave(own) + via))
-                    }
-                    _ => None,
-                };
-                if let Some(need) = need {
-                    open.push((need as usize, d, k));
                 }
-            }
+                best
+            };
+            by_rate = Some(best + rated.spare[done]);
         }
         // gain[r]: the points the open trips needing at most r cars add,
         // built as steps (diff[r]: what is added at r cars) and summed once.
         // Trips of one ticket add at most the best of them: sorted by ticket
         // and need, each adds only what it raises its ticket's best so far.
         let cap = self.max_cars;
+        // Where every ticket must be completed, no budget below the need of
+        // the farthest open trip is of use, and every open trip adds its
+        // points (one trip per ticket, no levels).
+        let (fewest, all_open) = if self.complete {
+            let fewest = open.iter().map(|o| o.0).max().unwrap_or(0);
+            (fewest, open.iter().map(|o| o.1).sum::<i16>())
+        } else {
+            (0, 0)
+        };
+        if self.complete {
+            open.clear();
+        }
         let mut diff: SmallVec<[i16; 64]> = smallvec::smallvec![0i16; cap + 1];
         let mut several: SmallVec<[(u8, usize, i16); 16]> = SmallVec::new();
         for (need, d, k) in open {
@@ -784,7 +879,13 @@ impl Frontier {
         let mut gain = 0i16;
         for (r, g) in reach.iter_mut().enumerate() {
             gain += *g;
-            *g = knap[r] + gain;
+            *g = if r < fewest {
+                // Below any total a value can reach (all under 4000).
+                -16000
+            } else {
+                let rated = by_rate.map_or(i32::MAX, |rest| (RATE * r as i32 + rest).div_euclid(4));
+                (knap[r] + gain + all_open).min(rated.clamp(-16000, 16000) as i16)
+            };
         }
         let mut any = false;
         // `wanted` is ascending: the budgets of car count c start at `from`.
@@ -808,9 +909,88 @@ impl Frontier {
         any
     }
 
+    /// Calls `found(need, trip)` for every trip still open in a state (after
+    /// `done` steps, its frontier components `comps`), `need` the least any
+    /// connection costs over `paths`: directly, or riding through claimed
+    /// components for free (a path that enters a component may leave it
+    /// from any of its frontier cities). The same trips in the same order
+    /// whatever the paths.
+    fn open_trips(
+        &self,
+        paths: &Paths,
+        done: usize,
+        key: Entries,
+        comps: &Comps,
+        found: &mut dyn FnMut(u16, usize),
+    ) {
+        let n = self.first.len();
+        let (dist, hub, exit) = (&paths.dist[done], &paths.hub[done], &paths.exit[done]);
+        let near = |members: &[usize], v: usize| {
+            members
+                .iter()
+                .map(|&f| dist[f * n + v])
+                .min()
+                .unwrap_or(FAR)
+        };
+        let leave = |members: &[usize]| members.iter().map(|&f| exit[f]).min().unwrap_or(FAR);
+        let members = |label: u8| {
+            comps
+                .iter()
+                .find(|(m, _)| *m == label)
+                .map_or(&[][..], |(_, f)| &f[..])
+        };
+        let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
+        for (k, &(a, b, _, _)) in self.tickets.iter().enumerate() {
+            let (a, b) = (a as usize, b as usize);
+            if self.first[a] >= done && self.first[b] >= done {
+                // Both ends still ahead: directly, through one component, or through several.
+                let through_one = comps
+                    .iter()
+                    .map(|(_, f)| near(f, a) + near(f, b))
+                    .min()
+                    .unwrap_or(FAR);
+                let need = dist[a * n + b]
+                    .min(through_one)
+                    .min(hub[a] + min_exit + hub[b]);
+                found(need, k);
+            }
+        }
+        for &(c, l) in key {
+            for &k in &self.tickets_at[c as usize] {
+                let (a, b, _, _) = self.tickets[k];
+                let other = if a == c { b } else { a };
+                let own = members(l);
+                let need = match key.iter().find(|e| e.0 == other) {
+                    // Both ends reached, apart: straight across, or via other components.
+                    Some(&(_, m)) if m != l && c < other => {
+                        let theirs = members(m);
+                        let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
+                        Some(direct.min(leave(own) + leave(theirs)))
+                    }
+                    // The other end still ahead: from this component, or via another.
+                    None if self.first[other as usize] >= done => {
+                        let o = other as usize;
+                        let via = comps
+                            .iter()
+                            .filter(|(m, _)| *m != l)
+                            .map(|(_, f)| near(f, o))
+                            .min()
+                            .unwrap_or(FAR);
+                        Some(near(own, o).min(leave(own) + via))
+                    }
+                    _ => None,
+                };
+                if let Some(need) = need {
+                    found(need, k);
+                }
+            }
+        }
+    }
+
     /// The state after deciding step `i` (claiming its route if `take`), and
-    /// the ticket points earned by that decision.
-    fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> (Key, i16) {
+    /// the ticket points earned by that decision; `None` where the run
+    /// wants every ticket completed and the decision loses one.
+    fn transition(&self, i: usize, key: &[(u8, u8)], take: bool) -> Option<(Key, i16)> {
         let step = &self.steps[i];
         let (key, levels) = self.split(key);
         let mut levels = Key::from_slice(levels);
@@ -832,6 +1012,8 @@ impl Frontier {
                 }
             }
         }
+        // The cities and their components before any is left behind.
+        let before = self.complete.then(|| elems.clone());
         // Components with no frontier city left are closed for good.
         let open = |l: u8, elems: &Key| {
             elems
@@ -856,6 +1038,26 @@ impl Frontier {
                             || label(&snapshot, other).is_some_and(|m| m != l))
                 })
         });
+        if let Some(before) = before {
+            // A ticket end leaving the state takes its ticket with it: it
+            // was completed if the other end is in its component, or left
+            // earlier (in a kept state, only completed ends leave, which
+            // this check holds by induction); otherwise it is lost.
+            let lost = before.iter().any(|&(c, l)| {
+                !elems.iter().any(|e| e.0 == c)
+                    && self.tickets_at[c as usize].iter().any(|&k| {
+                        let (a, b, _, _) = self.tickets[k];
+                        let other = if a == c { b } else { a };
+                        match label(&before, other) {
+                            Some(m) => m != l,
+                            None => self.first[other as usize] > i,
+                        }
+                    })
+            });
+            if lost {
+                return None;
+            }
+        }
         // A level matters while some trip of its ticket can still be
         // completed, whatever its points (forgetting the level would let a
         // lesser trip score again): both its ends still ahead or kept.
@@ -870,7 +1072,7 @@ impl Frontier {
         });
         let mut key = canonical(elems);
         key.extend(levels);
-        (key, gain)
+        Some((key, gain))
     }
 
     /// `key` plus the ends of step `i`'s route that it reaches for the first
@@ -933,7 +1135,7 @@ impl Frontier {
         for i in (0..self.steps.len()).rev() {
             let step = &self.steps[i];
             let found = self.layers[i].iter().find_map(|(k, v)| {
-                if v[cars] == value && self.transition(i, k, false).0 == key {
+                if v[cars] == value && self.transition(i, k, false).is_some_and(|t| t.0 == key) {
                     return Some((k.clone(), None));
                 }
                 let mut next = None;
@@ -941,7 +1143,10 @@ impl Frontier {
                     if o.length > cars || v[cars - o.length] == NONE {
                         continue;
                     }
-                    let (next, gain) = next.get_or_insert_with(|| self.transition(i, k, true));
+                    let next = next.get_or_insert_with(|| self.transition(i, k, true));
+                    let Some((next, gain)) = next else {
+                        continue;
+                    };
                     if *next == key && v[cars - o.length] + *gain + o.points == value {
                         return Some((k.clone(), Some(*o)));
                     }
@@ -950,7 +1155,9 @@ impl Frontier {
             });
             let (prev, take) = found.expect("every stored state has a predecessor");
             if let Some(o) = take {
-                let (_, gain) = self.transition(i, &prev, true);
+                let (_, gain) = self
+                    .transition(i, &prev, true)
+                    .expect("the step that produced a stored state");
                 tickets.extend(self.completed_by(i, &prev));
                 routes.push(o.route);
                 value -= gain + o.points;

@@ -367,6 +367,7 @@ fn run(
             lower: lower.clone(),
             deadline: crate::solve::limits::deadline(),
             memory: Some(crate::solve::frontier::HANDOVER_MEMORY),
+            complete: false,
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
             // Over the memory budget (or out of time): the branch and cut
