@@ -260,6 +260,14 @@ const TOLLED_TICKETS: usize = 8;
 /// completed.
 type Successors = (Option<Key>, Option<(Key, i16)>);
 
+/// Where an end of an open trip stands: a city not reached yet, or the
+/// component (by label) holding it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum End {
+    Ahead(usize),
+    In(u8),
+}
+
 /// Frontier cities of each component of a state, by label.
 type Comps = SmallVec<[(u8, SmallVec<[usize; 8]>); 8]>;
 
@@ -793,22 +801,28 @@ impl Frontier {
                 }
             }
         }
-        // Open trips: (cars any connection needs at least, points it adds,
-        // trip), and the tolls any connection pays, in the same order.
-        let mut open: SmallVec<[(usize, i16, usize); 32]> = SmallVec::new();
-        self.open_trips(&self.cars, done, key, &comps, &mut |need, k| {
-            open.push((need as usize, self.adds(levels, k), k))
-        });
+        // Open trips (trip, its ends), then (cars any connection needs at
+        // least, points it adds, trip).
+        let trips: SmallVec<[(usize, End, End); 32]> = (0..self.tickets.len())
+            .filter_map(|k| self.ends(done, key, k).map(|(x, y)| (k, x, y)))
+            .collect();
+        let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
+            .iter()
+            .map(|&(k, x, y)| {
+                let need = self.gap(&self.cars, done, &comps, x, y);
+                (need as usize, self.adds(levels, k), k)
+            })
+            .collect();
         // Every route scores RATE, plus what the best route of each pair
         // left scores above it (`spare`), less the tolls of the routes below
         // it that connect the trips completed: at least the largest toll
         // among them. In quarter points, for r cars: RATE * r + by_rate.
         let mut by_rate = None;
         if let Some(rated) = &self.rated {
-            let mut tolls: SmallVec<[i32; 32]> = SmallVec::new();
-            self.open_trips(&rated.toll, done, key, &comps, &mut |toll, _| {
-                tolls.push(toll as i32)
-            });
+            let tolls: SmallVec<[i32; 32]> = trips
+                .iter()
+                .map(|&(_, x, y)| self.gap(&rated.toll, done, &comps, x, y) as i32)
+                .collect();
             let best = if self.complete {
                 4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
                     - tolls.iter().copied().max().unwrap_or(0)
@@ -909,20 +923,25 @@ impl Frontier {
         any
     }
 
-    /// Calls `found(need, trip)` for every trip still open in a state (after
-    /// `done` steps, its frontier components `comps`), `need` the least any
-    /// connection costs over `paths`: directly, or riding through claimed
-    /// components for free (a path that enters a component may leave it
-    /// from any of its frontier cities). The same trips in the same order
-    /// whatever the paths.
-    fn open_trips(
-        &self,
-        paths: &Paths,
-        done: usize,
-        key: Entries,
-        comps: &Comps,
-        found: &mut dyn FnMut(u16, usize),
-    ) {
+    /// Where each end of trip `k` stands in a state (after `done` steps):
+    /// `None` unless the trip is still open (both ends reached in one
+    /// component, or one left behind, means completed or lost).
+    fn ends(&self, done: usize, key: Entries, k: usize) -> Option<(End, End)> {
+        let end = |c: u8| match key.iter().find(|e| e.0 == c) {
+            Some(&(_, l)) => Some(End::In(l)),
+            None if self.first[c as usize] >= done => Some(End::Ahead(c as usize)),
+            None => None,
+        };
+        let (a, b, _, _) = self.tickets[k];
+        let (x, y) = (end(a)?, end(b)?);
+        (x != y).then_some((x, y))
+    }
+
+    /// The least any connection between two ends costs over `paths` (after
+    /// `done` steps, the state's frontier components `comps`): directly, or
+    /// riding through claimed components for free (a path that enters a
+    /// component may leave it from any of its frontier cities).
+    fn gap(&self, paths: &Paths, done: usize, comps: &Comps, x: End, y: End) -> u16 {
         let n = self.first.len();
         let (dist, hub, exit) = (&paths.dist[done], &paths.hub[done], &paths.exit[done]);
         let near = |members: &[usize], v: usize| {
@@ -939,50 +958,38 @@ impl Frontier {
                 .find(|(m, _)| *m == label)
                 .map_or(&[][..], |(_, f)| &f[..])
         };
-        let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
-        for (k, &(a, b, _, _)) in self.tickets.iter().enumerate() {
-            let (a, b) = (a as usize, b as usize);
-            if self.first[a] >= done && self.first[b] >= done {
-                // Both ends still ahead: directly, through one component, or through several.
+        match (x, y) {
+            // Both ends still ahead: directly, through one component, or
+            // through several.
+            (End::Ahead(a), End::Ahead(b)) => {
                 let through_one = comps
                     .iter()
                     .map(|(_, f)| near(f, a) + near(f, b))
                     .min()
                     .unwrap_or(FAR);
-                let need = dist[a * n + b]
+                let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
+                dist[a * n + b]
                     .min(through_one)
-                    .min(hub[a] + min_exit + hub[b]);
-                found(need, k);
+                    .min(hub[a] + min_exit + hub[b])
             }
-        }
-        for &(c, l) in key {
-            for &k in &self.tickets_at[c as usize] {
-                let (a, b, _, _) = self.tickets[k];
-                let other = if a == c { b } else { a };
+            // One end reached, the other still ahead: from its component,
+            // or via another.
+            (End::In(l), End::Ahead(o)) | (End::Ahead(o), End::In(l)) => {
                 let own = members(l);
-                let need = match key.iter().find(|e| e.0 == other) {
-                    // Both ends reached, apart: straight across, or via other components.
-                    Some(&(_, m)) if m != l && c < other => {
-                        let theirs = members(m);
-                        let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
-                        Some(direct.min(leave(own) + leave(theirs)))
-                    }
-                    // The other end still ahead: from this component, or via another.
-                    None if self.first[other as usize] >= done => {
-                        let o = other as usize;
-                        let via = comps
-                            .iter()
-                            .filter(|(m, _)| *m != l)
-                            .map(|(_, f)| near(f, o))
-                            .min()
-                            .unwrap_or(FAR);
-                        Some(near(own, o).min(leave(own) + via))
-                    }
-                    _ => None,
-                };
-                if let Some(need) = need {
-                    found(need, k);
-                }
+                let via = comps
+                    .iter()
+                    .filter(|(m, _)| *m != l)
+                    .map(|(_, f)| near(f, o))
+                    .min()
+                    .unwrap_or(FAR);
+                near(own, o).min(leave(own) + via)
+            }
+            // Both ends reached, apart: straight across, or via other
+            // components.
+            (End::In(l), End::In(m)) => {
+                let (own, theirs) = (members(l), members(m));
+                let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
+                direct.min(leave(own) + leave(theirs))
             }
         }
     }
