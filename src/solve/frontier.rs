@@ -25,6 +25,7 @@
 //! it (so ties resolve the same way every run).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
@@ -97,12 +98,8 @@ pub struct Frontier {
     /// The budgets not `UNWANTED` in `lower`, ascending (a single budget's
     /// run checks one instead of every car count).
     wanted: Vec<usize>,
-    /// `knap[i][r]`: most route points from steps `i..` with r cars.
-    knap: Vec<Vec<i16>>,
-    /// Shortest paths in cars over the undecided steps.
-    cars: Paths,
-    /// The bound by tolls, where it pays.
-    rated: Option<Rated>,
+    /// The pruning bound's tables.
+    tables: Arc<Tables>,
     /// `links[i][s]`: where state s of layer i goes in layer i + 1, when the
     /// run was asked to keep them (for [`crate::analysis::optima`]).
     links: Option<Vec<Vec<Link>>>,
@@ -231,6 +228,19 @@ fn state_bytes(key: &Key, values: &Values) -> usize {
     // (Keys were vectors when this was measured; an inline key takes no
     // more than the vector and its allocation did.)
     2 * (key.len() * 2 + values.capacity() * 2) + 128
+}
+
+/// The tables of the pruning bound: they depend on the steps and the car
+/// limit alone, so runs over the same steps share them (see
+/// [`Frontier::bounds`]).
+#[derive(Default)]
+struct Tables {
+    /// `knap[i][r]`: most route points from steps `i..` with r cars.
+    knap: Vec<Vec<i16>>,
+    /// Shortest paths in cars over the undecided steps.
+    cars: Paths,
+    /// The bound by tolls, where it pays.
+    rated: Option<Rated>,
 }
 
 /// The bound by tolls: every route scores [`RATE`], plus what it scores
@@ -510,9 +520,7 @@ impl Frontier {
             layers: Vec::new(),
             lower,
             wanted,
-            knap: Vec::new(),
-            cars: Paths::default(),
-            rated: None,
+            tables: Arc::default(),
             links: None,
             bytes: 0,
             complete,
@@ -543,16 +551,20 @@ impl Frontier {
             // layer's and the steps, so it repeats run after run (whatever
             // the hasher) without sorting the states.
             let mut next: FxIndexMap<Key, Values> = FxIndexMap::default();
-            let mut merge = |key: Key, values: Values| match next.get_mut(&key) {
+            // (From a slice: a state reached before takes the better values
+            // without a vector allocated for them.)
+            let mut merge = |key: Key, values: &[i16]| match next.get_mut(&key) {
                 Some(old) => {
-                    for (o, v) in old.iter_mut().zip(values) {
+                    for (o, &v) in old.iter_mut().zip(values) {
                         *o = (*o).max(v);
                     }
                 }
                 None => {
-                    next.insert(key, values);
+                    next.insert(key, values.to_vec());
                 }
             };
+            // The values after claiming the step's route, one buffer reused.
+            let mut shifted = vec![NONE; self.max_cars + 1];
             let shortest = self.steps[i].shortest();
             let linking = self.links.is_some();
             // Successor keys of each state, when links are kept.
@@ -569,7 +581,7 @@ impl Frontier {
                 if skippable {
                     if let Some((skip, _)) = self.transition(i, key, false) {
                         skip_key = linking.then(|| skip.clone());
-                        merge(skip, values.clone());
+                        merge(skip, values);
                     }
                 }
                 let mut take_key = None;
@@ -584,7 +596,7 @@ impl Frontier {
                             take_key = Some((take.clone(), tickets));
                         }
                         // Every route of the pair leads to the same state.
-                        let mut shifted = vec![NONE; self.max_cars + 1];
+                        shifted.fill(NONE);
                         for o in &self.steps[i].options {
                             let gain = tickets + o.points;
                             for c in o.length..=self.max_cars {
@@ -593,7 +605,7 @@ impl Frontier {
                                 }
                             }
                         }
-                        merge(take, shifted);
+                        merge(take, &shifted);
                     }
                 }
                 if linking {
@@ -670,14 +682,49 @@ impl Frontier {
         states
     }
 
-    /// Tables for the optimistic estimate of what the undecided steps can add.
+    /// Tables for the optimistic estimate of what the undecided steps can
+    /// add: built, or those of the thread's last run if it had the same
+    /// steps, car limit and bounds (the deal's tens of thousands of runs,
+    /// one per keep, all run over the whole board: a tenth of their time).
     fn bounds(&mut self) {
+        // The bound by tolls pays where a few tickets are in play (a keep of
+        // the deal, a player's hand: the USA deal 15.3 -> 14.3 s on top of
+        // the keeps that must complete every ticket); with the whole deck it
+        // costs more than it prunes (the USA sweep 5.6 -> 6.4 s).
+        let tolled = self.complete || self.tickets.len() <= TOLLED_TICKETS;
+        let mut signature = vec![self.first.len(), self.max_cars, tolled as usize];
+        for s in &self.steps {
+            signature.extend([s.a as usize, s.b as usize, s.options.len()]);
+            for o in &s.options {
+                // Points as stored (an i16), kept apart from lengths.
+                signature.extend([o.length, o.points as u16 as usize]);
+            }
+        }
+        type Last = Option<(Vec<usize>, Arc<Tables>)>;
+        thread_local! {
+            static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new(None) };
+        }
+        self.tables = LAST.with(|last| {
+            let mut last = last.borrow_mut();
+            match last.as_ref() {
+                Some((known, tables)) if *known == signature => tables.clone(),
+                _ => {
+                    let tables = Arc::new(self.build_tables(tolled));
+                    *last = Some((signature, tables.clone()));
+                    tables
+                }
+            }
+        });
+    }
+
+    /// Builds the tables of [`Frontier::bounds`].
+    fn build_tables(&self, tolled: bool) -> Tables {
         let (m, cap) = (self.steps.len(), self.max_cars);
-        self.knap = vec![vec![0; cap + 1]; m + 1];
+        let mut knap = vec![vec![0; cap + 1]; m + 1];
         for i in (0..m).rev() {
             let s = &self.steps[i];
-            let later = &self.knap[i + 1];
-            self.knap[i] = (0..=cap)
+            let later = &knap[i + 1];
+            knap[i] = (0..=cap)
                 .map(|r| {
                     s.options
                         .iter()
@@ -691,13 +738,7 @@ impl Frontier {
             .iter()
             .map(|s| s.shortest().min(FAR as usize) as u16)
             .collect();
-        self.cars = self.paths(&cars);
-        // The bound by tolls pays where a few tickets are in play (a keep of
-        // the deal, a player's hand: the USA deal 15.3 -> 14.3 s on top of
-        // the keeps that must complete every ticket); with the whole deck it
-        // costs more than it prunes (the USA sweep 5.6 -> 6.4 s).
-        let tolled = self.complete || self.tickets.len() <= TOLLED_TICKETS;
-        self.rated = tolled.then(|| {
+        let rated = tolled.then(|| {
             // Quarter points above (or below) the rate a route scores.
             let net = |o: &Choice| 4 * o.points as i32 - RATE * o.length as i32;
             let best = |s: &Step| s.options.iter().map(net).max().unwrap_or(0);
@@ -715,6 +756,11 @@ impl Frontier {
                 spare,
             }
         });
+        Tables {
+            knap,
+            cars: self.paths(&cars),
+            rated,
+        }
     }
 
     /// Shortest paths over the undecided steps of each layer, step `i`
@@ -809,7 +855,7 @@ impl Frontier {
         let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
             .iter()
             .map(|&(k, x, y)| {
-                let need = self.gap(&self.cars, done, &comps, x, y);
+                let need = self.gap(&self.tables.cars, done, &comps, x, y);
                 (need as usize, self.adds(levels, k), k)
             })
             .collect();
@@ -818,7 +864,7 @@ impl Frontier {
         // it that connect the trips completed: at least the largest toll
         // among them. In quarter points, for r cars: RATE * r + by_rate.
         let mut by_rate = None;
-        if let Some(rated) = &self.rated {
+        if let Some(rated) = &self.tables.rated {
             let tolls: SmallVec<[i32; 32]> = trips
                 .iter()
                 .map(|&(_, x, y)| self.gap(&rated.toll, done, &comps, x, y) as i32)
@@ -888,7 +934,7 @@ impl Frontier {
             }
         }
         // reach[r]: the most the rest can add with r cars.
-        let knap = &self.knap[done];
+        let knap = &self.tables.knap[done];
         let mut reach = diff;
         let mut gain = 0i16;
         for (r, g) in reach.iter_mut().enumerate() {
