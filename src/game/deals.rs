@@ -404,8 +404,8 @@ pub fn value_hands(
                     return solved(s).map(Some);
                 };
                 // Settled by its smaller keeps' values alone (on Europe a
-                // tenth of the larger keeps).
-                if at_most(s).is_some_and(|most| most <= bar) {
+                // tenth of the whole hands, 4 % of the triples).
+                if at_most(s).is_some_and(|upper| upper <= bar) {
                     progress();
                     return Ok(None);
                 }

@@ -782,8 +782,9 @@ impl Frontier {
             if i < m {
                 let s = &self.steps[i];
                 let (a, b, l) = (s.a as usize, s.b as usize, length[i]);
-                // Distances to a and b before the route (updating in place
-                // would only add walks that use it twice, never shorter).
+                // A path through the route reads rows a and b as they were
+                // before it (distances are symmetric): copied first, every
+                // row updates in place, with no copy of the whole table.
                 let to_a: Vec<u16> = dist[a * n..a * n + n].iter().map(|&d| d + l).collect();
                 let to_b: Vec<u16> = dist[b * n..b * n + n].iter().map(|&d| d + l).collect();
                 let (from_a, from_b) = (
@@ -849,8 +850,12 @@ impl Frontier {
         }
         // Open trips (trip, its ends), then (cars any connection needs at
         // least, points it adds, trip).
+        let mut label = [u8::MAX; 256];
+        for &(c, l) in key {
+            label[c as usize] = l;
+        }
         let trips: SmallVec<[(usize, End, End); 32]> = (0..self.tickets.len())
-            .filter_map(|k| self.ends(done, key, k).map(|(x, y)| (k, x, y)))
+            .filter_map(|k| self.ends(done, &label, k).map(|(x, y)| (k, x, y)))
             .collect();
         let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
             .iter()
@@ -969,14 +974,15 @@ impl Frontier {
         any
     }
 
-    /// Where each end of trip `k` stands in a state (after `done` steps):
+    /// Where each end of trip `k` stands in a state (after `done` steps,
+    /// `label[c]` the component of city c in it, `u8::MAX` for none):
     /// `None` unless the trip is still open (both ends reached in one
     /// component, or one left behind, means completed or lost).
-    fn ends(&self, done: usize, key: Entries, k: usize) -> Option<(End, End)> {
-        let end = |c: u8| match key.iter().find(|e| e.0 == c) {
-            Some(&(_, l)) => Some(End::In(l)),
-            None if self.first[c as usize] >= done => Some(End::Ahead(c as usize)),
-            None => None,
+    fn ends(&self, done: usize, label: &[u8; 256], k: usize) -> Option<(End, End)> {
+        let end = |c: u8| match label[c as usize] {
+            u8::MAX if self.first[c as usize] >= done => Some(End::Ahead(c as usize)),
+            u8::MAX => None,
+            l => Some(End::In(l)),
         };
         let (a, b, _, _) = self.tickets[k];
         let (x, y) = (end(a)?, end(b)?);
