@@ -297,6 +297,74 @@ struct Paths {
     exit: Vec<Vec<u16>>,
 }
 
+/// The gaps between ends of open trips in one state, over one set of
+/// [`Paths`] (see [`Frontier::gaps`]).
+struct Gaps<'a> {
+    n: usize,
+    dist: &'a [u16],
+    hub: &'a [u16],
+    exit: &'a [u16],
+    comps: &'a Comps,
+    /// The least any component's frontier cities pay to leave it.
+    min_exit: u16,
+}
+
+impl Gaps<'_> {
+    /// The least any connection between two ends costs: directly, or riding
+    /// through claimed components for free (a path that enters a component
+    /// may leave it from any of its frontier cities).
+    fn gap(&self, x: End, y: End) -> u16 {
+        let (n, dist, hub, comps) = (self.n, self.dist, self.hub, self.comps);
+        let near = |members: &[usize], v: usize| {
+            members
+                .iter()
+                .map(|&f| dist[f * n + v])
+                .min()
+                .unwrap_or(FAR)
+        };
+        let leave = |members: &[usize]| members.iter().map(|&f| self.exit[f]).min().unwrap_or(FAR);
+        let members = |label: u8| {
+            comps
+                .iter()
+                .find(|(m, _)| *m == label)
+                .map_or(&[][..], |(_, f)| &f[..])
+        };
+        match (x, y) {
+            // Both ends still ahead: directly, through one component, or
+            // through several.
+            (End::Ahead(a), End::Ahead(b)) => {
+                let through_one = comps
+                    .iter()
+                    .map(|(_, f)| near(f, a) + near(f, b))
+                    .min()
+                    .unwrap_or(FAR);
+                dist[a * n + b]
+                    .min(through_one)
+                    .min(hub[a] + self.min_exit + hub[b])
+            }
+            // One end reached, the other still ahead: from its component,
+            // or via another.
+            (End::In(l), End::Ahead(o)) | (End::Ahead(o), End::In(l)) => {
+                let own = members(l);
+                let via = comps
+                    .iter()
+                    .filter(|(m, _)| *m != l)
+                    .map(|(_, f)| near(f, o))
+                    .min()
+                    .unwrap_or(FAR);
+                near(own, o).min(leave(own) + via)
+            }
+            // Both ends reached, apart: straight across, or via other
+            // components.
+            (End::In(l), End::In(m)) => {
+                let (own, theirs) = (members(l), members(m));
+                let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
+                direct.min(leave(own) + leave(theirs))
+            }
+        }
+    }
+}
+
 /// Distance meaning "no path" in the bound tables (sums of three stay in u16).
 const FAR: u16 = u16::MAX / 4;
 
@@ -857,10 +925,11 @@ impl Frontier {
         let trips: SmallVec<[(usize, End, End); 32]> = (0..self.tickets.len())
             .filter_map(|k| self.ends(done, &label, k).map(|(x, y)| (k, x, y)))
             .collect();
+        let cars = self.gaps(&self.tables.cars, done, &comps);
         let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
             .iter()
             .map(|&(k, x, y)| {
-                let need = self.gap(&self.tables.cars, done, &comps, x, y);
+                let need = cars.gap(x, y);
                 (need as usize, self.adds(levels, k), k)
             })
             .collect();
@@ -870,9 +939,10 @@ impl Frontier {
         // among them. In quarter points, for r cars: RATE * r + by_rate.
         let mut by_rate = None;
         if let Some(rated) = &self.tables.rated {
+            let toll = self.gaps(&rated.toll, done, &comps);
             let tolls: SmallVec<[i32; 32]> = trips
                 .iter()
-                .map(|&(_, x, y)| self.gap(&rated.toll, done, &comps, x, y) as i32)
+                .map(|&(_, x, y)| toll.gap(x, y) as i32)
                 .collect();
             let best = if self.complete {
                 4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
@@ -989,60 +1059,22 @@ impl Frontier {
         (x != y).then_some((x, y))
     }
 
-    /// The least any connection between two ends costs over `paths` (after
-    /// `done` steps, the state's frontier components `comps`): directly, or
-    /// riding through claimed components for free (a path that enters a
-    /// component may leave it from any of its frontier cities).
-    fn gap(&self, paths: &Paths, done: usize, comps: &Comps, x: End, y: End) -> u16 {
-        let n = self.first.len();
-        let (dist, hub, exit) = (&paths.dist[done], &paths.hub[done], &paths.exit[done]);
-        let near = |members: &[usize], v: usize| {
-            members
-                .iter()
-                .map(|&f| dist[f * n + v])
-                .min()
-                .unwrap_or(FAR)
-        };
-        let leave = |members: &[usize]| members.iter().map(|&f| exit[f]).min().unwrap_or(FAR);
-        let members = |label: u8| {
-            comps
-                .iter()
-                .find(|(m, _)| *m == label)
-                .map_or(&[][..], |(_, f)| &f[..])
-        };
-        match (x, y) {
-            // Both ends still ahead: directly, through one component, or
-            // through several.
-            (End::Ahead(a), End::Ahead(b)) => {
-                let through_one = comps
-                    .iter()
-                    .map(|(_, f)| near(f, a) + near(f, b))
-                    .min()
-                    .unwrap_or(FAR);
-                let min_exit = comps.iter().map(|(_, f)| leave(f)).min().unwrap_or(FAR);
-                dist[a * n + b]
-                    .min(through_one)
-                    .min(hub[a] + min_exit + hub[b])
-            }
-            // One end reached, the other still ahead: from its component,
-            // or via another.
-            (End::In(l), End::Ahead(o)) | (End::Ahead(o), End::In(l)) => {
-                let own = members(l);
-                let via = comps
-                    .iter()
-                    .filter(|(m, _)| *m != l)
-                    .map(|(_, f)| near(f, o))
-                    .min()
-                    .unwrap_or(FAR);
-                near(own, o).min(leave(own) + via)
-            }
-            // Both ends reached, apart: straight across, or via other
-            // components.
-            (End::In(l), End::In(m)) => {
-                let (own, theirs) = (members(l), members(m));
-                let direct = own.iter().map(|&f| near(theirs, f)).min().unwrap_or(FAR);
-                direct.min(leave(own) + leave(theirs))
-            }
+    /// The gaps between ends of trips in a state (after `done` steps, its
+    /// frontier components `comps`), measured over `paths`.
+    fn gaps<'a>(&'a self, paths: &'a Paths, done: usize, comps: &'a Comps) -> Gaps<'a> {
+        let exit = &paths.exit[done];
+        let min_exit = comps
+            .iter()
+            .flat_map(|(_, f)| f.iter().map(|&c| exit[c]))
+            .min()
+            .unwrap_or(FAR);
+        Gaps {
+            n: self.first.len(),
+            dist: &paths.dist[done],
+            hub: &paths.hub[done],
+            exit,
+            comps,
+            min_exit,
         }
     }
 

@@ -469,7 +469,7 @@ fn trimmed(
 ) -> (Vec<RouteId>, u32) {
     let score = |routes: &[RouteId]| {
         let eval = evaluate(board, routes, tickets);
-        (eval.cars_used, eval.route_points + eval.ticket_points)
+        (eval.cars_used, eval.score())
     };
     loop {
         let (used, points) = score(&plan);
@@ -508,7 +508,7 @@ mod tests {
             let (routes, score) = trimmed(&board, plan.clone(), cars, &tickets);
             let eval = evaluate(&board, &routes, &tickets);
             assert!(eval.cars_used <= cars, "{cars} cars");
-            assert_eq!(eval.route_points + eval.ticket_points, score, "{cars} cars");
+            assert_eq!(eval.score(), score, "{cars} cars");
             assert!(routes.iter().all(|r| plan.contains(r)), "{cars} cars");
             let optimum = solve(&Instance::new(&board, cars), &SolveOptions::default())
                 .unwrap()
