@@ -8,6 +8,7 @@ pub mod branch;
 pub mod frontier;
 pub mod heuristic;
 pub mod limits;
+pub(crate) mod steiner;
 pub mod sweep;
 pub mod verify;
 
