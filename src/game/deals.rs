@@ -456,7 +456,8 @@ pub fn value_hands(
             })
             .collect::<Result<_, _>>()?;
         for (s, (v, plan)) in level.into_iter().zip(valued) {
-            if let Some(plan) = plan {
+            // (A whole hand's plan has no larger subset to serve.)
+            if let Some(plan) = plan.filter(|_| s.len() < options.hand) {
                 plans.insert(s.clone(), plan);
             }
             value.insert(s, v);

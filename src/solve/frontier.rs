@@ -603,7 +603,8 @@ impl Frontier {
         let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Key::new(), vec![0; self.max_cars + 1])];
         if self.complete && (self.stranded || self.hopeless()) {
-            // A ticket that no route reaches is never completed.
+            // A ticket that no route reaches is never completed; tickets
+            // whose joint network tolls too much never reach the score.
             layer.clear();
         }
         for i in 0..self.steps.len() {

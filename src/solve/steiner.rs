@@ -1,6 +1,6 @@
 //! The least forest joining given pairs of cities over a metric: a lower
-//! bound on the cars, or the tolls, of any network that completes a few
-//! tickets at once. The frontier programme's own bounds look at one ticket
+//! bound on what any network that completes a few tickets at once pays (in
+//! the frontier programme, its tolls). The frontier programme's own bounds look at one ticket
 //! at a time (the farthest); a keep of the deal must complete all of its
 //! tickets, and their joint network costs more than the farthest alone.
 //!
