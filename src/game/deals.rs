@@ -352,12 +352,13 @@ pub fn value_hands(
     let keep = options.keep;
     let solve_options = SolveOptions::default();
     let state = |s: &[usize]| keep_state(board, options.cars, s);
-    // A subset's value, whether it is proven, and the plan that scores it.
-    type Valued = (Option<(i64, bool)>, Option<Vec<RouteId>>);
+    // A subset's value, whether it is proven, and the plan that scores it
+    // (`None`: no better than a smaller keep).
+    type Valued = Option<(i64, bool, Vec<RouteId>)>;
     let solved = |s: &Vec<usize>| -> Result<Valued, SolveError> {
         let r = replan(board, &state(s), &solve_options)?;
         progress();
-        Ok((Some((r.score, r.outcome.proven)), Some(r.claim)))
+        Ok(Some((r.score, r.outcome.proven, r.claim)))
     };
     // Subsets are valued by size, smallest first. The smallest are solved;
     // a larger one only matters if it beats every smaller keep inside it
@@ -425,7 +426,7 @@ pub fn value_hands(
                 let upper = at_most(s);
                 if upper.is_some_and(|upper| upper <= bar) {
                     progress();
-                    return Ok((None, None));
+                    return Ok(None);
                 }
                 // A smaller keep's plan scores for `s` what it scored for
                 // that keep, plus the points of the cards it leaves out that
@@ -436,7 +437,7 @@ pub fn value_hands(
                 if let (Some((v, plan)), Some(upper)) = (floor(s), upper) {
                     if v >= upper {
                         progress();
-                        return Ok((Some((v, true)), Some(plan.clone())));
+                        return Ok(Some((v, true, plan.clone())));
                     }
                 }
                 // Every smaller keep inside scored at most the bar, so only
@@ -444,23 +445,27 @@ pub fn value_hands(
                 match clears_completing(board, &state(s), bar) {
                     Some(Bar::Below) => {
                         progress();
-                        Ok((None, None))
+                        Ok(None)
                     }
                     // The optimum found clearing the bar, verified.
                     Some(Bar::Above { score, routes }) => {
                         progress();
-                        Ok((Some((score, true)), Some(routes)))
+                        Ok(Some((score, true, routes)))
                     }
                     None => solved(s),
                 }
             })
             .collect::<Result<_, _>>()?;
-        for (s, (v, plan)) in level.into_iter().zip(valued) {
+        for (s, v) in level.into_iter().zip(valued) {
+            let Some((score, proven, plan)) = v else {
+                value.insert(s, None);
+                continue;
+            };
             // (A whole hand's plan has no larger subset to serve.)
-            if let Some(plan) = plan.filter(|_| s.len() < options.hand) {
+            if s.len() < options.hand {
                 plans.insert(s.clone(), plan);
             }
-            value.insert(s, v);
+            value.insert(s, Some((score, proven)));
         }
     }
     Ok(hands

@@ -734,14 +734,10 @@ impl Frontier {
             .iter()
             .map(|t| (t.0 as usize, t.1 as usize))
             .collect();
-        let mut ends: Vec<usize> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
-        ends.sort_unstable();
-        ends.dedup();
-        if ends.len() > steiner::MAX_ENDS {
-            return false;
-        }
         let n = self.first.len();
-        let toll = steiner::forest(&rated.toll.dist[0], n, FAR, &pairs);
+        let Some(toll) = steiner::forest(&rated.toll.dist[0], n, FAR, &pairs) else {
+            return false;
+        };
         let points: i32 = self.tickets.iter().map(|t| t.2 as i32).sum();
         self.wanted.iter().all(|&budget| {
             let rated = (RATE * budget as i32 + rated.spare[0]).saturating_sub(toll as i32);
