@@ -102,6 +102,53 @@ pub fn forest(dist: &[u16], n: usize, unreachable: u16, pairs: &[(usize, usize)]
     Some(forest[(1 << pairs.len()) - 1])
 }
 
+/// Whether a forest of at most `budget` joins both pairs over `dist` (as
+/// in [`forest`]): their two paths apart, or one tree over their four
+/// ends. The clique rows of the forest model ([`crate::model::forest`])
+/// ask it of every two tickets, so it avoids [`forest`]'s general
+/// programme: a tree over four ends has two branch points p and q (equal,
+/// or ends themselves, in the degenerate shapes), two ends hung on each,
+/// so it is the least d(a,p) + d(b,p) + d(p,q) + d(c,q) + d(e,q) over the
+/// three ways to pair the ends and every p and q (3·n² sums).
+pub fn joins_within(
+    dist: &[u16],
+    n: usize,
+    unreachable: u16,
+    [(s, t), (u, v)]: [(usize, usize); 2],
+    budget: u32,
+) -> bool {
+    let d = |a: usize, b: usize| {
+        let x = dist[a * n + b];
+        if x >= unreachable {
+            FAR
+        } else {
+            u32::from(x)
+        }
+    };
+    if d(s, t) + d(u, v) <= budget {
+        return true;
+    }
+    // A walk around a tree visits its ends in a tour of twice its cost:
+    // half the shortest tour bounds the tree from below.
+    let tour = [
+        d(s, t) + d(t, u) + d(u, v) + d(v, s),
+        d(s, u) + d(u, t) + d(t, v) + d(v, s),
+        d(s, t) + d(t, v) + d(v, u) + d(u, s),
+    ];
+    if tour.into_iter().min().unwrap_or(FAR) > 2 * budget {
+        return false;
+    }
+    [[s, t, u, v], [s, u, t, v], [s, v, t, u]]
+        .into_iter()
+        .any(|[a, b, c, e]| {
+            let near: Vec<u32> = (0..n).map(|q| d(c, q) + d(e, q)).collect();
+            (0..n).any(|p| {
+                let hang = d(a, p) + d(b, p);
+                hang <= budget && (0..n).any(|q| hang + d(p, q) + near[q] <= budget)
+            })
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -179,6 +226,34 @@ mod tests {
             let got = forest(&d, n, u16::MAX, &pairs).expect("at most 8 ends");
             let want = brute(n, &edges, &pairs);
             assert_eq!(got.min(FAR), want, "{n} cities, {edges:?}, pairs {pairs:?}");
+        }
+    }
+
+    /// Two pairs joined within a budget, against the cheapest edge subset
+    /// joining both, at every budget around it.
+    #[test]
+    fn two_pairs_join_within_a_budget_as_exhaustive_search_says() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..300 {
+            let n = rng.random_range(2..8);
+            let edges: Vec<(usize, usize, u16)> = (0..rng.random_range(1..13))
+                .map(|_| {
+                    let a = rng.random_range(0..n);
+                    let b = (a + rng.random_range(1..n)) % n;
+                    (a, b, rng.random_range(0..9))
+                })
+                .collect();
+            let mut end = || rng.random_range(0..n);
+            let pairs = [(end(), end()), (end(), end())];
+            let d = metric(n, &edges);
+            let least = brute(n, &edges, &pairs);
+            for budget in least.saturating_sub(3).min(40)..least.saturating_add(3).min(40) {
+                assert_eq!(
+                    joins_within(&d, n, u16::MAX, pairs, budget),
+                    least <= budget,
+                    "{n} cities, {edges:?}, pairs {pairs:?}, budget {budget}"
+                );
+            }
         }
     }
 }

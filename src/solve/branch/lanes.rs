@@ -332,6 +332,9 @@ fn share_incumbent(lanes: &mut [Lane; LANES]) {
 /// rows are lane 0's, and the root's second child with its basis.
 fn hand_root(lanes: &mut [Lane; LANES]) -> Result<(), MipError> {
     let [root, other] = lanes;
+    // Past the root's decision: both lanes separate clique rows.
+    root.search.cliques = true;
+    other.search.cliques = true;
     let cuts: Vec<Cut> = root.search.row_cuts.iter().flatten().cloned().collect();
     other.search.model.add_cuts(&mut other.search.mip, &cuts)?;
     other.search.row_cuts = root.search.row_cuts.clone();
