@@ -49,9 +49,11 @@
 //! at most one is: `Σ_{k∈K} Σ_r z^r_k ≤ 1`. At middle budgets the LP
 //! completes half of many tickets on a half-bought network twice the
 //! budget; where three or more of them are pairwise too far apart, the row
-//! cuts that point off. Measured on sweeps (each budget's proof, summed):
-//! USA Mega 114 → 80 s, Europe 110 → 93 s; at 45 cars on Europe no two
-//! tickets are too far apart and nothing changes.
+//! cuts that point off; so does an odd cycle of such pairs (at most
+//! (|C| − 1)/2 of its tickets score). Counted in LPs: USA Mega at 27 cars
+//! 940 → 426, generated board 8 at 26 cars 1,247 → 595, Europe at 37 cars
+//! 391 → 230; at 45 cars on Europe no two tickets are too far apart and
+//! nothing changes.
 //!
 //! Tickets with several trips (the Swiss map's country tickets) score their
 //! best completed trip. Their trips of equal points usually join every city
@@ -97,10 +99,10 @@ struct Root {
     pairs: Vec<(Vec<usize>, usize, usize)>,
 }
 
-/// A violated row `Σ coefficient · column ≥ 0`: a directed cut
-/// (`Σ arcs − y ≥ 0`), or one of the strengthening rows kept out of the
+/// A violated row `Σ coefficient · column ≥ lower`: a directed cut
+/// (`Σ arcs − y ≥ 0`), one of the strengthening rows kept out of the
 /// model until violated (`y_end − Σ arcs of a route ≥ 0`,
-/// `y_root − y_city ≥ 0`).
+/// `y_root − y_city ≥ 0`), or a clique row (`−Σ z ≥ −1`).
 #[derive(Clone, Debug)]
 pub struct Cut {
     entries: Vec<(usize, f64)>,
@@ -541,12 +543,85 @@ impl ForestModel {
 
     /// Directed cuts violated by more than `tolerance` in `values`, found by a
     /// max-flow from each root to each city of its tree, and with `cliques`
-    /// the violated clique rows of conflicting tickets.
+    /// the violated clique and odd-cycle rows of conflicting tickets.
     pub fn separate(&self, values: &[f64], tolerance: f64, cliques: bool) -> Vec<Cut> {
         let mut cuts = self.separate_rows(values, tolerance);
         cuts.extend(self.separate_flows(values, tolerance));
         if cliques {
             cuts.extend(self.separate_cliques(values, tolerance));
+            cuts.extend(self.separate_odd_cycles(values, tolerance));
+        }
+        cuts
+    }
+
+    /// Odd-cycle rows `Σ_{g∈C} Σ_r z^r_g ≤ (|C| − 1)/2` over odd cycles C
+    /// of conflicting groups (around such a cycle, no two neighbours both
+    /// score), where the LP breaks them: a closed walk of odd length whose
+    /// edges' slacks 1 − z_g − z_h sum to less than one, found by a
+    /// shortest path from each group to itself over the graph doubled by
+    /// parity.
+    fn separate_odd_cycles(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
+        let columns = |g: usize| self.groups[g].z.iter().map(|(_, c)| c.index);
+        let z: Vec<f64> = (0..self.groups.len())
+            .map(|g| columns(g).map(|c| values[c]).sum())
+            .collect();
+        let nodes: Vec<usize> = (0..z.len()).filter(|&g| z[g] > INTEGRAL_Z).collect();
+        let m = nodes.len();
+        let slack = |a: usize, b: usize| (1.0 - z[nodes[a]] - z[nodes[b]]).max(0.0);
+        let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+        let mut cuts = Vec::new();
+        for s in 0..m {
+            // Vertex 2·a + parity.
+            let mut dist = vec![f64::INFINITY; 2 * m];
+            let mut pred = vec![usize::MAX; 2 * m];
+            let mut done = vec![false; 2 * m];
+            dist[2 * s] = 0.0;
+            while let Some(u) = (0..2 * m)
+                .filter(|&u| !done[u] && dist[u] < 1.0)
+                .min_by(|&a, &b| dist[a].total_cmp(&dist[b]).then(a.cmp(&b)))
+            {
+                done[u] = true;
+                if u == 2 * s + 1 {
+                    break;
+                }
+                let (a, parity) = (u / 2, u % 2);
+                for b in 0..m {
+                    if self.conflicts[nodes[a]][nodes[b]] {
+                        let v = 2 * b + (1 - parity);
+                        let d = dist[u] + slack(a, b);
+                        if d < dist[v] {
+                            dist[v] = d;
+                            pred[v] = u;
+                        }
+                    }
+                }
+            }
+            if dist[2 * s + 1] >= 1.0 - tolerance {
+                continue;
+            }
+            let mut cycle = Vec::new();
+            let mut v = pred[2 * s + 1];
+            while v != 2 * s {
+                cycle.push(nodes[v / 2]);
+                v = pred[v];
+            }
+            cycle.push(nodes[s]);
+            let mut set = cycle.clone();
+            set.sort_unstable();
+            set.dedup();
+            // A walk through a group twice holds a shorter odd cycle,
+            // found from another start.
+            if set.len() != cycle.len() || set.len() < 3 || !seen.insert(set.clone()) {
+                continue;
+            }
+            let entries = set
+                .iter()
+                .flat_map(|&g| columns(g).map(|c| (c, -1.0)))
+                .collect();
+            cuts.push(Cut {
+                entries,
+                lower: -(((set.len() - 1) / 2) as f64),
+            });
         }
         cuts
     }

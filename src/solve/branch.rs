@@ -571,17 +571,18 @@ impl Search<'_, '_> {
         self.mip.write(path)
     }
 
-    /// Whether the search ends after a root whose LP bound is `bound`.
     /// Whether the search may stop at its root for a loose bound. Such a
-    /// root is solved without clique rows: the thresholds ([`crate::solve::AUTO_GAP`],
-    /// [`crate::solve::SWEEP_GAP`]) were set on roots without them. With
-    /// them the roots are tighter and the branch and cut takes budgets the
-    /// frontier programme proves far faster (the Swiss map's sweep gave it
-    /// 19–23 cars: 11–25 s each instead of 0.27 s).
+    /// root is solved without clique rows: the thresholds
+    /// ([`crate::solve::AUTO_GAP`], [`crate::solve::SWEEP_GAP`]) were set
+    /// on roots without them. With them the roots are tighter and the
+    /// branch and cut takes budgets the frontier programme proves far
+    /// faster (the Swiss map's sweep gave it 19–23 cars: 11–25 s each
+    /// instead of 0.27 s).
     fn decides_at_root(reach: Reach) -> bool {
         matches!(reach, Reach::Root(_) | Reach::Handover { gap: Some(_), .. })
     }
 
+    /// Whether the search ends after a root whose LP bound is `bound`.
     fn stop_at_root(&self, bound: f64) -> bool {
         match self.reach {
             Reach::Proof => false,
@@ -979,9 +980,10 @@ mod tests {
     /// A search started from a root solved before (its cuts and basis)
     /// proves the optimum a fresh search proves, with a plan the verifier
     /// accepts; and it starts with the first root's cuts: told to stop at
-    /// the root too, it gets there with the same bound in a single LP. (Its whole tree is not compared with a fresh one: past
-    /// the root it adds clique rows, which a deciding root leaves out, and
-    /// the trees go their own ways.)
+    /// the root too, it gets there with the same bound in a single LP.
+    /// (Its whole tree is not compared with a fresh one: past the root it
+    /// adds clique rows, which a deciding root leaves out, and the trees
+    /// go their own ways.)
     #[test]
     fn a_search_from_a_kept_root_proves_the_same_optimum_sooner() {
         let board = Board::usa();
