@@ -548,10 +548,29 @@ impl ForestModel {
         let mut cuts = self.separate_rows(values, tolerance);
         cuts.extend(self.separate_flows(values, tolerance));
         if cliques {
-            cuts.extend(self.separate_cliques(values, tolerance));
-            cuts.extend(self.separate_odd_cycles(values, tolerance));
+            let z: Vec<f64> = (0..self.groups.len())
+                .map(|g| self.z_columns(g).map(|c| values[c]).sum())
+                .collect();
+            cuts.extend(self.separate_cliques(&z, tolerance));
+            cuts.extend(self.separate_odd_cycles(&z, tolerance));
         }
         cuts
+    }
+
+    /// The z columns of group `g`, one per root that can score it.
+    fn z_columns(&self, g: usize) -> impl Iterator<Item = usize> + '_ {
+        self.groups[g].z.iter().map(|(_, c)| c.index)
+    }
+
+    /// The row "at most `most` of `groups` score": `−Σ z ≥ −most`.
+    fn at_most(&self, groups: &[usize], most: usize) -> Cut {
+        Cut {
+            entries: groups
+                .iter()
+                .flat_map(|&g| self.z_columns(g).map(|c| (c, -1.0)))
+                .collect(),
+            lower: -(most as f64),
+        }
     }
 
     /// Odd-cycle rows `Σ_{g∈C} Σ_r z^r_g ≤ (|C| − 1)/2` over odd cycles C
@@ -560,11 +579,8 @@ impl ForestModel {
     /// edges' slacks 1 − z_g − z_h sum to less than one, found by a
     /// shortest path from each group to itself over the graph doubled by
     /// parity.
-    fn separate_odd_cycles(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
-        let columns = |g: usize| self.groups[g].z.iter().map(|(_, c)| c.index);
-        let z: Vec<f64> = (0..self.groups.len())
-            .map(|g| columns(g).map(|c| values[c]).sum())
-            .collect();
+    /// `z` holds each group's LP value (Σ_r z^r_g).
+    fn separate_odd_cycles(&self, z: &[f64], tolerance: f64) -> Vec<Cut> {
         let nodes: Vec<usize> = (0..z.len()).filter(|&g| z[g] > INTEGRAL_Z).collect();
         let m = nodes.len();
         let slack = |a: usize, b: usize| (1.0 - z[nodes[a]] - z[nodes[b]]).max(0.0);
@@ -614,14 +630,7 @@ impl ForestModel {
             if set.len() != cycle.len() || set.len() < 3 || !seen.insert(set.clone()) {
                 continue;
             }
-            let entries = set
-                .iter()
-                .flat_map(|&g| columns(g).map(|c| (c, -1.0)))
-                .collect();
-            cuts.push(Cut {
-                entries,
-                lower: -(((set.len() - 1) / 2) as f64),
-            });
+            cuts.push(self.at_most(&set, (set.len() - 1) / 2));
         }
         cuts
     }
@@ -630,13 +639,14 @@ impl ForestModel {
     /// conflicting groups (at most one of them scores), where the LP
     /// completes more than one of them in all. Each clique grows greedily
     /// from one group, the LP's most completed first, then is made maximal.
-    fn separate_cliques(&self, values: &[f64], tolerance: f64) -> Vec<Cut> {
-        let columns = |g: usize| self.groups[g].z.iter().map(|(_, c)| c.index);
-        let z: Vec<f64> = (0..self.groups.len())
-            .map(|g| columns(g).map(|c| values[c]).sum())
+    /// `z` holds each group's LP value (Σ_r z^r_g).
+    fn separate_cliques(&self, z: &[f64], tolerance: f64) -> Vec<Cut> {
+        // The groups the LP leaves out, which make each clique maximal (the
+        // row then holds for them too where a later LP tries them); groups
+        // that cannot score (no columns) never join one.
+        let rest: Vec<usize> = (0..z.len())
+            .filter(|&h| z[h] <= INTEGRAL_Z && !self.groups[h].z.is_empty())
             .collect();
-        // Groups that cannot score (no columns) never join a clique.
-        let scoring = |g: &usize| !self.groups[*g].z.is_empty();
         let mut order: Vec<usize> = (0..z.len()).filter(|&g| z[g] > INTEGRAL_Z).collect();
         order.sort_by(|&a, &b| z[b].total_cmp(&z[a]).then(a.cmp(&b)));
         let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
@@ -652,13 +662,7 @@ impl ForestModel {
             if sum <= 1.0 + tolerance {
                 continue;
             }
-            // Made maximal with the groups the LP leaves out: the row
-            // then holds for them too where a later LP tries them.
-            let rest: Vec<usize> = (0..z.len())
-                .filter(scoring)
-                .filter(|&h| z[h] <= INTEGRAL_Z)
-                .collect();
-            for h in rest {
+            for &h in &rest {
                 if clique.iter().all(|&g| self.conflicts[g][h]) {
                     clique.push(h);
                 }
@@ -667,14 +671,7 @@ impl ForestModel {
             if !seen.insert(clique.clone()) {
                 continue;
             }
-            let entries = clique
-                .iter()
-                .flat_map(|&g| columns(g).map(|c| (c, -1.0)))
-                .collect();
-            cuts.push(Cut {
-                entries,
-                lower: -1.0,
-            });
+            cuts.push(self.at_most(&clique, 1));
         }
         cuts
     }

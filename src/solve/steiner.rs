@@ -207,18 +207,24 @@ mod tests {
         best
     }
 
+    /// 2–7 cities and up to 12 edges (parallel ones too) of 0–8 cars.
+    fn random_graph(rng: &mut ChaCha8Rng) -> (usize, Vec<(usize, usize, u16)>) {
+        let n = rng.random_range(2..8);
+        let edges = (0..rng.random_range(1..13))
+            .map(|_| {
+                let a = rng.random_range(0..n);
+                let b = (a + rng.random_range(1..n)) % n;
+                (a, b, rng.random_range(0..9))
+            })
+            .collect();
+        (n, edges)
+    }
+
     #[test]
     fn the_least_forest_matches_exhaustive_search() {
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         for _ in 0..300 {
-            let n = rng.random_range(2..8);
-            let edges: Vec<(usize, usize, u16)> = (0..rng.random_range(1..13))
-                .map(|_| {
-                    let a = rng.random_range(0..n);
-                    let b = (a + rng.random_range(1..n)) % n;
-                    (a, b, rng.random_range(0..9))
-                })
-                .collect();
+            let (n, edges) = random_graph(&mut rng);
             let pairs: Vec<(usize, usize)> = (0..rng.random_range(1..5))
                 .map(|_| (rng.random_range(0..n), rng.random_range(0..n)))
                 .collect();
@@ -235,14 +241,7 @@ mod tests {
     fn two_pairs_join_within_a_budget_as_exhaustive_search_says() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         for _ in 0..300 {
-            let n = rng.random_range(2..8);
-            let edges: Vec<(usize, usize, u16)> = (0..rng.random_range(1..13))
-                .map(|_| {
-                    let a = rng.random_range(0..n);
-                    let b = (a + rng.random_range(1..n)) % n;
-                    (a, b, rng.random_range(0..9))
-                })
-                .collect();
+            let (n, edges) = random_graph(&mut rng);
             let mut end = || rng.random_range(0..n);
             let pairs = [(end(), end()), (end(), end())];
             let d = metric(n, &edges);
