@@ -251,24 +251,33 @@ pub struct ForestModel {
     /// equal-valued trips S × T of a ticket with several.
     groups: Vec<Group>,
     /// Pairs of groups no plan within the budget completes both
-    /// (`conflicts[g][h]`), for the clique rows ([`ForestModel::separate`]).
-    conflicts: Vec<Vec<bool>>,
+    /// (`conflicts[g][h]`), for the clique rows ([`ForestModel::separate`]):
+    /// found on first use, as a search that only decides at its root (the
+    /// sweep's choice of method) never separates those rows.
+    conflicts: std::cell::OnceCell<Vec<Vec<bool>>>,
+    /// Cities of the board, and the instance's routes (their ends and
+    /// lengths) and budget, for finding `conflicts`.
+    cities: usize,
+    ends: Vec<(CityId, CityId)>,
+    lengths: Vec<u32>,
+    cars: u32,
     columns: usize,
 }
 
-/// Which pairs of groups no plan within `inst.cars` completes both: every
-/// trip of one and every trip of the other together need more cars than
-/// the budget (the least forest joining the two, [`steiner::joins_within`],
-/// in cars as the budget row counts them), or both are of one ticket,
-/// which scores one trip. Groups that cannot score at all conflict with
-/// nothing.
+/// Which pairs of groups no plan within `cars` completes both: every trip
+/// of one and every trip of the other together need more cars than the
+/// budget (the least forest joining the two, [`steiner::joins_within`], in
+/// cars as the budget row counts them, over the routes `ends` of
+/// `lengths`), or both are of one ticket, which scores one trip. A group's
+/// trips are its `from` × `to` cities. Groups that cannot score at all
+/// conflict with nothing.
 fn conflicting_groups(
-    inst: &Instance,
     groups: &[Group],
+    n: usize,
     ends: &[(CityId, CityId)],
     lengths: &[u32],
+    cars: u32,
 ) -> Vec<Vec<bool>> {
-    let n = inst.board.cities.len();
     let mut dist = vec![u16::MAX; n * n];
     for c in 0..n {
         let from = distances_within(n, ends, lengths, CityId(c), |_| true);
@@ -278,15 +287,12 @@ fn conflicting_groups(
     }
     let too_far = |one: (CityId, CityId), other: (CityId, CityId)| {
         let pairs = [(one.0 .0, one.1 .0), (other.0 .0, other.1 .0)];
-        !steiner::joins_within(&dist, n, u16::MAX, pairs, inst.cars)
+        !steiner::joins_within(&dist, n, u16::MAX, pairs, cars)
     };
     let trips = |g: &Group| -> Vec<(CityId, CityId)> {
-        g.trips
+        g.from
             .iter()
-            .map(|&k| {
-                let ticket = inst.board.ticket(inst.tickets[k]);
-                (ticket.a, ticket.b)
-            })
+            .flat_map(|&a| g.to.iter().map(move |&b| (a, b)))
             .collect()
     };
     let all: Vec<Vec<(CityId, CityId)>> = groups.iter().map(trips).collect();
@@ -528,13 +534,16 @@ impl ForestModel {
         }
 
         let mip = Mip::new(problem, false)?;
-        let conflicts = conflicting_groups(inst, &groups, &ends, &lengths);
         Ok((
             ForestModel {
                 x,
                 roots,
                 groups,
-                conflicts,
+                conflicts: std::cell::OnceCell::new(),
+                cities: n,
+                ends,
+                lengths,
+                cars: inst.cars,
                 columns,
             },
             mip,
@@ -555,6 +564,19 @@ impl ForestModel {
             cuts.extend(self.separate_odd_cycles(&z, tolerance));
         }
         cuts
+    }
+
+    /// Pairs of groups no plan within the budget completes both.
+    fn conflicts(&self) -> &[Vec<bool>] {
+        self.conflicts.get_or_init(|| {
+            conflicting_groups(
+                &self.groups,
+                self.cities,
+                &self.ends,
+                &self.lengths,
+                self.cars,
+            )
+        })
     }
 
     /// The z columns of group `g`, one per root that can score it.
@@ -581,6 +603,7 @@ impl ForestModel {
     /// parity.
     /// `z` holds each group's LP value (Σ_r z^r_g).
     fn separate_odd_cycles(&self, z: &[f64], tolerance: f64) -> Vec<Cut> {
+        let conflicts = self.conflicts();
         let nodes: Vec<usize> = (0..z.len()).filter(|&g| z[g] > INTEGRAL_Z).collect();
         let m = nodes.len();
         let slack = |a: usize, b: usize| (1.0 - z[nodes[a]] - z[nodes[b]]).max(0.0);
@@ -602,7 +625,7 @@ impl ForestModel {
                 }
                 let (a, parity) = (u / 2, u % 2);
                 for b in 0..m {
-                    if self.conflicts[nodes[a]][nodes[b]] {
+                    if conflicts[nodes[a]][nodes[b]] {
                         let v = 2 * b + (1 - parity);
                         let d = dist[u] + slack(a, b);
                         if d < dist[v] {
@@ -641,6 +664,7 @@ impl ForestModel {
     /// from one group, the LP's most completed first, then is made maximal.
     /// `z` holds each group's LP value (Σ_r z^r_g).
     fn separate_cliques(&self, z: &[f64], tolerance: f64) -> Vec<Cut> {
+        let conflicts = self.conflicts();
         // The groups the LP leaves out, which make each clique maximal (the
         // row then holds for them too where a later LP tries them); groups
         // that cannot score (no columns) never join one.
@@ -654,7 +678,7 @@ impl ForestModel {
         for &seed in &order {
             let mut clique = vec![seed];
             for &h in &order {
-                if h != seed && clique.iter().all(|&g| self.conflicts[g][h]) {
+                if h != seed && clique.iter().all(|&g| conflicts[g][h]) {
                     clique.push(h);
                 }
             }
@@ -663,7 +687,7 @@ impl ForestModel {
                 continue;
             }
             for &h in &rest {
-                if clique.iter().all(|&g| self.conflicts[g][h]) {
+                if clique.iter().all(|&g| conflicts[g][h]) {
                     clique.push(h);
                 }
             }
