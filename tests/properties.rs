@@ -221,6 +221,59 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
 
+    /// One family search answers, for every ticket, the optimum with it out
+    /// of the game, and for every route, the optimum with it blocked, as
+    /// exhaustive search does; asked only for answers within two points of
+    /// the optimum, it proves exactly those and leaves the others.
+    #[test]
+    fn a_family_search_matches_brute_force((board, cars) in random_multi_trip_board()) {
+        use ttr_opt::solve::branch::Question;
+        let inst = Instance::new(&board, cars);
+        let all: Vec<_> = board.ticket_ids().collect();
+        let plans: Vec<(Vec<RouteId>, _)> = common::every_plan(&board)
+            .into_iter()
+            .map(|p| { let e = evaluate(&board, &p, &all); (p, e) })
+            .filter(|(_, e)| e.cars_used <= cars)
+            .collect();
+        let optimum = plans.iter().map(|(_, e)| e.score()).max().unwrap();
+        let mut questions = Vec::new();
+        let mut expected = Vec::new();
+        for (c, _) in board.cards.iter().enumerate() {
+            let mut out = Instance::unreduced(&board, cars);
+            out.tickets.retain(|&t| board.ticket(t).card != c);
+            out.tickets_in_play.retain(|&t| board.ticket(t).card != c);
+            questions.push(Question { inst: out.reduced(), avoid: None, out: Some(c) });
+            expected.push(plans.iter().map(|(_, e)| {
+                let own: u32 = e.completed.iter().filter(|t| board.ticket(**t).card == c).map(|&t| board.ticket(t).points).sum();
+                e.score() - own
+            }).max().unwrap());
+        }
+        for r in board.route_ids() {
+            let mut blocked = Instance::unreduced(&board, cars);
+            blocked.routes.retain(|&e| e != r);
+            questions.push(Question { inst: blocked.reduced(), avoid: Some(r), out: None });
+            expected.push(plans.iter().filter(|(p, _)| !p.contains(&r)).map(|(_, e)| e.score()).max().unwrap());
+        }
+        let starts = vec![Vec::new()];
+        let answers = ttr_opt::solve::family(&inst, &starts, &questions, 0, 100_000).unwrap();
+        for ((q, answer), &want) in questions.iter().zip(&answers).zip(&expected) {
+            let answer = answer.as_ref();
+            prop_assert!(answer.is_some() || inst.takes_everything(), "{:?} {:?} unanswered", q.avoid, q.out);
+            if let Some(outcome) = answer {
+                prop_assert_eq!(outcome.plan.score(), want, "{:?} {:?}", q.avoid, q.out);
+                prop_assert!(q.avoid.is_none_or(|r| !outcome.plan.routes.contains(&r)));
+            }
+        }
+        let least = optimum.saturating_sub(2);
+        let answers = ttr_opt::solve::family(&inst, &starts, &questions, least, 100_000).unwrap();
+        for ((q, answer), &want) in questions.iter().zip(&answers).zip(&expected) {
+            match answer {
+                Some(outcome) => prop_assert_eq!(outcome.plan.score(), want, "{:?} {:?}", q.avoid, q.out),
+                None => prop_assert!(want < least || inst.takes_everything(), "{:?} {:?}: {} unanswered", q.avoid, q.out, want),
+            }
+        }
+    }
+
     /// Break-even values against exhaustive search: for every ticket, the
     /// best score of a plan that completes it, and the optimum with the
     /// ticket out of the game.

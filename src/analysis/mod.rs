@@ -141,17 +141,22 @@ fn sensitivity_steps(
             change: outcome.plan.score() as i64 - optimum,
         };
         let mut unfinished = Vec::new();
+        let known = family_answers(board, cars, &base)?;
         let tickets = base
             .plan
             .tickets
             .par_iter()
             .with_max_len(1)
-            .map(|&t| {
-                let outcome = solve_proven(
-                    &without_ticket(board, cars, t),
-                    &SolveOptions::default(),
-                    || format!("the optimum without {} was proven", board.ticket_label(t)),
-                )?;
+            .enumerate()
+            .map(|(i, &t)| {
+                let outcome = match known.as_ref().and_then(|(tickets, _)| tickets[i].clone()) {
+                    Some(outcome) => outcome,
+                    None => solve_proven(
+                        &without_ticket(board, cars, t),
+                        &SolveOptions::default(),
+                        || format!("the optimum without {} was proven", board.ticket_label(t)),
+                    )?,
+                };
                 tell(format!(
                     "without {}: {} points",
                     board.ticket_label(t),
@@ -172,11 +177,16 @@ fn sensitivity_steps(
             .routes
             .par_iter()
             .with_max_len(1)
-            .map(|&r| {
-                let outcome =
-                    solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
-                        format!("the optimum without {} was proven", board.route_label(r))
-                    })?;
+            .enumerate()
+            .map(|(i, &r)| {
+                let outcome = match known.as_ref().and_then(|(_, routes)| routes[i].clone()) {
+                    Some(outcome) => outcome,
+                    None => {
+                        solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
+                            format!("the optimum without {} was proven", board.route_label(r))
+                        })?
+                    }
+                };
                 tell(format!(
                     "{} blocked: {} points",
                     board.route_label(r),
@@ -207,6 +217,60 @@ fn sensitivity_steps(
             tickets_unfinished,
         ))
     })
+}
+
+/// The sensitivity answers of a family search, tickets then routes.
+type Answers = (Vec<Option<Outcome>>, Vec<Option<Outcome>>);
+
+/// The largest loss a family search looks for ([`family_answers`]): the
+/// search keeps every node whose bound passes the optimum less this, so
+/// its tree grows with it (Europe at 45 cars, 214 points, measured as a
+/// search on two lanes that finds no plan and keeps every node above a
+/// floor: above 213 points, 5.8 s; above 211, 8.7 s; above 209, 14.5 s;
+/// above 206, 31.4 s), while the losses of Europe's sensitivity at 45 cars
+/// are 1–4 points.
+const FAMILY_LOSS: u32 = 4;
+
+/// The sensitivity answers (without each ticket of `base`'s plan, then
+/// with each route of it blocked) from one family search
+/// ([`solve::family`]), where `base` was proven by the branch and cut: its
+/// answers lie a few points below the optimum, and one search that keeps
+/// every node some question could still gain in costs a few proofs
+/// instead of one per question (Europe at 45 cars: 33 questions). Only
+/// answers within [`FAMILY_LOSS`] points of the optimum are sought, and the
+/// search gives up past four times the base proof's LPs (at least 500); a
+/// question it has not proven (`None`) goes to its own solve.
+fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Answers>, SolveError> {
+    if base.method != Method::Forest {
+        return Ok(None);
+    }
+    let plan = &base.plan;
+    let mut questions: Vec<solve::branch::Question> = plan
+        .tickets
+        .iter()
+        .map(|&t| solve::branch::Question {
+            inst: without_ticket(board, cars, t),
+            avoid: None,
+            out: Some(board.ticket(t).card),
+        })
+        .collect();
+    questions.extend(plan.routes.iter().map(|&r| solve::branch::Question {
+        inst: blocked(board, cars, r),
+        avoid: Some(r),
+        out: None,
+    }));
+    let mut starts = vec![plan.routes.clone()];
+    starts.extend(
+        plan.routes
+            .iter()
+            .map(|&r| plan.routes.iter().copied().filter(|&e| e != r).collect()),
+    );
+    let lps = (4 * base.solves).max(500);
+    let inst = Instance::new(board, cars);
+    let least = plan.score().saturating_sub(FAMILY_LOSS);
+    let mut answers = solve::family(&inst, &starts, &questions, least, lps)?;
+    let routes = answers.split_off(plan.tickets.len());
+    Ok(Some((answers, routes)))
 }
 
 /// The answers of a family of solves that finished: a solve the run's time

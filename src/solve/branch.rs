@@ -193,6 +193,33 @@ struct Search<'a, 'b> {
     open: u32,
     /// The bound the watch was last told.
     told: u32,
+    /// The questions of a family search ([`family`]), each with its best
+    /// plan so far; `best` is then the least of their scores.
+    family: Option<Vec<Asked<'a, 'b>>>,
+}
+
+/// A question of a family search: the best plan of the instance that
+/// avoids a route, or with a ticket out of the game.
+pub struct Question<'a> {
+    /// The instance the answer is scored (and verified) on: the search's
+    /// own with the route or the ticket taken out.
+    pub inst: Instance<'a>,
+    /// The route the answer must not claim.
+    pub avoid: Option<RouteId>,
+    /// The ticket (its card, [`crate::board::Board::cards`]) out of the
+    /// game: plans completing it score without it.
+    pub out: Option<usize>,
+}
+
+/// A question as the family search holds it.
+struct Asked<'a, 'b> {
+    question: &'b Question<'a>,
+    /// The avoided route's index in the search's `Instance::routes`.
+    route: Option<usize>,
+    /// The groups of the ticket out of the game.
+    groups: Vec<usize>,
+    best: u32,
+    routes: Vec<RouteId>,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -375,6 +402,7 @@ impl<'a, 'b> Search<'a, 'b> {
             watch: None,
             open: u32::MAX,
             told: u32::MAX,
+            family: None,
         };
         if let Reach::Every { score, .. } = reach {
             // Nodes live while they can reach the optimum (not beat it), and
@@ -408,6 +436,72 @@ pub(crate) fn enumerate(
     let (answer, found) = run_search(inst, &[], deadline, every, None, PURGE_AFTER)?;
     // Proven: every node was closed, with no more plans than the cap.
     Ok(answer.proven.then_some(found))
+}
+
+/// A question's proven optimum and its plan.
+pub(crate) type Answered = (u32, Vec<RouteId>);
+
+/// The answers of a family of questions about `inst` ([`Question`]), from
+/// one search: a node lives while some question its fixes allow could
+/// still gain in it (the node's LP bound, less the points of a ticket out
+/// of the game that the node completes, passes that question's best), and
+/// every plan found is scored for every question it answers. Where a node's
+/// LP point is a plan that a question's constraint excludes, the node
+/// branches on it (the route, or the ticket's group). `starts` are plans to
+/// begin from. Only answers of at least `least` points are sought: nodes
+/// that cannot reach it for any question are pruned. Each answer is the
+/// question's proven optimum with its plan, or `None` where it scores less
+/// than `least`, or where the search passed `lps` LPs, or the deadline
+/// came, before it was proven: nodes are taken best bound first, so a
+/// question whose best reaches every open node's bound is proven on the
+/// way.
+pub(crate) fn family<'a>(
+    inst: &Instance<'a>,
+    starts: &[Vec<RouteId>],
+    questions: &[Question<'a>],
+    least: u32,
+    deadline: Option<Instant>,
+    lps: usize,
+) -> Result<Vec<Option<Answered>>, MipError> {
+    let reach = Reach::Handover { gap: None, lps };
+    let start = starts.first().map(Vec::as_slice).unwrap_or(&[]);
+    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+    let card = |g: usize| inst.board.ticket(inst.tickets[search.groups[g].2[0]]).card;
+    let asked: Vec<Asked> = questions
+        .iter()
+        .map(|question| Asked {
+            question,
+            route: question
+                .avoid
+                .and_then(|r| inst.routes.iter().position(|&e| e == r)),
+            groups: (0..search.groups.len())
+                .filter(|&g| Some(card(g)) == question.out)
+                .collect(),
+            // Below `least`, as if a plan scored one less.
+            best: least.saturating_sub(1),
+            routes: Vec::new(),
+        })
+        .collect();
+    search.family = Some(asked);
+    search.best = least.saturating_sub(1);
+    for plan in starts {
+        search.offer(plan.clone());
+    }
+    let answer = search.run()?;
+    // Stopped, `answer.bound` bounds every open node.
+    let open = if answer.proven { 0 } else { answer.bound };
+    Ok(search
+        .family
+        .map(|asked| {
+            asked
+                .into_iter()
+                .map(|a| {
+                    let found = a.best >= least && !a.routes.is_empty();
+                    (found && a.best >= open).then_some((a.best, a.routes))
+                })
+                .collect()
+        })
+        .unwrap_or_default())
 }
 
 impl Search<'_, '_> {
@@ -444,6 +538,9 @@ impl Search<'_, '_> {
             if floor(top.bound) <= self.best {
                 heap.clear();
                 break;
+            }
+            if self.family.is_some() && self.open_questions(&top.fixes, top.bound).is_empty() {
+                continue;
             }
             let mut node = top;
             self.open = floor(node.bound).min(trivial);
@@ -755,7 +852,9 @@ impl Search<'_, '_> {
                 };
                 self.offer(plan);
             }
-            if floor(bound) <= self.best {
+            if floor(bound) <= self.best
+                || (self.family.is_some() && self.open_questions(&node.fixes, bound).is_empty())
+            {
                 return Ok(NodeEnd::Done);
             }
             let tolerance = if integral {
@@ -777,7 +876,17 @@ impl Search<'_, '_> {
             }
             if cuts.is_empty() && integral {
                 // Every cut holds: the LP's value is that of its own routes,
-                // which the incumbent already has.
+                // which the incumbent already has; in a family search, a
+                // question that excludes them may still gain below.
+                if let Some((first, second)) =
+                    self.family_branch(&node.fixes, bound, &lp.values, &xv)
+                {
+                    return Ok(NodeEnd::Branch {
+                        bound,
+                        first,
+                        second,
+                    });
+                }
                 return Ok(NodeEnd::Done);
             }
             if !cuts.is_empty() && (integral || (history.len() <= limit && !stalled)) {
@@ -856,12 +965,97 @@ impl Search<'_, '_> {
         if cars > self.inst.cars || self.inst.board.same_pair(&routes).is_some() {
             return;
         }
+        if let Some(asked) = &mut self.family {
+            for a in asked.iter_mut() {
+                if a.question.avoid.is_some_and(|r| routes.contains(&r)) {
+                    continue;
+                }
+                let (score, _) = heuristic::score(&a.question.inst, &routes);
+                if score > a.best {
+                    a.best = score;
+                    a.routes = routes.clone();
+                }
+            }
+            self.best = asked.iter().map(|a| a.best).min().unwrap_or(0);
+            return;
+        }
         let (score, _) = heuristic::score(self.inst, &routes);
         if score > self.best {
             self.best = score;
             self.best_routes = routes;
             self.tell();
         }
+    }
+
+    /// In a family search: the questions a node (its fixes, its LP bound)
+    /// could still improve, each with the branch that a plan excluded by
+    /// it would take (`None` for one that no branch serves).
+    fn open_questions(&self, fixes: &[Fix], bound: f64) -> Vec<usize> {
+        let Some(asked) = &self.family else {
+            return Vec::new();
+        };
+        let top = floor(bound);
+        (0..asked.len())
+            .filter(|&q| {
+                let a = &asked[q];
+                if let Some(e) = a.route {
+                    if fixes.contains(&Fix::Route(e, true)) {
+                        return false;
+                    }
+                }
+                let lost = fixes
+                    .iter()
+                    .filter_map(|f| match *f {
+                        Fix::Group(g, true) if a.groups.contains(&g) => Some(self.groups[g].1),
+                        _ => None,
+                    })
+                    .max()
+                    .unwrap_or(0);
+                top.saturating_sub(lost) > a.best
+            })
+            .collect()
+    }
+
+    /// In a family search, at a node whose LP point is the plan of the
+    /// integral route values `xv` (with the LP's `values`): the branch that
+    /// separates it from an open question that excludes it.
+    fn family_branch(
+        &self,
+        fixes: &[Fix],
+        bound: f64,
+        values: &[f64],
+        xv: &[f64],
+    ) -> Option<(Fix, Fix)> {
+        let asked = self.family.as_ref()?;
+        for q in self.open_questions(fixes, bound) {
+            let a = &asked[q];
+            if let Some(e) = a.route {
+                if xv[e] > 0.5 {
+                    return Some((Fix::Route(e, false), Fix::Route(e, true)));
+                }
+            }
+            let decided = |g: usize| {
+                fixes
+                    .iter()
+                    .any(|f| matches!(*f, Fix::Group(h, _) if h == g))
+            };
+            let completed = a
+                .groups
+                .iter()
+                .copied()
+                .filter(|&g| !decided(g))
+                .max_by(|&g, &h| {
+                    let z = |g: usize| self.groups[g].0.iter().map(|&c| values[c]).sum::<f64>();
+                    z(g).total_cmp(&z(h)).then(h.cmp(&g))
+                });
+            if let Some(g) = completed {
+                let z: f64 = self.groups[g].0.iter().map(|&c| values[c]).sum();
+                if z > INTEGRAL {
+                    return Some((Fix::Group(g, false), Fix::Group(g, true)));
+                }
+            }
+        }
+        None
     }
 
     /// Tells the watch, if any, of the incumbent and the bound.

@@ -683,6 +683,39 @@ pub fn met_bound(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Result<Ou
     finish(inst, run, Method::Base, 0.0)
 }
 
+/// The optimum of each of `questions` (the instance `inst` with a route or
+/// a ticket taken out), from one branch-and-cut search of `inst` that keeps
+/// a node while some question could still gain in it
+/// (`branch::family`), each answer checked by the verifier on its own
+/// instance. Where the answers lie a few points below `inst`'s optimum (a
+/// sensitivity analysis at a large budget) that search is a few times the
+/// size of one proof, against one proof per question. `starts` are plans
+/// to begin from; answers below `least` are not sought. A question is
+/// `None` where its answer is below `least`, or the search passed `lps`
+/// LPs (or the run's deadline came) before proving it: it is then for its
+/// own solve.
+pub fn family(
+    inst: &Instance,
+    starts: &[Vec<RouteId>],
+    questions: &[branch::Question],
+    least: u32,
+    lps: usize,
+) -> Result<Vec<Option<Outcome>>, SolveError> {
+    if inst.takes_everything() {
+        return Ok(questions.iter().map(|_| None).collect());
+    }
+    let answers = branch::family(inst, starts, questions, least, limits::deadline(), lps)?;
+    questions
+        .iter()
+        .zip(answers)
+        .map(|(q, answer)| {
+            answer
+                .map(|(best, routes)| met_bound(&q.inst, routes, best))
+                .transpose()
+        })
+        .collect()
+}
+
 /// The plan of `routes`, as the verifier's `eval` of them scores it.
 fn verified_plan(routes: Vec<RouteId>, eval: verify::Evaluation) -> Plan {
     Plan {
