@@ -222,9 +222,10 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 60, ..ProptestConfig::default() })]
 
     /// One family search answers, for every ticket, the optimum with it out
-    /// of the game, and for every route, the optimum with it blocked, as
-    /// exhaustive search does; asked only for answers within two points of
-    /// the optimum, it proves exactly those and leaves the others.
+    /// of the game and the best plan completing it, and for every route,
+    /// the optimum with it blocked, as exhaustive search does; asked only
+    /// for answers within two points of the optimum, it proves exactly
+    /// those and leaves the others.
     #[test]
     fn a_family_search_matches_brute_force((board, cars) in random_multi_trip_board()) {
         use ttr_opt::solve::branch::Question;
@@ -242,34 +243,42 @@ proptest! {
             let mut out = Instance::unreduced(&board, cars);
             out.tickets.retain(|&t| board.ticket(t).card != c);
             out.tickets_in_play.retain(|&t| board.ticket(t).card != c);
-            questions.push(Question { inst: out.reduced(), avoid: None, out: Some(c) });
+            questions.push(Question { inst: out.reduced(), avoid: None, out: Some(c), need: None });
             expected.push(plans.iter().map(|(_, e)| {
                 let own: u32 = e.completed.iter().filter(|t| board.ticket(**t).card == c).map(|&t| board.ticket(t).points).sum();
                 e.score() - own
-            }).max().unwrap());
+            }).max());
+            questions.push(Question { inst: Instance::new(&board, cars), avoid: None, out: None, need: Some(c) });
+            expected.push(plans.iter().filter(|(_, e)| e.completed.iter().any(|t| board.ticket(*t).card == c)).map(|(_, e)| e.score()).max());
         }
         for r in board.route_ids() {
             let mut blocked = Instance::unreduced(&board, cars);
             blocked.routes.retain(|&e| e != r);
-            questions.push(Question { inst: blocked.reduced(), avoid: Some(r), out: None });
-            expected.push(plans.iter().filter(|(p, _)| !p.contains(&r)).map(|(_, e)| e.score()).max().unwrap());
+            questions.push(Question { inst: blocked.reduced(), avoid: Some(r), out: None, need: None });
+            expected.push(plans.iter().filter(|(p, _)| !p.contains(&r)).map(|(_, e)| e.score()).max());
         }
         let starts = vec![Vec::new()];
         let answers = ttr_opt::solve::family(&inst, &starts, &questions, 0, 100_000).unwrap();
+        let completes = |plan: &ttr_opt::model::Plan, c: usize| plan.tickets.iter().any(|t| board.ticket(*t).card == c);
         for ((q, answer), &want) in questions.iter().zip(&answers).zip(&expected) {
-            let answer = answer.as_ref();
-            prop_assert!(answer.is_some() || inst.takes_everything(), "{:?} {:?} unanswered", q.avoid, q.out);
+            let what = format!("{:?} {:?} {:?}", q.avoid, q.out, q.need);
+            if inst.takes_everything() {
+                prop_assert!(answer.is_none());
+                continue;
+            }
+            prop_assert_eq!(answer.as_ref().map(|o| o.plan.score()), want, "{}", what);
             if let Some(outcome) = answer {
-                prop_assert_eq!(outcome.plan.score(), want, "{:?} {:?}", q.avoid, q.out);
-                prop_assert!(q.avoid.is_none_or(|r| !outcome.plan.routes.contains(&r)));
+                prop_assert!(q.avoid.is_none_or(|r| !outcome.plan.routes.contains(&r)), "{}", what);
+                prop_assert!(q.need.is_none_or(|c| completes(&outcome.plan, c)), "{}", what);
             }
         }
         let least = optimum.saturating_sub(2);
         let answers = ttr_opt::solve::family(&inst, &starts, &questions, least, 100_000).unwrap();
         for ((q, answer), &want) in questions.iter().zip(&answers).zip(&expected) {
+            let what = format!("{:?} {:?} {:?}", q.avoid, q.out, q.need);
             match answer {
-                Some(outcome) => prop_assert_eq!(outcome.plan.score(), want, "{:?} {:?}", q.avoid, q.out),
-                None => prop_assert!(want < least || inst.takes_everything(), "{:?} {:?}: {} unanswered", q.avoid, q.out, want),
+                Some(outcome) => prop_assert_eq!(Some(outcome.plan.score()), want, "{}", what),
+                None => prop_assert!(want.is_none_or(|w| w < least) || inst.takes_everything(), "{}: {:?} unanswered", what, want),
             }
         }
     }

@@ -252,12 +252,14 @@ fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Ans
             inst: without_ticket(board, cars, t),
             avoid: None,
             out: Some(board.ticket(t).card),
+            need: None,
         })
         .collect();
     questions.extend(plan.routes.iter().map(|&r| solve::branch::Question {
         inst: blocked(board, cars, r),
         avoid: Some(r),
         out: None,
+        need: None,
     }));
     let mut starts = vec![plan.routes.clone()];
     starts.extend(
@@ -271,6 +273,49 @@ fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Ans
     let mut answers = solve::family(&inst, &starts, &questions, least, lps)?;
     let routes = answers.split_off(plan.tickets.len());
     Ok(Some((answers, routes)))
+}
+
+/// The best plan completing each ticket (by card) that `base`'s plan does
+/// not complete, from one family search where `base` was proven by the
+/// branch and cut, as [`family_answers`] does for the sensitivity: those
+/// within [`FAMILY_LOSS`] points of the optimum. `None` for a card it did
+/// not answer (or one the plan completes); empty without a search.
+fn needed_answers(
+    board: &Board,
+    cars: u32,
+    base: &Outcome,
+) -> Result<Vec<Option<Outcome>>, SolveError> {
+    if base.method != Method::Forest {
+        return Ok(Vec::new());
+    }
+    let plan = &base.plan;
+    let open: Vec<usize> = (0..board.cards.len())
+        .filter(|&c| !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
+        .collect();
+    let questions: Vec<solve::branch::Question> = open
+        .iter()
+        .map(|&c| solve::branch::Question {
+            inst: Instance::new(board, cars),
+            avoid: None,
+            out: None,
+            need: Some(c),
+        })
+        .collect();
+    let least = plan.score().saturating_sub(FAMILY_LOSS);
+    let lps = (4 * base.solves).max(500);
+    let inst = Instance::new(board, cars);
+    let answers = solve::family(
+        &inst,
+        std::slice::from_ref(&plan.routes),
+        &questions,
+        least,
+        lps,
+    )?;
+    let mut by_card = vec![None; board.cards.len()];
+    for (c, answer) in open.into_iter().zip(answers) {
+        by_card[c] = answer;
+    }
+    Ok(by_card)
 }
 
 /// The answers of a family of solves that finished: a solve the run's time
@@ -497,6 +542,7 @@ pub fn break_even_from(
         sensitivity_steps(board, cars, threads, base, progress, &forced)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
+    let needed = needed_answers(board, cars, &s.base)?;
     // The forced solves below are many small questions; the frontier
     // programme answers them in milliseconds where it fits this budget
     // (the branch and cut takes about a second each on Europe at 15 cars),
@@ -526,6 +572,14 @@ pub fn break_even_from(
                         ))
                     })?;
                     (Some(optimum), without.1)
+                } else if let Some(best) = needed.get(c).cloned().flatten() {
+                    // Answered by the family search.
+                    let w = best.plan.score();
+                    progress(Step {
+                        total,
+                        what: &format!("best plan with {}: {w} points", card.name),
+                    });
+                    (Some(w), optimum)
                 } else {
                     // Every trip worth W = S − p + 1 more, p its least
                     // trip's points: a plan completing the ticket then

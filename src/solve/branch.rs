@@ -199,16 +199,19 @@ struct Search<'a, 'b> {
 }
 
 /// A question of a family search: the best plan of the instance that
-/// avoids a route, or with a ticket out of the game.
+/// avoids a route, or with a ticket out of the game, or that completes a
+/// ticket.
 pub struct Question<'a> {
     /// The instance the answer is scored (and verified) on: the search's
-    /// own with the route or the ticket taken out.
+    /// own, or with the route or the ticket taken out.
     pub inst: Instance<'a>,
     /// The route the answer must not claim.
     pub avoid: Option<RouteId>,
     /// The ticket (its card, [`crate::board::Board::cards`]) out of the
     /// game: plans completing it score without it.
     pub out: Option<usize>,
+    /// The ticket (its card) the answer must complete.
+    pub need: Option<usize>,
 }
 
 /// A question as the family search holds it.
@@ -216,10 +219,13 @@ struct Asked<'a, 'b> {
     question: &'b Question<'a>,
     /// The avoided route's index in the search's `Instance::routes`.
     route: Option<usize>,
-    /// The groups of the ticket out of the game.
+    /// The groups of the ticket out of the game, or of the one needed.
     groups: Vec<usize>,
     best: u32,
     routes: Vec<RouteId>,
+    /// Whether `routes` is a plan that scores `best` (before one is
+    /// found, `best` is the least answer sought, less one).
+    found: bool,
 }
 
 /// Integer upper bound from an LP bound (scores are integers).
@@ -475,11 +481,12 @@ pub(crate) fn family<'a>(
                 .avoid
                 .and_then(|r| inst.routes.iter().position(|&e| e == r)),
             groups: (0..search.groups.len())
-                .filter(|&g| Some(card(g)) == question.out)
+                .filter(|&g| [question.out, question.need].contains(&Some(card(g))))
                 .collect(),
             // Below `least`, as if a plan scored one less.
             best: least.saturating_sub(1),
             routes: Vec::new(),
+            found: false,
         })
         .collect();
     search.family = Some(asked);
@@ -495,10 +502,7 @@ pub(crate) fn family<'a>(
         .map(|asked| {
             asked
                 .into_iter()
-                .map(|a| {
-                    let found = a.best >= least && !a.routes.is_empty();
-                    (found && a.best >= open).then_some((a.best, a.routes))
-                })
+                .map(|a| (a.found && a.best >= open).then_some((a.best, a.routes)))
                 .collect()
         })
         .unwrap_or_default())
@@ -970,10 +974,18 @@ impl Search<'_, '_> {
                 if a.question.avoid.is_some_and(|r| routes.contains(&r)) {
                     continue;
                 }
-                let (score, _) = heuristic::score(&a.question.inst, &routes);
-                if score > a.best {
+                let (score, completed) = heuristic::score(&a.question.inst, &routes);
+                let board = self.inst.board;
+                if a.question
+                    .need
+                    .is_some_and(|c| !completed.iter().any(|&t| board.ticket(t).card == c))
+                {
+                    continue;
+                }
+                if score > a.best || (score == a.best && !a.found) {
                     a.best = score;
                     a.routes = routes.clone();
+                    a.found = true;
                 }
             }
             self.best = asked.iter().map(|a| a.best).min().unwrap_or(0);
@@ -988,8 +1000,7 @@ impl Search<'_, '_> {
     }
 
     /// In a family search: the questions a node (its fixes, its LP bound)
-    /// could still improve, each with the branch that a plan excluded by
-    /// it would take (`None` for one that no branch serves).
+    /// could still improve.
     fn open_questions(&self, fixes: &[Fix], bound: f64) -> Vec<usize> {
         let Some(asked) = &self.family else {
             return Vec::new();
@@ -1002,6 +1013,16 @@ impl Search<'_, '_> {
                     if fixes.contains(&Fix::Route(e, true)) {
                         return false;
                     }
+                }
+                if a.question.need.is_some()
+                    && a.groups
+                        .iter()
+                        .all(|&g| fixes.contains(&Fix::Group(g, false)))
+                {
+                    return false;
+                }
+                if a.question.out.is_none() {
+                    return top > a.best;
                 }
                 let lost = fixes
                     .iter()
@@ -1049,6 +1070,11 @@ impl Search<'_, '_> {
                     z(g).total_cmp(&z(h)).then(h.cmp(&g))
                 });
             if let Some(g) = completed {
+                if a.question.need.is_some() {
+                    // The plan does not complete it (else it would answer
+                    // the question): some group of the ticket must be.
+                    return Some((Fix::Group(g, true), Fix::Group(g, false)));
+                }
                 let z: f64 = self.groups[g].0.iter().map(|&c| values[c]).sum();
                 if z > INTEGRAL {
                     return Some((Fix::Group(g, false), Fix::Group(g, true)));
