@@ -97,19 +97,23 @@ pub fn sensitivity_with(
     threads: usize,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Sensitivity, SolveError> {
-    Ok(sensitivity_steps(board, cars, threads, None, progress, &|_| 0)?.0)
+    Ok(sensitivity_steps(board, cars, threads, None, progress, &|_| 0, false)?.0)
 }
 
-/// [`sensitivity_with`], counting `more(plan)` solves the caller makes
-/// after it into the total it reports; with that total, the optimum
-/// without each ticket, and how many of `unfinished` are tickets (they come
-/// first).
 /// The optimum without each ticket of the optimal plan whose solve
 /// finished, by ticket (two tickets may share a label).
 type Without = Vec<(TicketId, u32)>;
 
-/// `base`, where given, is the optimum at `cars` proven already (a
-/// sweep's), which is then not solved again.
+/// What [`sensitivity_steps`] finds: the sensitivity, the total of solves
+/// it reported, the optimum without each ticket, how many of `unfinished`
+/// are tickets (they come first), and by card the best plan completing
+/// each ticket the optimal plan leaves out where the family search
+/// answered it (asked for with `needed`; empty without one).
+type Steps = (Sensitivity, usize, Without, usize, Vec<Option<Outcome>>);
+
+/// [`sensitivity_with`], counting `more(plan)` solves the caller makes
+/// after it into the total it reports. `base`, where given, is the optimum
+/// at `cars` proven already (a sweep's), which is then not solved again.
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
@@ -117,7 +121,8 @@ fn sensitivity_steps(
     base: Option<Outcome>,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
-) -> Result<(Sensitivity, usize, Without, usize), SolveError> {
+    needed: bool,
+) -> Result<Steps, SolveError> {
     solve::worker_pool(threads)?.install(|| {
         let base = match base.filter(|b| b.proven) {
             Some(base) => base,
@@ -141,7 +146,7 @@ fn sensitivity_steps(
             change: outcome.plan.score() as i64 - optimum,
         };
         let mut unfinished = Vec::new();
-        let known = family_answers(board, cars, &base)?;
+        let known = family_answers(board, cars, &base, needed)?;
         let tickets = base
             .plan
             .tickets
@@ -149,7 +154,7 @@ fn sensitivity_steps(
             .with_max_len(1)
             .enumerate()
             .map(|(i, &t)| {
-                let outcome = match known.as_ref().and_then(|(tickets, _)| tickets[i].clone()) {
+                let outcome = match known.as_ref().and_then(|k| k.tickets[i].clone()) {
                     Some(outcome) => outcome,
                     None => solve_proven(
                         &without_ticket(board, cars, t),
@@ -179,7 +184,7 @@ fn sensitivity_steps(
             .with_max_len(1)
             .enumerate()
             .map(|(i, &r)| {
-                let outcome = match known.as_ref().and_then(|(_, routes)| routes[i].clone()) {
+                let outcome = match known.as_ref().and_then(|k| k.routes[i].clone()) {
                     Some(outcome) => outcome,
                     None => {
                         solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
@@ -215,12 +220,19 @@ fn sensitivity_steps(
             total,
             without,
             tickets_unfinished,
+            known.map(|k| k.needed).unwrap_or_default(),
         ))
     })
 }
 
-/// The sensitivity answers of a family search, tickets then routes.
-type Answers = (Vec<Option<Outcome>>, Vec<Option<Outcome>>);
+/// The answers of a family search: without each ticket of the plan, with
+/// each route of it blocked, and (asked for) the best plan completing each
+/// ticket it leaves out, by card.
+struct Answers {
+    tickets: Vec<Option<Outcome>>,
+    routes: Vec<Option<Outcome>>,
+    needed: Vec<Option<Outcome>>,
+}
 
 /// The largest loss a family search looks for ([`family_answers`]): the
 /// search keeps every node whose bound passes the optimum less this, so
@@ -232,15 +244,22 @@ type Answers = (Vec<Option<Outcome>>, Vec<Option<Outcome>>);
 const FAMILY_LOSS: u32 = 4;
 
 /// The sensitivity answers (without each ticket of `base`'s plan, then
-/// with each route of it blocked) from one family search
-/// ([`solve::family`]), where `base` was proven by the branch and cut: its
-/// answers lie a few points below the optimum, and one search that keeps
-/// every node some question could still gain in costs a few proofs
-/// instead of one per question (Europe at 45 cars: 33 questions). Only
-/// answers within [`FAMILY_LOSS`] points of the optimum are sought, and the
-/// search gives up past four times the base proof's LPs (at least 500); a
-/// question it has not proven (`None`) goes to its own solve.
-fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Answers>, SolveError> {
+/// with each route of it blocked) and, with `needed`, the best plan
+/// completing each ticket the plan leaves out, from one family search
+/// ([`solve::family`]), where `base` was proven by the branch and cut: the
+/// answers mostly lie a few points below the optimum, and one search that
+/// keeps every node some question could still gain in costs a few proofs
+/// instead of one per question (Europe at 45 cars: 33 sensitivity
+/// questions, 31 break-even ones). Only answers within [`FAMILY_LOSS`]
+/// points of the optimum are sought, and the search gives up past four
+/// times the base proof's LPs (at least 500); a question it has not proven
+/// (`None`) goes to its own solve.
+fn family_answers(
+    board: &Board,
+    cars: u32,
+    base: &Outcome,
+    needed: bool,
+) -> Result<Option<Answers>, SolveError> {
     if base.method != Method::Forest {
         return Ok(None);
     }
@@ -261,6 +280,15 @@ fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Ans
         out: None,
         need: None,
     }));
+    let left_out: Vec<usize> = (0..board.cards.len())
+        .filter(|&c| needed && !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
+        .collect();
+    questions.extend(left_out.iter().map(|&c| solve::branch::Question {
+        inst: Instance::new(board, cars),
+        avoid: None,
+        out: None,
+        need: Some(c),
+    }));
     let mut starts = vec![plan.routes.clone()];
     starts.extend(
         plan.routes
@@ -270,52 +298,18 @@ fn family_answers(board: &Board, cars: u32, base: &Outcome) -> Result<Option<Ans
     let lps = (4 * base.solves).max(500);
     let inst = Instance::new(board, cars);
     let least = plan.score().saturating_sub(FAMILY_LOSS);
-    let mut answers = solve::family(&inst, &starts, &questions, least, lps)?;
-    let routes = answers.split_off(plan.tickets.len());
-    Ok(Some((answers, routes)))
-}
-
-/// The best plan completing each ticket (by card) that `base`'s plan does
-/// not complete, from one family search where `base` was proven by the
-/// branch and cut, as [`family_answers`] does for the sensitivity: those
-/// within [`FAMILY_LOSS`] points of the optimum. `None` for a card it did
-/// not answer (or one the plan completes); empty without a search.
-fn needed_answers(
-    board: &Board,
-    cars: u32,
-    base: &Outcome,
-) -> Result<Vec<Option<Outcome>>, SolveError> {
-    if base.method != Method::Forest {
-        return Ok(Vec::new());
-    }
-    let plan = &base.plan;
-    let open: Vec<usize> = (0..board.cards.len())
-        .filter(|&c| !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
-        .collect();
-    let questions: Vec<solve::branch::Question> = open
-        .iter()
-        .map(|&c| solve::branch::Question {
-            inst: Instance::new(board, cars),
-            avoid: None,
-            out: None,
-            need: Some(c),
-        })
-        .collect();
-    let least = plan.score().saturating_sub(FAMILY_LOSS);
-    let lps = (4 * base.solves).max(500);
-    let inst = Instance::new(board, cars);
-    let answers = solve::family(
-        &inst,
-        std::slice::from_ref(&plan.routes),
-        &questions,
-        least,
-        lps,
-    )?;
+    let mut tickets = solve::family(&inst, &starts, &questions, least, lps)?;
+    let mut routes = tickets.split_off(plan.tickets.len());
+    let answered = routes.split_off(plan.routes.len());
     let mut by_card = vec![None; board.cards.len()];
-    for (c, answer) in open.into_iter().zip(answers) {
+    for (c, answer) in left_out.into_iter().zip(answered) {
         by_card[c] = answer;
     }
-    Ok(by_card)
+    Ok(Some(Answers {
+        tickets,
+        routes,
+        needed: by_card,
+    }))
 }
 
 /// The answers of a family of solves that finished: a solve the run's time
@@ -538,11 +532,10 @@ pub fn break_even_from(
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
-    let (s, total, without, tickets_unfinished) =
-        sensitivity_steps(board, cars, threads, base, progress, &forced)?;
+    let (s, total, without, tickets_unfinished, needed) =
+        sensitivity_steps(board, cars, threads, base, progress, &forced, true)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
-    let needed = needed_answers(board, cars, &s.base)?;
     // The forced solves below are many small questions; the frontier
     // programme answers them in milliseconds where it fits this budget
     // (the branch and cut takes about a second each on Europe at 15 cars),
