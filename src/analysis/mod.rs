@@ -264,6 +264,7 @@ fn family_answers(
         return Ok(None);
     }
     let plan = &base.plan;
+    let inst = Instance::new(board, cars);
     let mut questions: Vec<solve::branch::Question> = plan
         .tickets
         .iter()
@@ -284,7 +285,7 @@ fn family_answers(
         .filter(|&c| needed && !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
         .collect();
     questions.extend(left_out.iter().map(|&c| solve::branch::Question {
-        inst: Instance::new(board, cars),
+        inst: inst.clone(),
         avoid: None,
         out: None,
         need: Some(c),
@@ -296,7 +297,6 @@ fn family_answers(
             .map(|&r| plan.routes.iter().copied().filter(|&e| e != r).collect()),
     );
     let lps = (4 * base.solves).max(500);
-    let inst = Instance::new(board, cars);
     let least = plan.score().saturating_sub(FAMILY_LOSS);
     let mut tickets = solve::family(&inst, &starts, &questions, least, lps)?;
     let mut routes = tickets.split_off(plan.tickets.len());

@@ -543,7 +543,7 @@ impl Search<'_, '_> {
                 heap.clear();
                 break;
             }
-            if self.family.is_some() && self.open_questions(&top.fixes, top.bound).is_empty() {
+            if self.family.is_some() && !self.any_open(&top.fixes, top.bound) {
                 continue;
             }
             let mut node = top;
@@ -857,7 +857,7 @@ impl Search<'_, '_> {
                 self.offer(plan);
             }
             if floor(bound) <= self.best
-                || (self.family.is_some() && self.open_questions(&node.fixes, bound).is_empty())
+                || (self.family.is_some() && !self.any_open(&node.fixes, bound))
             {
                 return Ok(NodeEnd::Done);
             }
@@ -999,42 +999,43 @@ impl Search<'_, '_> {
         }
     }
 
-    /// In a family search: the questions a node (its fixes, its LP bound)
-    /// could still improve.
-    fn open_questions(&self, fixes: &[Fix], bound: f64) -> Vec<usize> {
-        let Some(asked) = &self.family else {
-            return Vec::new();
+    /// In a family search: whether some question could still improve in a
+    /// node (its fixes, its LP bound).
+    fn any_open(&self, fixes: &[Fix], bound: f64) -> bool {
+        self.family
+            .as_ref()
+            .is_some_and(|asked| asked.iter().any(|a| self.open(a, fixes, bound)))
+    }
+
+    /// Whether question `a` could still improve in a node (its fixes, its
+    /// LP bound): its fixes allow it, and the bound, less the points of the
+    /// ticket out of the game where the node completes it, passes its best.
+    fn open(&self, a: &Asked, fixes: &[Fix], bound: f64) -> bool {
+        if let Some(e) = a.route {
+            if fixes.contains(&Fix::Route(e, true)) {
+                return false;
+            }
+        }
+        if a.question.need.is_some()
+            && a.groups
+                .iter()
+                .all(|&g| fixes.contains(&Fix::Group(g, false)))
+        {
+            return false;
+        }
+        let lost = if a.question.out.is_some() {
+            fixes
+                .iter()
+                .filter_map(|f| match *f {
+                    Fix::Group(g, true) if a.groups.contains(&g) => Some(self.groups[g].1),
+                    _ => None,
+                })
+                .max()
+                .unwrap_or(0)
+        } else {
+            0
         };
-        let top = floor(bound);
-        (0..asked.len())
-            .filter(|&q| {
-                let a = &asked[q];
-                if let Some(e) = a.route {
-                    if fixes.contains(&Fix::Route(e, true)) {
-                        return false;
-                    }
-                }
-                if a.question.need.is_some()
-                    && a.groups
-                        .iter()
-                        .all(|&g| fixes.contains(&Fix::Group(g, false)))
-                {
-                    return false;
-                }
-                if a.question.out.is_none() {
-                    return top > a.best;
-                }
-                let lost = fixes
-                    .iter()
-                    .filter_map(|f| match *f {
-                        Fix::Group(g, true) if a.groups.contains(&g) => Some(self.groups[g].1),
-                        _ => None,
-                    })
-                    .max()
-                    .unwrap_or(0);
-                top.saturating_sub(lost) > a.best
-            })
-            .collect()
+        floor(bound).saturating_sub(lost) > a.best
     }
 
     /// In a family search, at a node whose LP point is the plan of the
@@ -1048,8 +1049,8 @@ impl Search<'_, '_> {
         xv: &[f64],
     ) -> Option<(Fix, Fix)> {
         let asked = self.family.as_ref()?;
-        for q in self.open_questions(fixes, bound) {
-            let a = &asked[q];
+        let z = |g: usize| self.groups[g].0.iter().map(|&c| values[c]).sum::<f64>();
+        for a in asked.iter().filter(|a| self.open(a, fixes, bound)) {
             if let Some(e) = a.route {
                 if xv[e] > 0.5 {
                     return Some((Fix::Route(e, false), Fix::Route(e, true)));
@@ -1065,18 +1066,14 @@ impl Search<'_, '_> {
                 .iter()
                 .copied()
                 .filter(|&g| !decided(g))
-                .max_by(|&g, &h| {
-                    let z = |g: usize| self.groups[g].0.iter().map(|&c| values[c]).sum::<f64>();
-                    z(g).total_cmp(&z(h)).then(h.cmp(&g))
-                });
+                .max_by(|&g, &h| z(g).total_cmp(&z(h)).then(h.cmp(&g)));
             if let Some(g) = completed {
                 if a.question.need.is_some() {
                     // The plan does not complete it (else it would answer
                     // the question): some group of the ticket must be.
                     return Some((Fix::Group(g, true), Fix::Group(g, false)));
                 }
-                let z: f64 = self.groups[g].0.iter().map(|&c| values[c]).sum();
-                if z > INTEGRAL {
+                if z(g) > INTEGRAL {
                     return Some((Fix::Group(g, false), Fix::Group(g, true)));
                 }
             }
