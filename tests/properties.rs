@@ -259,6 +259,13 @@ proptest! {
         }
         let starts = vec![Vec::new()];
         let answers = ttr_opt::solve::family(&inst, &starts, &questions, 0, 100_000).unwrap();
+        // Its two lanes give the same answers, plans too, on one thread.
+        let alone = ttr_opt::solve::worker_pool(1).unwrap()
+            .install(|| ttr_opt::solve::family(&inst, &starts, &questions, 0, 100_000)).unwrap();
+        let plans = |answers: &[Option<ttr_opt::solve::Outcome>]| -> Vec<_> {
+            answers.iter().map(|a| a.as_ref().map(|o| (o.plan.routes.clone(), o.bound))).collect()
+        };
+        prop_assert_eq!(plans(&alone), plans(&answers));
         let completes = |plan: &ttr_opt::model::Plan, c: usize| plan.tickets.iter().any(|t| board.ticket(*t).card == c);
         for ((q, answer), &want) in questions.iter().zip(&answers).zip(&expected) {
             let what = format!("{:?} {:?} {:?}", q.avoid, q.out, q.need);

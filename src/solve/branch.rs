@@ -461,6 +461,10 @@ pub(crate) type Answered = (u32, Vec<RouteId>);
 /// came, before it was proven: nodes are taken best bound first, so a
 /// question whose best reaches every open node's bound is proven on the
 /// way.
+///
+/// The search runs on two lanes ([`lanes`]), on `threads` threads (two
+/// where more than one): the same answers, plans included, on one thread
+/// as on two.
 pub(crate) fn family<'a>(
     inst: &Instance<'a>,
     starts: &[Vec<RouteId>],
@@ -468,33 +472,37 @@ pub(crate) fn family<'a>(
     least: u32,
     deadline: Option<Instant>,
     lps: usize,
+    threads: usize,
 ) -> Result<Vec<Option<Answered>>, MipError> {
     let reach = Reach::Handover { gap: None, lps };
     let start = starts.first().map(Vec::as_slice).unwrap_or(&[]);
-    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
-    let card = |g: usize| inst.board.ticket(inst.tickets[search.groups[g].2[0]]).card;
-    let asked: Vec<Asked> = questions
-        .iter()
-        .map(|question| Asked {
-            question,
-            route: question
-                .avoid
-                .and_then(|r| inst.routes.iter().position(|&e| e == r)),
-            groups: (0..search.groups.len())
-                .filter(|&g| [question.out, question.need].contains(&Some(card(g))))
-                .collect(),
-            // Below `least`, as if a plan scored one less.
-            best: least.saturating_sub(1),
-            routes: Vec::new(),
-            found: false,
-        })
-        .collect();
-    search.family = Some(asked);
-    search.best = least.saturating_sub(1);
-    for plan in starts {
-        search.offer(plan.clone());
-    }
-    let answer = search.run()?;
+    let lane = || -> Result<Search, MipError> {
+        let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+        let card = |g: usize| inst.board.ticket(inst.tickets[search.groups[g].2[0]]).card;
+        let asked: Vec<Asked> = questions
+            .iter()
+            .map(|question| Asked {
+                question,
+                route: question
+                    .avoid
+                    .and_then(|r| inst.routes.iter().position(|&e| e == r)),
+                groups: (0..search.groups.len())
+                    .filter(|&g| [question.out, question.need].contains(&Some(card(g))))
+                    .collect(),
+                // Below `least`, as if a plan scored one less.
+                best: least.saturating_sub(1),
+                routes: Vec::new(),
+                found: false,
+            })
+            .collect();
+        search.family = Some(asked);
+        search.best = least.saturating_sub(1);
+        for plan in starts {
+            search.offer(plan.clone());
+        }
+        Ok(search)
+    };
+    let (answer, search) = lanes::drive([lane()?, lane()?], deadline, reach, threads, None)?;
     // Stopped, `answer.bound` bounds every open node.
     let open = if answer.proven { 0 } else { answer.bound };
     Ok(search

@@ -704,7 +704,18 @@ pub fn family(
     if inst.takes_everything() {
         return Ok(questions.iter().map(|_| None).collect());
     }
-    let answers = branch::family(inst, starts, questions, least, limits::deadline(), lps)?;
+    // Both lanes of the search on the run's workers (the same answers on
+    // one as on two).
+    let threads = rayon::current_num_threads();
+    let answers = branch::family(
+        inst,
+        starts,
+        questions,
+        least,
+        limits::deadline(),
+        lps,
+        threads,
+    )?;
     questions
         .iter()
         .zip(answers)

@@ -102,7 +102,7 @@ impl Lane<'_, '_> {
             }
             let best = self.search.best;
             let next = match self.dive.take() {
-                Some(dive) if floor(dive.bound) > best => Some(dive),
+                Some(dive) if self.live(&dive, best) => Some(dive),
                 _ => self.pop(best),
             };
             match next {
@@ -146,14 +146,26 @@ impl Lane<'_, '_> {
     }
 
     /// The best node of the heap that can still beat `best` (the heap is
-    /// emptied once its best cannot).
+    /// emptied once its best cannot; in a family search, nodes no question
+    /// can gain in are dropped).
     fn pop(&mut self, best: u32) -> Option<Node> {
-        let top = self.heap.pop()?;
-        if floor(top.bound) <= best {
-            self.heap.clear();
-            return None;
+        loop {
+            let top = self.heap.pop()?;
+            if floor(top.bound) <= best {
+                self.heap.clear();
+                return None;
+            }
+            if self.live(&top, best) {
+                return Some(top);
+            }
         }
-        Some(top)
+    }
+
+    /// Whether `node` can still beat `best` (in a family search, some
+    /// question can still gain in it).
+    fn live(&self, node: &Node, best: u32) -> bool {
+        floor(node.bound) > best
+            && (self.search.family.is_none() || self.search.any_open(&node.fixes, node.bound))
     }
 
     /// The best open bound of the lane (its heap and its dive).
@@ -181,6 +193,21 @@ pub(super) fn run(
         Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
         Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
     ];
+    Ok(drive(searches, deadline, reach, threads, watch)?.0)
+}
+
+/// Runs the search of `searches` (one per lane, each set up alike: the
+/// same instance, start and, for a family search, questions) as in
+/// [`run`]; the answer, and lane 0's search as the last round left it
+/// (every lane's incumbents shared into it).
+pub(super) fn drive<'a, 'b>(
+    searches: [Search<'a, 'b>; LANES],
+    deadline: Option<Instant>,
+    reach: Reach,
+    threads: usize,
+    watch: Option<&Watch>,
+) -> Result<(Answer, Search<'a, 'b>), MipError> {
+    let inst = searches[0].inst;
     let trivial = searches[0].trivial();
     let mut lanes = searches.map(|search| Lane {
         search,
@@ -208,7 +235,7 @@ pub(super) fn run(
         let mut picks: [Option<Node>; LANES] = Default::default();
         for (lane, pick) in lanes.iter_mut().zip(&mut picks) {
             *pick = match lane.dive.take() {
-                Some(dive) if floor(dive.bound) > best => Some(dive),
+                Some(dive) if lane.live(&dive, best) => Some(dive),
                 _ => lane.pop(best),
             };
         }
@@ -260,10 +287,11 @@ pub(super) fn run(
                 }
                 Round::Branched(bound) if !rooted && lanes[0].search.stop_at_root(bound) => {
                     let nodes = lanes[0].nodes;
-                    let search = &mut lanes[0].search;
+                    let [first, _] = lanes;
+                    let mut search = first.search;
                     let mut answer = search.answer(floor(bound), false, nodes);
                     answer.loose_root = search.loose(bound);
-                    return Ok(answer);
+                    return Ok((answer, search));
                 }
                 _ => {}
             }
@@ -307,11 +335,17 @@ pub(super) fn run(
     answer.lps = lps;
     answer.cuts = cuts;
     answer.out_of_lps = out_of_lps && !answer.proven;
-    Ok(answer)
+    let [first, _] = lanes;
+    Ok((answer, first.search))
 }
 
-/// Gives every lane the best incumbent (the first lane's of equal ones).
+/// Gives every lane the best incumbent (the first lane's of equal ones);
+/// in a family search, each question's.
 fn share_incumbent(lanes: &mut [Lane; LANES]) {
+    if lanes[0].search.family.is_some() {
+        share_answers(lanes);
+        return;
+    }
     let mut from = 0;
     for w in 1..LANES {
         if lanes[w].search.best > lanes[from].search.best {
@@ -325,6 +359,36 @@ fn share_incumbent(lanes: &mut [Lane; LANES]) {
     for lane in lanes.iter_mut() {
         lane.search.best = best;
         lane.search.best_routes = routes.clone();
+    }
+}
+
+/// Gives every lane each question's best plan (a found plan before an
+/// unfound one, then the better, then the first lane's of equal ones).
+fn share_answers(lanes: &mut [Lane; LANES]) {
+    let key = |lane: &Lane, q: usize| {
+        let a = &lane.search.family.as_ref().expect("a family search")[q];
+        (a.found, a.best)
+    };
+    let questions = lanes[0].search.family.as_ref().map_or(0, Vec::len);
+    for q in 0..questions {
+        let mut from = 0;
+        for w in 1..LANES {
+            if key(&lanes[w], q) > key(&lanes[from], q) {
+                from = w;
+            }
+        }
+        let a = &lanes[from].search.family.as_ref().expect("a family search")[q];
+        let (best, routes, found) = (a.best, a.routes.clone(), a.found);
+        for lane in lanes.iter_mut() {
+            let a = &mut lane.search.family.as_mut().expect("a family search")[q];
+            a.best = best;
+            a.routes = routes.clone();
+            a.found = found;
+        }
+    }
+    for lane in lanes.iter_mut() {
+        let asked = lane.search.family.as_ref().expect("a family search");
+        lane.search.best = asked.iter().map(|a| a.best).min().unwrap_or(0);
     }
 }
 
