@@ -551,9 +551,8 @@ impl Search<'_, '_> {
                 heap.clear();
                 break;
             }
-            if self.family.is_some() && !self.any_open(&top.fixes, top.bound) {
-                continue;
-            }
+            // (A family search runs on lanes, whose `Lane::live` also drops
+            // the nodes no question can gain in.)
             let mut node = top;
             self.open = floor(node.bound).min(trivial);
             if self.lps > 0 && self.open < self.told {
