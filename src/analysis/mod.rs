@@ -251,9 +251,20 @@ const FAMILY_LOSS: u32 = 4;
 /// keeps every node some question could still gain in costs a few proofs
 /// instead of one per question (Europe at 45 cars: 33 sensitivity
 /// questions, 31 break-even ones). Only answers within [`FAMILY_LOSS`]
-/// points of the optimum are sought, and the search gives up past four
-/// times the base proof's LPs (at least 500); a question it has not proven
-/// (`None`) goes to its own solve.
+/// points of the optimum are sought, and the search gives up past twenty
+/// times the base proof's LPs (at least 1,000); a question it has not
+/// proven (`None`) goes to its own solve.
+///
+/// Why twenty: the search proves most answers together near its end, so a
+/// cap just short of that answers almost nothing, and a base proof a few
+/// LPs shorter by chance fell off that cliff. Europe's break-even family
+/// (64 questions) answers 3 of them with 1,028 LPs, 36 with 1,164, and 45
+/// (all within reach) once it ends by itself, about 2,000 LPs and 19 s;
+/// each unanswered question is a proof of its own (2–11 s). Four times
+/// the base (257 LPs in the sweep's proof) made `balance` on Europe 15 s
+/// slower once each LP got faster; twenty times takes `breakeven` on
+/// Europe from 100 s (its base 291 LPs, so 1,164) to 79 s, on USA Mega
+/// from 65 to 45 s, on the Swiss map from 62 to 47 s.
 fn family_answers(
     board: &Board,
     cars: u32,
@@ -296,7 +307,7 @@ fn family_answers(
             .iter()
             .map(|&r| plan.routes.iter().copied().filter(|&e| e != r).collect()),
     );
-    let lps = (4 * base.solves).max(500);
+    let lps = (20 * base.solves).max(1000);
     let least = plan.score().saturating_sub(FAMILY_LOSS);
     let mut tickets = solve::family(&inst, &starts, &questions, least, lps)?;
     let mut routes = tickets.split_off(plan.tickets.len());
