@@ -102,7 +102,7 @@ struct Root {
     own: Option<Col>,
     /// By city v ≠ r: the columns of the arcs into v, whose sum stands for
     /// y^r_v (empty for cities that cannot be in this tree).
-    into: Vec<Vec<usize>>,
+    into: Vec<Vec<Col>>,
     arcs: Vec<Arc>,
     /// Per route with arcs in this tree: the arcs' columns and its two
     /// ends (for the rows "arcs of a route ≤ y of either end", separated
@@ -111,18 +111,23 @@ struct Root {
 }
 
 impl Root {
-    /// The columns whose sum is y^r_v.
-    fn y(&self, v: usize) -> &[usize] {
-        match &self.own {
-            Some(own) if v == self.city.0 => std::slice::from_ref(&own.index),
-            _ if v == self.city.0 => &[],
-            _ => &self.into[v],
+    /// The columns whose sum is y^r_v (no arc enters the root).
+    fn y(&self, v: usize) -> &[Col] {
+        if v == self.city.0 {
+            self.own.as_slice()
+        } else {
+            &self.into[v]
         }
     }
 
     /// y^r_v in the LP's `values`.
     fn y_value(&self, v: usize, values: &[f64]) -> f64 {
-        self.y(v).iter().map(|&c| values[c]).sum()
+        self.y(v).iter().map(|c| values[c.index]).sum()
+    }
+
+    /// The row entries `coefficient · y^r_v`.
+    fn y_entries(&self, v: usize, coefficient: f64) -> impl Iterator<Item = (usize, f64)> + '_ {
+        self.y(v).iter().map(move |c| (c.index, coefficient))
     }
 }
 
@@ -459,7 +464,7 @@ impl ForestModel {
         for (ri, &r) in terminals.iter().enumerate() {
             let allowed = |c: CityId| useful[ri] && reach[ri][c.0] <= inst.cars;
             let own = allowed(r).then(|| cols.add(unit()));
-            let mut into: Vec<Vec<usize>> = vec![Vec::new(); n];
+            let mut into: Vec<Vec<Col>> = vec![Vec::new(); n];
             let mut arcs = Vec::new();
             let mut pairs: Vec<(Vec<usize>, CityId, CityId)> = Vec::new();
             for (e, (&(a, b), &length)) in ends.iter().zip(&lengths).enumerate() {
@@ -469,7 +474,7 @@ impl ForestModel {
                         if to != r && reach[ri][from.0].saturating_add(length) <= inst.cars {
                             let col = cols.add(unit());
                             on.push(col.index);
-                            into[to.0].push(col.index);
+                            into[to.0].push(col);
                             arcs.push(Arc {
                                 from,
                                 to,
@@ -528,8 +533,6 @@ impl ForestModel {
         // Arcs of all trees on a route together need the route.
         let mut on_route: Vec<Expression> = vec![Expression::default(); ends.len()];
         let mut in_tree_of: Vec<Expression> = vec![Expression::default(); n];
-        // y^r_v by root and city: the root's own column, or the arcs into v.
-        let mut y: Vec<Vec<Expression>> = Vec::with_capacity(roots.len());
         for root in &roots {
             let mut indeg: Vec<Expression> = vec![Expression::default(); n];
             let mut outdeg: Vec<Expression> = vec![Expression::default(); n];
@@ -539,26 +542,18 @@ impl ForestModel {
                 outdeg[arc.from.0] += arc.col.var;
             }
             // A root that can score nothing has no tree.
-            let Some(own) = root.own else {
-                y.push(indeg);
+            if root.own.is_none() {
                 continue;
-            };
+            }
             for v in 0..n {
-                if v == root.city.0 {
-                    in_tree_of[v] += own.var;
-                    continue;
+                for c in root.y(v) {
+                    in_tree_of[v] += c.var;
                 }
-                if root.into[v].is_empty() {
-                    continue;
-                }
-                in_tree_of[v] += indeg[v].clone();
-                if order[v].is_none() {
+                if v != root.city.0 && !root.into[v].is_empty() && order[v].is_none() {
                     // Pruned trees have no Steiner leaves.
                     problem.add_constraint(indeg[v].clone().leq(outdeg[v].clone()));
                 }
             }
-            indeg[root.city.0] = Expression::from(own.var);
-            y.push(indeg);
         }
         for (e, expr) in on_route.into_iter().enumerate() {
             problem.add_constraint(expr.leq(x[e].var));
@@ -569,7 +564,11 @@ impl ForestModel {
         for g in &groups {
             for &(ri, zc) in &g.z {
                 for side in [&g.from, &g.to] {
-                    let y: Expression = side.iter().map(|c| y[ri][c.0].clone()).sum();
+                    let y: Expression = side
+                        .iter()
+                        .flat_map(|c| roots[ri].y(c.0))
+                        .map(|c| c.var)
+                        .sum();
                     problem.add_constraint(Expression::from(zc.var).leq(y));
                 }
             }
@@ -749,11 +748,10 @@ impl ForestModel {
             let Some(own) = root.own else {
                 continue;
             };
-            for (c, into) in root.into.iter().enumerate() {
-                let y: f64 = into.iter().map(|&a| values[a]).sum();
-                if c != root.city.0 && y - values[own.index] > tolerance {
-                    let entries = into.iter().map(|&a| (a, -1.0));
-                    cuts.push(Cut::merged(entries.chain([(own.index, 1.0)])));
+            for c in 0..root.into.len() {
+                if c != root.city.0 && root.y_value(c, values) - values[own.index] > tolerance {
+                    let y = root.y_entries(c, -1.0);
+                    cuts.push(Cut::merged(y.chain([(own.index, 1.0)])));
                 }
             }
             for (arcs, a, b) in &root.pairs {
@@ -761,8 +759,7 @@ impl ForestModel {
                 for end in [a, b] {
                     if on - root.y_value(end.0, values) > tolerance {
                         let entries = arcs.iter().map(|&a| (a, -1.0));
-                        let y = root.y(end.0).iter().map(|&c| (c, 1.0));
-                        cuts.push(Cut::merged(entries.chain(y)));
+                        cuts.push(Cut::merged(entries.chain(root.y_entries(end.0, 1.0))));
                     }
                 }
             }
@@ -823,8 +820,7 @@ impl ForestModel {
                     .iter()
                     .filter(|a| reach[a.from.0] && !reach[a.to.0])
                     .map(|a| (a.col.index, 1.0));
-                let y = root.y(v).iter().map(|&c| (c, -1.0));
-                cuts.push(Cut::merged(entries.chain(y)));
+                cuts.push(Cut::merged(entries.chain(root.y_entries(v, -1.0))));
             }
         }
         cuts
