@@ -290,6 +290,42 @@ proptest! {
         }
     }
 
+    /// One ladder search answers every budget from 1 car to past the whole
+    /// board as exhaustive search does, with the same plans on one thread
+    /// as on two; cut short after a few LPs, every budget it still answers
+    /// is right (a budget stays open while any open node could gain in it).
+    #[test]
+    fn a_ladder_search_matches_brute_force((board, cars) in random_multi_trip_board()) {
+        let all: Vec<_> = board.ticket_ids().collect();
+        let plans: Vec<_> = common::every_plan(&board)
+            .into_iter()
+            .map(|p| evaluate(&board, &p, &all))
+            .collect();
+        let budgets: Vec<u32> = (1..=cars + 3).collect();
+        let ladder = |threads: usize, lps: usize| {
+            ttr_opt::solve::worker_pool(threads).unwrap()
+                .install(|| ttr_opt::solve::ladder(&board, &budgets, &[], lps)).unwrap()
+        };
+        let answers = ladder(2, 100_000);
+        let key = |answers: &[Option<ttr_opt::solve::Outcome>]| -> Vec<_> {
+            answers.iter().map(|a| a.as_ref().map(|o| (o.plan.routes.clone(), o.bound))).collect()
+        };
+        prop_assert_eq!(key(&ladder(1, 100_000)), key(&answers));
+        let want = |b: u32| plans.iter().filter(|e| e.cars_used <= b).map(|e| e.score()).max();
+        for (&b, answer) in budgets.iter().zip(&answers) {
+            let outcome = answer.as_ref();
+            prop_assert!(outcome.is_some_and(|o| o.proven), "{} cars unanswered", b);
+            let outcome = outcome.unwrap();
+            prop_assert_eq!(Some(outcome.plan.score()), want(b), "{} cars", b);
+            prop_assert!(outcome.plan.cars_used <= b, "{} cars", b);
+        }
+        for (&b, answer) in budgets.iter().zip(&ladder(2, 3)) {
+            if let Some(outcome) = answer {
+                prop_assert_eq!(Some(outcome.plan.score()), want(b), "{} cars, cut short", b);
+            }
+        }
+    }
+
     /// Break-even values against exhaustive search: for every ticket, the
     /// best score of a plan that completes it, and the optimum with the
     /// ticket out of the game.

@@ -85,6 +85,11 @@ use crate::solve::steiner;
 /// A group's LP value below this counts as not completed at all.
 const INTEGRAL_Z: f64 = 1e-6;
 
+/// The LP row of the budget, Σ_e l_e x_e ≤ β: the model's first. A
+/// search over several budgets ([`crate::solve::branch`]'s ladder) moves
+/// its bound.
+pub const BUDGET_ROW: usize = 0;
+
 /// One arc of one root's arborescence.
 struct Arc {
     from: CityId,
@@ -509,6 +514,7 @@ impl ForestModel {
         let columns = cols.count;
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
+        // The first row: BUDGET_ROW.
         problem.add_constraint(cars.leq(inst.cars as f64));
         // A player claims one route of a city pair.
         for expr in super::one_route_per_pair(inst, &x) {

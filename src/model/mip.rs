@@ -352,6 +352,28 @@ impl Mip {
         })
     }
 
+    /// The dual value of row `row` in the last LP solved to optimality
+    /// ([`Mip::solve_lp`]): how much the objective changes per unit of the
+    /// row's bound, at that basis.
+    pub fn row_dual(&mut self, row: usize) -> Result<f64, MipError> {
+        let rows = self.rows();
+        let ptr = self.model().as_mut_ptr();
+        let mut duals = vec![0.0; rows];
+        // SAFETY: `duals` has as many entries as the model has rows; HiGHS
+        // skips the arrays passed as null.
+        let read = unsafe {
+            highs_sys::Highs_getSolution(
+                ptr,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                duals.as_mut_ptr(),
+            )
+        };
+        check(read, "reading the LP's duals")?;
+        Ok(duals[row])
+    }
+
     /// A feasible solution to start from (HiGHS ignores it if it is not).
     pub fn set_start(&mut self, cols: &[f64]) -> Result<(), MipError> {
         self.model()

@@ -25,7 +25,7 @@ use std::collections::BinaryHeap;
 use std::time::Instant;
 
 use crate::board::RouteId;
-use crate::model::forest::{Cut, ForestModel};
+use crate::model::forest::{Cut, ForestModel, BUDGET_ROW};
 use crate::model::mip::{Basis, LpStatus, Mip, MipError};
 use crate::model::Instance;
 use crate::solve::{heuristic, Watch};
@@ -78,6 +78,11 @@ struct Node {
     basis: Option<std::sync::Arc<Basis>>,
     /// Creation order: equal bounds are taken oldest first, so runs repeat.
     seq: u64,
+    /// The budget row's bound at the parent's last LP (the instance's
+    /// budget, but lower in a ladder), and that row's dual value there
+    /// (points a car; 0 outside a ladder).
+    rhs: u32,
+    pi: f64,
 }
 
 impl PartialEq for Node {
@@ -196,6 +201,35 @@ struct Search<'a, 'b> {
     /// The questions of a family search ([`family`]), each with its best
     /// plan so far; `best` is then the least of their scores.
     family: Option<Vec<Asked<'a, 'b>>>,
+    /// The budgets of a ladder search ([`ladder`]), smallest first, each
+    /// with its best plan so far; `best` is then the least of their scores.
+    ladder: Option<Vec<Rung>>,
+    /// The budget row's bound on the LP now, and its dual value at the
+    /// last LP (see [`Node`]).
+    rhs: u32,
+    pi: f64,
+}
+
+/// A budget of a ladder search with its best plan so far (at the start,
+/// the empty plan, which fits every budget).
+#[derive(Clone, Debug)]
+struct Rung {
+    cars: u32,
+    best: u32,
+    routes: Vec<RouteId>,
+    /// Cleared when the search stops with a node still open for it.
+    proven: bool,
+}
+
+/// An LP's bound at `cars` from its value `value` and the budget row's
+/// dual `pi` at `rhs` cars (`cars` ≤ `rhs`). The LP's value is concave in
+/// the row's bound and `pi` is a supergradient there, so
+/// `LP(cars) ≤ value − pi · (rhs − cars)`: one LP bounds every smaller
+/// budget, and the cuts found at `rhs` hold at fewer cars (a directed cut
+/// holds at any budget, two tickets too far apart for `rhs` cars are too
+/// far apart for fewer).
+fn tangent(value: f64, pi: f64, rhs: u32, cars: u32) -> u32 {
+    floor(value - pi * (rhs - cars) as f64)
 }
 
 /// A question of a family search: the best plan of the instance that
@@ -409,6 +443,9 @@ impl<'a, 'b> Search<'a, 'b> {
             open: u32::MAX,
             told: u32::MAX,
             family: None,
+            ladder: None,
+            rhs: inst.cars,
+            pi: 0.0,
         };
         if let Reach::Every { score, .. } = reach {
             // Nodes live while they can reach the optimum (not beat it), and
@@ -516,6 +553,66 @@ pub(crate) fn family<'a>(
         .unwrap_or_default())
 }
 
+/// The optimum of each budget of `budgets` (ascending, none above
+/// `inst.cars`) with its plan, from one search of `inst`: each LP at a
+/// node bounds every smaller budget by its tangent ([`tangent`]), a node
+/// lives while some budget could still gain in it, and once the largest
+/// that could is settled there, the budget row's bound moves down to the
+/// next that could (the node's LP is solved again at it, and its children
+/// keep it). Every plan found is scored for every budget it fits. The
+/// optimum grows by a few points a car while the LP's bound at middle
+/// budgets sits 15–20 % above it at each, so the nodes one budget needs
+/// are mostly the nodes its neighbours need: Europe's budgets of 27 to 45
+/// cars took 564 LPs in one search, told their optima, and 266–327 LPs
+/// each alone. `starts` are plans to begin from. A budget is `None` where
+/// the search passed `lps` LPs, or the deadline came, before proving it.
+///
+/// The search runs on two lanes ([`lanes`]), on `threads` threads (two
+/// where more than one): the same answers, plans included, on one thread
+/// as on two. Also the search's own answer, for its counts.
+pub(crate) fn ladder(
+    inst: &Instance,
+    budgets: &[u32],
+    starts: &[Vec<RouteId>],
+    deadline: Option<Instant>,
+    lps: usize,
+    threads: usize,
+) -> Result<(Vec<Option<Answered>>, Answer), MipError> {
+    debug_assert!(budgets.windows(2).all(|w| w[0] < w[1]));
+    debug_assert!(budgets.iter().all(|&b| b <= inst.cars));
+    let reach = Reach::Handover { gap: None, lps };
+    let lane = || -> Result<Search, MipError> {
+        let (mut search, _) = Search::new(inst, &[], deadline, reach, PURGE_AFTER)?;
+        search.ladder = Some(
+            budgets
+                .iter()
+                .map(|&cars| Rung {
+                    cars,
+                    best: 0,
+                    routes: Vec::new(),
+                    proven: true,
+                })
+                .collect(),
+        );
+        search.best = 0;
+        for plan in starts {
+            search.offer(plan.clone());
+        }
+        Ok(search)
+    };
+    let (answer, search) = lanes::drive([lane()?, lane()?], deadline, reach, threads, None)?;
+    let answers = search
+        .ladder
+        .map(|rungs| {
+            rungs
+                .into_iter()
+                .map(|r| (answer.proven || r.proven).then_some((r.best, r.routes)))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((answers, answer))
+}
+
 impl Search<'_, '_> {
     /// The bound that needs no LP: every route's and every ticket's points.
     fn trivial(&self) -> u32 {
@@ -539,6 +636,8 @@ impl Search<'_, '_> {
             fixes: Vec::new(),
             basis: None,
             seq,
+            rhs: self.inst.cars,
+            pi: 0.0,
         });
         let mut applied: Vec<Fix> = Vec::new();
         let mut nodes: i64 = 0;
@@ -551,8 +650,8 @@ impl Search<'_, '_> {
                 heap.clear();
                 break;
             }
-            // (A family search runs on lanes, whose `Lane::live` also drops
-            // the nodes no question can gain in.)
+            // (A family or ladder search runs on lanes, whose `Lane::live`
+            // also drops the nodes no question can gain in.)
             let mut node = top;
             self.open = floor(node.bound).min(trivial);
             if self.lps > 0 && self.open < self.told {
@@ -582,7 +681,7 @@ impl Search<'_, '_> {
                 match self.process(&node)? {
                     NodeEnd::Done => break,
                     NodeEnd::Stopped(bound) => {
-                        heap.push(Node { bound, ..node });
+                        heap.push(self.reopened(node, bound));
                         stopped = true;
                         break 'search;
                     }
@@ -645,9 +744,13 @@ impl Search<'_, '_> {
                 None
             },
             seq: *seq,
+            rhs: self.rhs,
+            pi: self.pi,
         });
         node.fixes.push(first);
         node.bound = bound;
+        node.rhs = self.rhs;
+        node.pi = self.pi;
         *seq += 1;
         node.seq = *seq;
         Ok(())
@@ -801,6 +904,8 @@ impl Search<'_, '_> {
     }
 
     fn process(&mut self, node: &Node) -> Result<NodeEnd, MipError> {
+        self.set_rhs(node.rhs)?;
+        self.pi = node.pi;
         let limit = if node.fixes.is_empty() {
             ROOT_ROUNDS
         } else {
@@ -859,9 +964,45 @@ impl Search<'_, '_> {
                         .map(|e| self.inst.routes[e])
                         .collect()
                 } else {
-                    self.guided(&lp.values)
+                    self.guided(&lp.values, self.rhs)
                 };
                 self.offer(plan);
+            }
+            if self.ladder.is_some() {
+                // Points a car: the LP minimises the negated score. A dual a
+                // hair too large would bound the smaller budgets too low,
+                // so it is taken a hair smaller.
+                self.pi = (-self.mip.row_dual(BUDGET_ROW)? - 1e-6).max(0.0);
+                // A plan for each smaller budget that can still gain here,
+                // guided by the LP within its own cars: otherwise a budget
+                // finds its plans only once the row comes down to it, late
+                // in the search, and its nodes stay open until then (Europe
+                // 29–45 cars: 1,583 LPs without them, 781 with them).
+                let below: Vec<u32> = self
+                    .ladder
+                    .iter()
+                    .flatten()
+                    .filter(|r| {
+                        r.cars < self.rhs
+                            && tangent(lp.objective, self.pi, self.rhs, r.cars) > r.best
+                    })
+                    .map(|r| r.cars)
+                    .collect();
+                for cars in below {
+                    let plan = self.guided(&lp.values, cars);
+                    self.offer(plan);
+                }
+                match self.top_rung(lp.objective, self.pi, self.rhs) {
+                    None => return Ok(NodeEnd::Done),
+                    Some(cars) if cars < self.rhs => {
+                        // No budget from here up can gain in this node: the
+                        // largest that can is solved at its own bound.
+                        self.set_rhs(cars)?;
+                        history.clear();
+                        continue;
+                    }
+                    Some(_) => {}
+                }
             }
             if floor(bound) <= self.best
                 || (self.family.is_some() && !self.any_open(&node.fixes, bound))
@@ -999,6 +1140,16 @@ impl Search<'_, '_> {
             return;
         }
         let (score, _) = heuristic::score(self.inst, &routes);
+        if let Some(rungs) = &mut self.ladder {
+            for rung in rungs.iter_mut().filter(|r| r.cars >= cars) {
+                if score > rung.best {
+                    rung.best = score;
+                    rung.routes = routes.clone();
+                }
+            }
+            self.best = rungs.iter().map(|r| r.best).min().unwrap_or(0);
+            return;
+        }
         if score > self.best {
             self.best = score;
             self.best_routes = routes;
@@ -1008,6 +1159,47 @@ impl Search<'_, '_> {
 
     /// In a family search: whether some question could still improve in a
     /// node (its fixes, its LP bound).
+    /// Puts the budget row's bound at `cars` (a ladder search moves it).
+    fn set_rhs(&mut self, cars: u32) -> Result<(), MipError> {
+        if cars != self.rhs {
+            self.mip
+                .set_row_bounds(BUDGET_ROW, f64::NEG_INFINITY, cars as f64)?;
+            self.rhs = cars;
+        }
+        Ok(())
+    }
+
+    /// In a ladder search, the largest budget, of `rhs` cars or fewer,
+    /// that can still gain in a node whose LP at `rhs` cars has the value
+    /// `value` and the budget's dual `pi` ([`tangent`]).
+    fn top_rung(&self, value: f64, pi: f64, rhs: u32) -> Option<u32> {
+        let rungs = self.ladder.as_ref()?;
+        rungs
+            .iter()
+            .rev()
+            .find(|r| r.cars <= rhs && tangent(value, pi, rhs, r.cars) > r.best)
+            .map(|r| r.cars)
+    }
+
+    /// Whether some budget of a ladder search can still gain in `node`
+    /// (always, outside a ladder).
+    fn ladder_open(&self, node: &Node) -> bool {
+        self.ladder.is_none() || self.top_rung(node.bound, node.pi, node.rhs).is_some()
+    }
+
+    /// `node` back on the heap, stopped with the LP bound `bound`: at the
+    /// budget row's bound now, without a dual (the bound holds for every
+    /// smaller budget as it is; the dual was of an LP at another bound
+    /// when a ladder moved it in the node).
+    fn reopened(&self, node: Node, bound: f64) -> Node {
+        Node {
+            bound,
+            rhs: self.rhs,
+            pi: 0.0,
+            ..node
+        }
+    }
+
     fn any_open(&self, fixes: &[Fix], bound: f64) -> bool {
         self.family
             .as_ref()
@@ -1100,7 +1292,7 @@ impl Search<'_, '_> {
     /// the path that is shortest when a route costs its cars times
     /// (1.5 − its LP value), routes already taken free; then the cars left
     /// on the unclaimed routes worth the most points.
-    fn guided(&self, values: &[f64]) -> Vec<RouteId> {
+    fn guided(&self, values: &[f64], cars: u32) -> Vec<RouteId> {
         let inst = self.inst;
         let mut order: Vec<(f64, u32, usize)> = self
             .groups
@@ -1125,7 +1317,7 @@ impl Search<'_, '_> {
                 }
             }
             if let Some((cost, path)) = cheapest {
-                if used + cost <= inst.cars {
+                if used + cost <= cars {
                     used += cost;
                     for e in path {
                         taken[e] = true;
@@ -1142,7 +1334,7 @@ impl Search<'_, '_> {
             .filter(|&e| !joined[self.pair[e]])
             .map(|e| inst.routes[e])
             .collect();
-        routes.extend(heuristic::knapsack(inst, &rest, inst.cars - used));
+        routes.extend(heuristic::knapsack(inst, &rest, cars - used));
         routes.sort();
         routes
     }

@@ -727,6 +727,77 @@ pub fn family(
         .collect()
 }
 
+/// The optimum of each of `budgets` (ascending) on `board`, from one
+/// branch-and-cut search at the largest (`branch::ladder`) on two lanes,
+/// on the run's workers (the same answers on one as on two), each answer
+/// checked by the verifier at its own budget. Where the optimum grows by a
+/// few points a car this costs a few proofs' worth for a whole range of
+/// budgets: the sweep's branch-and-cut budgets go this way. Each answer
+/// reports an equal share of the search's time and counts. `starts` are
+/// plans to begin from. A budget is `None` where the search passed `lps`
+/// LPs (or the run's deadline came) before proving it: it is then for its
+/// own solve. A budget that fits every route, or none, is answered alone.
+pub fn ladder(
+    board: &crate::board::Board,
+    budgets: &[u32],
+    starts: &[Vec<RouteId>],
+    lps: usize,
+) -> Result<Vec<Option<Outcome>>, SolveError> {
+    let (mut asked, alone): (Vec<usize>, Vec<usize>) = (0..budgets.len()).partition(|&k| {
+        let inst = Instance::new(board, budgets[k]);
+        !inst.takes_everything() && !inst.routes.is_empty()
+    });
+    asked.sort_by_key(|&k| budgets[k]);
+    asked.dedup_by_key(|k| budgets[*k]);
+    let mut answers: Vec<Option<Outcome>> = vec![None; budgets.len()];
+    for k in alone {
+        answers[k] = Some(solve(
+            &Instance::new(board, budgets[k]),
+            &SolveOptions::default(),
+        )?);
+    }
+    let Some(&top) = asked.last() else {
+        return Ok(answers);
+    };
+    let started = Instant::now();
+    let inst = Instance::new(board, budgets[top]);
+    model_fits(&inst, Method::Forest, "")?;
+    let cars: Vec<u32> = asked.iter().map(|&k| budgets[k]).collect();
+    let threads = rayon::current_num_threads();
+    let (found, search) = branch::ladder(&inst, &cars, starts, limits::deadline(), lps, threads)?;
+    let share = |n: usize| n / asked.len();
+    let seconds = started.elapsed().as_secs_f64() / asked.len() as f64;
+    for (&k, answer) in asked.iter().zip(found) {
+        let Some((best, routes)) = answer else {
+            continue;
+        };
+        let inst = Instance::new(board, budgets[k]);
+        let (score, completed) = heuristic::score(&inst, &routes);
+        let run = Run {
+            routes,
+            claim: Claim {
+                completed,
+                objective: score as f64,
+                proven: true,
+            },
+            bound: best,
+            solves: share(search.lps),
+            cuts: share(search.cuts),
+            nodes: share(search.nodes as usize) as i64,
+        };
+        answers[k] = Some(finish(&inst, run, Method::Forest, seconds)?);
+    }
+    // A budget asked twice: the same answer.
+    for k in 0..budgets.len() {
+        if answers[k].is_none() {
+            if let Some(j) = asked.iter().find(|&&j| budgets[j] == budgets[k]) {
+                answers[k] = answers[*j].clone();
+            }
+        }
+    }
+    Ok(answers)
+}
+
 /// The plan of `routes`, as the verifier's `eval` of them scores it.
 fn verified_plan(routes: Vec<RouteId>, eval: verify::Evaluation) -> Plan {
     Plan {

@@ -11,13 +11,17 @@
 //!    starts from it instead of solving its root again.
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
-//!    pass), while the other worker solves the larger budgets with the
-//!    branch and cut, largest first (and the budgets of the frontier run
-//!    too if that run passes its memory size). The starting
-//!    scores, made non-decreasing (a plan for β cars is a plan for β+1), are
-//!    the bounds the frontier run prunes against. The two budgets above
-//!    the run's range come after it on its worker, the programme first
-//!    where its tables are small (see `EDGE` in the code).
+//!    pass), while one ladder search of the branch and cut
+//!    ([`solve::ladder`]) proves all the larger budgets at once: each LP
+//!    of its tree bounds every smaller budget too, so the nodes one budget
+//!    needs serve its neighbours. The starting scores, made non-decreasing
+//!    (a plan for β cars is a plan for β+1), are the bounds the frontier
+//!    run prunes against. The two budgets above the run's range come after
+//!    it on its worker, the programme first where its tables are small
+//!    (see `EDGE` in the code). If the run passes its size
+//!    (`FRONTIER_MEMORY`), the programme tries the lower two thirds of its
+//!    budgets again while a second ladder search takes the rest; what a
+//!    ladder leaves unproven is solved budget by budget.
 //!
 //! A sweep of a what-if variant ([`sweep_with`]) is told what its base's
 //! optima prove ([`Prior`]): a budget proven already is neither chosen for
@@ -65,6 +69,16 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
 /// the size after 1.4–2.2 s, for nothing. Byte counts, not times, decide,
 /// so the method and the plan are the same on every run.
 const EDGE: usize = 2;
+
+/// The tables the sweep's frontier run may take before it gives up and a
+/// ladder search takes its budgets (see the run's task in [`run`]): the
+/// shipped boards' runs take 70–340 MB, USA Mega's for 1–35 cars passes
+/// 2 GiB after about 20 s and 512 MiB after about 5.
+const FRONTIER_MEMORY: usize = 512 << 20;
+
+/// LPs a ladder search of the branch and cut's budgets may take, per
+/// budget, before the budgets it has not proven go to their own solves.
+const LADDER_LPS: usize = 300;
 
 /// What is known of a budget before a sweep solves it: from a base board
 /// whose optima bound this one's ([`crate::analysis::carry`]).
@@ -319,6 +333,43 @@ fn run(
         );
         Ok(())
     };
+    // Budgets for the branch and cut (`each`, any order): one ladder search
+    // for all of them (`solve::ladder`), on both lanes; what it leaves
+    // unproven, one by one, largest first.
+    let ladder_task = |each: Vec<usize>| -> Result<(), SolveError> {
+        let (mut asked, mut left): (Vec<usize>, Vec<usize>) = each.into_iter().partition(|&i| {
+            proven(i).is_none()
+                && !crate::solve::limits::expired()
+                && !instance(i).takes_everything()
+        });
+        asked.sort_unstable();
+        if asked.len() > 1 {
+            let cars: Vec<u32> = asked.iter().map(|&i| budgets[i]).collect();
+            let starts: Vec<Vec<RouteId>> = asked
+                .iter()
+                .flat_map(|&i| {
+                    let kept = roots[i]
+                        .lock()
+                        .expect("no worker panics while holding it")
+                        .take();
+                    std::iter::once(prepared[i].0.clone()).chain(kept.map(|(_, plan)| plan))
+                })
+                .collect();
+            let answers = solve::ladder(board, &cars, &starts, LADDER_LPS * asked.len())?;
+            for (&i, answer) in asked.iter().zip(answers) {
+                match answer {
+                    Some(outcome) => record(i, outcome),
+                    None => left.push(i),
+                }
+            }
+        } else {
+            left.extend(asked);
+        }
+        left.sort_by_key(|&i| Reverse(i));
+        left.par_iter()
+            .with_max_len(1)
+            .try_for_each(|&i| forest_task(i))
+    };
     // After the frontier run: the edge budgets, the programme first while
     // its tables stay small (`probing`), then the branch and cut. Without
     // probing they are shared out: the other worker takes one if it is
@@ -346,19 +397,11 @@ fn run(
         }
         Ok(())
     };
-    let frontier_task = || -> Result<(), SolveError> {
-        for &i in &frontier_budgets {
-            if let Some(outcome) = proven(i) {
-                record(i, outcome.clone());
-            }
-        }
-        let open: Vec<usize> = frontier_budgets
-            .iter()
-            .copied()
-            .filter(|&i| proven(i).is_none())
-            .collect();
+    // One frontier run for the budgets `open` (ascending, none proven), each
+    // recorded; `None` where the run passed its size.
+    let frontier_on = |open: &[usize]| -> Result<Option<Frontier>, SolveError> {
         let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
-            return edge_task(false);
+            return Ok(None);
         };
         let started = Instant::now();
         let goal = Goal {
@@ -366,25 +409,11 @@ fn run(
             min_cars: budgets[lo],
             lower: lower.clone(),
             deadline: crate::solve::limits::deadline(),
-            memory: Some(crate::solve::frontier::HANDOVER_MEMORY),
+            memory: Some(FRONTIER_MEMORY),
             complete: false,
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
-            // Over the memory budget (or out of time): the branch and cut
-            // proves them instead, largest first, on every worker (the
-            // others steal from this list once their own budgets are done:
-            // on USA Mega, one worker alone took 75 s over 1..34 cars while
-            // the other sat idle).
-            // The edge budgets first: the programme would pass its size
-            // there too.
-            return open
-                .iter()
-                .chain(&edge)
-                .collect::<Vec<_>>()
-                .par_iter()
-                .rev()
-                .with_max_len(1)
-                .try_for_each(|&&i| forest_task(i));
+            return Ok(None);
         };
         // Each budget's share of the one run. Its plans are recovered and
         // checked on both workers.
@@ -397,14 +426,48 @@ fn run(
             );
             Ok::<_, SolveError>(())
         })?;
-        edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2)
+        Ok(Some(dp))
     };
-    let (frontier_result, forest_result) = rayon::join(frontier_task, || {
-        forest_budgets
-            .par_iter()
-            .with_max_len(1)
-            .try_for_each(|&i| forest_task(i))
-    });
+    let frontier_task = || -> Result<(), SolveError> {
+        for &i in &frontier_budgets {
+            if let Some(outcome) = proven(i) {
+                record(i, outcome.clone());
+            }
+        }
+        let open: Vec<usize> = frontier_budgets
+            .iter()
+            .copied()
+            .filter(|&i| proven(i).is_none())
+            .collect();
+        if open.is_empty() {
+            return edge_task(false);
+        }
+        if let Some(dp) = frontier_on(&open)? {
+            return edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2);
+        }
+        // Past its size (USA Mega's run for 1–35 cars passes it after about
+        // 5 s): the programme once more for the lower two thirds, whose
+        // tables are a small part of the whole (they grow about twofold
+        // every two cars), while a ladder search takes the rest and the
+        // edge budgets; and a ladder search for the lower part too if the
+        // programme passes its size again.
+        let keep = open.len() * 2 / 3;
+        if keep < 2 || crate::solve::limits::expired() {
+            return ladder_task(open.iter().chain(&edge).copied().collect());
+        }
+        let (below, above) = open.split_at(keep);
+        let (below_result, above_result) = rayon::join(
+            || match frontier_on(below)? {
+                Some(_) => Ok(()),
+                None => ladder_task(below.to_vec()),
+            },
+            || ladder_task(above.iter().chain(&edge).copied().collect()),
+        );
+        below_result?;
+        above_result
+    };
+    let (frontier_result, forest_result) =
+        rayon::join(frontier_task, || ladder_task(forest_budgets.clone()));
     frontier_result?;
     forest_result?;
 

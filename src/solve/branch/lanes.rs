@@ -130,7 +130,7 @@ impl Lane<'_, '_> {
         self.nodes += 1;
         Ok(match self.search.process(&node)? {
             NodeEnd::Done => Round::Done,
-            NodeEnd::Stopped(bound) => Round::Stopped(Node { bound, ..node }),
+            NodeEnd::Stopped(bound) => Round::Stopped(self.search.reopened(node, bound)),
             NodeEnd::Branch {
                 bound,
                 first,
@@ -166,6 +166,7 @@ impl Lane<'_, '_> {
     fn live(&self, node: &Node, best: u32) -> bool {
         floor(node.bound) > best
             && (self.search.family.is_none() || self.search.any_open(&node.fixes, node.bound))
+            && self.search.ladder_open(node)
     }
 
     /// The best open bound of the lane (its heap and its dive).
@@ -223,6 +224,8 @@ pub(super) fn drive<'a, 'b>(
         fixes: Vec::new(),
         basis: None,
         seq: 0,
+        rhs: inst.cars,
+        pi: 0.0,
     });
     let mut rooted = false;
     // The best score and the bound the watch was last told of (the
@@ -321,6 +324,9 @@ pub(super) fn drive<'a, 'b>(
             hand_root(&mut lanes)?;
         }
     }
+    if stopped {
+        settle_rungs(&mut lanes);
+    }
     let nodes = lanes.iter().map(|l| l.nodes).sum();
     let lps = lanes.iter().map(|l| l.search.lps).sum();
     let cuts = lanes.iter().map(|l| l.search.cuts).sum();
@@ -344,6 +350,10 @@ pub(super) fn drive<'a, 'b>(
 fn share_incumbent(lanes: &mut [Lane; LANES]) {
     if lanes[0].search.family.is_some() {
         share_answers(lanes);
+        return;
+    }
+    if lanes[0].search.ladder.is_some() {
+        share_rungs(lanes);
         return;
     }
     let mut from = 0;
@@ -389,6 +399,41 @@ fn share_answers(lanes: &mut [Lane; LANES]) {
     for lane in lanes.iter_mut() {
         let asked = lane.search.family.as_ref().expect("a family search");
         lane.search.best = asked.iter().map(|a| a.best).min().unwrap_or(0);
+    }
+}
+
+/// Gives every lane each budget's best plan (the better, then the first
+/// lane's of equal ones).
+fn share_rungs(lanes: &mut [Lane; LANES]) {
+    let rungs = |lane: &Lane| lane.search.ladder.clone().expect("a ladder search");
+    let mut best = rungs(&lanes[0]);
+    for lane in &lanes[1..] {
+        for (b, r) in best.iter_mut().zip(rungs(lane)) {
+            if r.best > b.best {
+                *b = r;
+            }
+        }
+    }
+    for lane in lanes.iter_mut() {
+        lane.search.best = best.iter().map(|r| r.best).min().unwrap_or(0);
+        lane.search.ladder = Some(best.clone());
+    }
+}
+
+/// A stopped ladder search: each budget that a node still open could
+/// gain in is not proven.
+fn settle_rungs(lanes: &mut [Lane; LANES]) {
+    let open: Vec<(f64, f64, u32)> = lanes
+        .iter()
+        .flat_map(|l| l.heap.iter().chain(&l.dive))
+        .map(|n| (n.bound, n.pi, n.rhs))
+        .collect();
+    if let Some(rungs) = &mut lanes[0].search.ladder {
+        for r in rungs.iter_mut() {
+            r.proven = !open.iter().any(|&(bound, pi, rhs)| {
+                r.cars <= rhs && super::tangent(bound, pi, rhs, r.cars) > r.best
+            });
+        }
     }
 }
 
