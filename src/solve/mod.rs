@@ -733,7 +733,9 @@ pub fn family(
 /// checked by the verifier at its own budget. Where the optimum grows by a
 /// few points a car this costs a few proofs' worth for a whole range of
 /// budgets: the sweep's branch-and-cut budgets go this way. Each answer
-/// reports an equal share of the search's time and counts. `starts` are
+/// reports an equal share of the search's time, and the search's own
+/// counts (LPs, cuts, nodes: the work that proved it, shared with the
+/// other budgets; an analysis scales its own searches by them). `starts` are
 /// plans to begin from. A budget is `None` where the search passed `lps`
 /// LPs (or the run's deadline came) before proving it: it is then for its
 /// own solve. A budget that fits every route, or none, is answered alone.
@@ -765,7 +767,6 @@ pub fn ladder(
     let cars: Vec<u32> = asked.iter().map(|&k| budgets[k]).collect();
     let threads = rayon::current_num_threads();
     let (found, search) = branch::ladder(&inst, &cars, starts, limits::deadline(), lps, threads)?;
-    let share = |n: usize| n / asked.len();
     let seconds = started.elapsed().as_secs_f64() / asked.len() as f64;
     for (&k, answer) in asked.iter().zip(found) {
         let Some((best, routes)) = answer else {
@@ -781,9 +782,9 @@ pub fn ladder(
                 proven: true,
             },
             bound: best,
-            solves: share(search.lps),
-            cuts: share(search.cuts),
-            nodes: share(search.nodes as usize) as i64,
+            solves: search.lps,
+            cuts: search.cuts,
+            nodes: search.nodes,
         };
         answers[k] = Some(finish(&inst, run, Method::Forest, seconds)?);
     }
