@@ -1157,8 +1157,6 @@ impl Search<'_, '_> {
         }
     }
 
-    /// In a family search: whether some question could still improve in a
-    /// node (its fixes, its LP bound).
     /// Puts the budget row's bound at `cars` (a ladder search moves it).
     fn set_rhs(&mut self, cars: u32) -> Result<(), MipError> {
         if cars != self.rhs {
@@ -1200,6 +1198,8 @@ impl Search<'_, '_> {
         }
     }
 
+    /// In a family search: whether some question could still improve in a
+    /// node (its fixes, its LP bound).
     fn any_open(&self, fixes: &[Fix], bound: f64) -> bool {
         self.family
             .as_ref()

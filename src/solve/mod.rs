@@ -727,7 +727,7 @@ pub fn family(
         .collect()
 }
 
-/// The optimum of each of `budgets` (ascending) on `board`, from one
+/// The optimum of each of `budgets` (in any order) on `board`, from one
 /// branch-and-cut search at the largest (`branch::ladder`) on two lanes,
 /// on the run's workers (the same answers on one as on two), each answer
 /// checked by the verifier at its own budget. Where the optimum grows by a

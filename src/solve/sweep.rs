@@ -7,8 +7,9 @@
 //!    the sweep's own threshold, [`solve::SWEEP_GAP`]), for the budgets from
 //!    the top down to the largest that chooses the frontier (the frontier
 //!    run takes all the budgets below it anyway). Each root solved here is
-//!    kept, its cuts and basis, and the branch and cut of the same budget
-//!    starts from it instead of solving its root again.
+//!    kept: its plan starts the ladder search (below), and a budget the
+//!    ladder leaves to its own branch and cut starts from the root's cuts
+//!    and basis instead of solving its root again.
 //! 3. One exact frontier run answers all the budgets up to the largest that
 //!    chose it (the programme yields every budget up to its limit in one
 //!    pass), while one ladder search of the branch and cut
@@ -231,9 +232,9 @@ fn run(
     // one matters: budgets are asked from the top, a worker's worth at a
     // time, until one chooses the frontier (the root LPs of the budgets
     // below it would be thrown away; on Europe they take seconds each).
-    // The roots solved to choose are kept: the branch and cut of the same
-    // budget starts from its root's cuts and basis instead of finding them
-    // again.
+    // The roots solved to choose are kept: their plans start the ladder
+    // search, and a budget it leaves to its own branch and cut starts from
+    // its root's cuts and basis instead of finding them again.
     let workers = rayon::current_num_threads().max(1);
     let mut frontier_top: Option<usize> = None;
     let mut asked = budgets.len();
