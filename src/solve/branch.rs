@@ -221,6 +221,14 @@ struct Rung {
     proven: bool,
 }
 
+impl Rung {
+    /// Whether this budget could still gain in a node whose LP at `rhs`
+    /// cars has the value `value` and the budget's dual `pi` ([`tangent`]).
+    fn open(&self, value: f64, pi: f64, rhs: u32) -> bool {
+        self.cars <= rhs && tangent(value, pi, rhs, self.cars) > self.best
+    }
+}
+
 /// An LP's bound at `cars` from its value `value` and the budget row's
 /// dual `pi` at `rhs` cars (`cars` ≤ `rhs`). The LP's value is concave in
 /// the row's bound and `pi` is a supergradient there, so
@@ -982,10 +990,7 @@ impl Search<'_, '_> {
                     .ladder
                     .iter()
                     .flatten()
-                    .filter(|r| {
-                        r.cars < self.rhs
-                            && tangent(lp.objective, self.pi, self.rhs, r.cars) > r.best
-                    })
+                    .filter(|r| r.cars < self.rhs && r.open(lp.objective, self.pi, self.rhs))
                     .map(|r| r.cars)
                     .collect();
                 for cars in below {
@@ -1175,7 +1180,7 @@ impl Search<'_, '_> {
         rungs
             .iter()
             .rev()
-            .find(|r| r.cars <= rhs && tangent(value, pi, rhs, r.cars) > r.best)
+            .find(|r| r.open(value, pi, rhs))
             .map(|r| r.cars)
     }
 

@@ -667,8 +667,14 @@ pub(crate) fn finish(
 /// checked by the verifier like any answer, and refused unless it scores
 /// `bound` exactly.
 pub fn met_bound(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Result<Outcome, SolveError> {
+    finish(inst, proven_run(inst, routes, bound), Method::Base, 0.0)
+}
+
+/// `routes` claimed optimal at `bound` (scored on `inst`), with no counts:
+/// for [`finish`], which refuses it unless it scores `bound` exactly.
+fn proven_run(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Run {
     let (score, completed) = heuristic::score(inst, &routes);
-    let run = Run {
+    Run {
         routes,
         claim: Claim {
             completed,
@@ -679,8 +685,7 @@ pub fn met_bound(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Result<Ou
         solves: 0,
         cuts: 0,
         nodes: 0,
-    };
-    finish(inst, run, Method::Base, 0.0)
+    }
 }
 
 /// The optimum of each of `questions` (the instance `inst` with a route or
@@ -773,18 +778,11 @@ pub fn ladder(
             continue;
         };
         let inst = Instance::new(board, budgets[k]);
-        let (score, completed) = heuristic::score(&inst, &routes);
         let run = Run {
-            routes,
-            claim: Claim {
-                completed,
-                objective: score as f64,
-                proven: true,
-            },
-            bound: best,
             solves: search.lps,
             cuts: search.cuts,
             nodes: search.nodes,
+            ..proven_run(&inst, routes, best)
         };
         answers[k] = Some(finish(&inst, run, Method::Forest, seconds)?);
     }

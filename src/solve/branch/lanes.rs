@@ -430,9 +430,7 @@ fn settle_rungs(lanes: &mut [Lane; LANES]) {
         .collect();
     if let Some(rungs) = &mut lanes[0].search.ladder {
         for r in rungs.iter_mut() {
-            r.proven = !open.iter().any(|&(bound, pi, rhs)| {
-                r.cars <= rhs && super::tangent(bound, pi, rhs, r.cars) > r.best
-            });
+            r.proven = !open.iter().any(|&(bound, pi, rhs)| r.open(bound, pi, rhs));
         }
     }
 }
