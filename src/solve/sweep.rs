@@ -72,9 +72,11 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
 const EDGE: usize = 2;
 
 /// The tables the sweep's frontier run may take before it gives up and a
-/// ladder search takes its budgets (see the run's task in [`run`]): the
-/// shipped boards' runs take 70–340 MB, USA Mega's for 1–35 cars passes
-/// 2 GiB after about 20 s and 512 MiB after about 5.
+/// ladder search takes its budgets (see the run's task in [`run`]). USA
+/// Mega's run for 1–35 cars passes 2 GiB after about 20 s and this after
+/// about 5. Europe's (1–26 cars) and USA 1910's (1–28) pass it too and are
+/// tried again for the lower two thirds (1–17, 1–18); the USA board's,
+/// Big Cities' and the Swiss map's runs stay under it.
 const FRONTIER_MEMORY: usize = 512 << 20;
 
 /// LPs a ladder search of the branch and cut's budgets may take, per
