@@ -228,3 +228,36 @@ fn a_watched_solve_is_told_better_plans_within_honest_bounds() {
         }
     }
 }
+
+#[test]
+fn a_projected_frontier_run_gives_up_before_its_tables_pass_the_memory() {
+    use ttr_opt::solve::frontier::{Frontier, Goal};
+    // The USA board's tables for 1–12 cars are widest in the middle of the
+    // run: after some step, the layers stored so far take more per step
+    // than the whole run's do on average.
+    const CARS: u32 = 12;
+    let b = ttr_opt::board::Board::usa();
+    let routes: Vec<_> = b.route_ids().collect();
+    let tickets: Vec<_> = b.ticket_ids().collect();
+    let goal = |memory, projected| Goal {
+        memory: Some(memory),
+        projected,
+        ..Goal::all(CARS)
+    };
+    let whole = Frontier::run(&b, &routes, &tickets, &Goal::all(CARS)).unwrap();
+    let bytes = whole.table_bytes();
+    // Enough for the whole run (the run counts its stored layers twice):
+    // the plain run finishes with the same answers, the projected one
+    // gives up at the peak of its average.
+    let fits = Frontier::run(&b, &routes, &tickets, &goal(2 * bytes + 2, false)).unwrap();
+    assert_eq!(fits.table_bytes(), bytes);
+    assert!(Frontier::run(&b, &routes, &tickets, &goal(2 * bytes + 2, true)).is_none());
+    // With room for what it projects, it finishes, with the same answers.
+    let roomy = Frontier::run(&b, &routes, &tickets, &goal(8 * bytes, true)).unwrap();
+    for cars in 0..=CARS {
+        assert_eq!(roomy.best(cars), whole.best(cars), "{cars} cars");
+    }
+    // Short of the memory, both give up.
+    assert!(Frontier::run(&b, &routes, &tickets, &goal(bytes, false)).is_none());
+    assert!(Frontier::run(&b, &routes, &tickets, &goal(bytes, true)).is_none());
+}

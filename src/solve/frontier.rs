@@ -140,6 +140,11 @@ pub struct Goal {
     /// (`None`: [`memory_budget`]). A byte count, unlike a deadline, stops a
     /// run at the same point on every machine.
     pub memory: Option<usize>,
+    /// Give up as soon as the tables would pass `memory` if every step
+    /// still to decide stored as much as the steps so far did on average,
+    /// not only once they do. For a caller with another way to its answers:
+    /// a run that will not fit is stopped sooner.
+    pub projected: bool,
     /// The caller has no use for a plan that leaves a ticket incomplete
     /// (it knows such plans cannot reach its known score): the run drops a
     /// partial plan as soon as one of its tickets can no longer be
@@ -159,6 +164,7 @@ impl Goal {
             lower: Vec::new(),
             deadline: None,
             memory: None,
+            projected: false,
             complete: false,
         }
     }
@@ -175,6 +181,7 @@ impl Goal {
             lower,
             deadline: None,
             memory: None,
+            projected: false,
             complete: false,
         }
     }
@@ -411,7 +418,8 @@ impl Frontier {
             .memory
             .unwrap_or_else(memory_budget)
             .min(memory_budget());
-        dp.forward(None, goal.deadline, memory).then_some(dp)
+        dp.forward(None, goal.deadline, memory, goal.projected)
+            .then_some(dp)
     }
 
     /// Whether the programme can solve this instance: scores must fit its
@@ -508,6 +516,7 @@ impl Frontier {
             Some(width),
             crate::solve::limits::deadline(),
             memory_budget(),
+            false,
         )
         .then_some(dp)
     }
@@ -598,8 +607,14 @@ impl Frontier {
     }
 
     /// Decides every step; false if the deadline passed first or the
-    /// memory budget ran out.
-    fn forward(&mut self, beam: Option<usize>, deadline: Option<Instant>, budget: usize) -> bool {
+    /// memory budget ran out (or, `projected`, would: [`Goal::projected`]).
+    fn forward(
+        &mut self,
+        beam: Option<usize>,
+        deadline: Option<Instant>,
+        budget: usize,
+        projected: bool,
+    ) -> bool {
         let mut stored = 0usize;
         let mut layer: Vec<(Key, Values)> = vec![(Key::new(), vec![0; self.max_cars + 1])];
         if self.complete && (self.stranded || self.hopeless()) {
@@ -615,6 +630,10 @@ impl Frontier {
             // next one is built beside this one.
             stored += layer.iter().map(|(k, v)| state_bytes(k, v)).sum::<usize>();
             if stored.saturating_mul(2) > budget {
+                return false;
+            }
+            let steps = self.steps.len();
+            if projected && (stored / (i + 1)).saturating_mul(steps).saturating_mul(2) > budget {
                 return false;
             }
             // Insertion order: the layer's order follows from the previous

@@ -19,8 +19,8 @@
 //!    (a plan for β cars is a plan for β+1), are the bounds the frontier
 //!    run prunes against. The two budgets above the run's range come after
 //!    it on its worker, the programme first where its tables are small
-//!    (see `EDGE` in the code). If the run passes its size
-//!    (`FRONTIER_MEMORY`), the programme tries the lower two thirds of its
+//!    (see `EDGE` in the code). If the run passes its size, or its growth
+//!    so far says it would (`FRONTIER_MEMORY`), the programme tries the lower two thirds of its
 //!    budgets again while a second ladder search takes the rest; what a
 //!    ladder leaves unproven is solved budget by budget.
 //!
@@ -72,12 +72,18 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
 const EDGE: usize = 2;
 
 /// The tables the sweep's frontier run may take before it gives up and a
-/// ladder search takes its budgets (see the run's task in [`run`]). USA
-/// Mega's run for 1–35 cars passes 2 GiB after about 20 s and this after
-/// about 5. Europe's (1–26 cars) and USA 1910's (1–28) pass it too and are
-/// tried again for the lower two thirds (1–17, 1–18); the USA board's,
-/// Big Cities' and the Swiss map's runs stay under it.
-const FRONTIER_MEMORY: usize = 512 << 20;
+/// ladder search takes its budgets (see the run's task in [`run`]); as
+/// every run, it stops once its stored layers take half of this (the next
+/// layer is built beside them). It also stops as soon as the stored layers,
+/// at their average size per step so far, would (`Goal::projected`): USA
+/// Mega's run for 1–35 cars would, at 226 MB after 29 of its 78 steps
+/// (about 3 s), and is tried again for the lower two thirds. Europe's run
+/// for 1–26 cars and USA 1910's for 1–28 store about 310 MB and never look
+/// like passing 512 MB (at most 413 and 418 MB projected). With 512 MiB and
+/// no projection both passed and were tried again for 1–17 and 1–18 cars:
+/// their sweeps took 21.3 and 11.1 s, now 16.7 and 6.7 s (one run each,
+/// the same hour). The other shipped boards' runs stay well under it.
+const FRONTIER_MEMORY: usize = 1 << 30;
 
 /// LPs a ladder search of the branch and cut's budgets may take, per
 /// budget, before the budgets it has not proven go to their own solves.
@@ -413,6 +419,7 @@ fn run(
             lower: lower.clone(),
             deadline: crate::solve::limits::deadline(),
             memory: Some(FRONTIER_MEMORY),
+            projected: true,
             complete: false,
         };
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
@@ -448,8 +455,8 @@ fn run(
         if let Some(dp) = frontier_on(&open)? {
             return edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2);
         }
-        // Past its size (USA Mega's run for 1–35 cars passes it after about
-        // 5 s): the programme once more for the lower two thirds, whose
+        // Past its size (USA Mega's run for 1–35 cars, as seen after about
+        // 3 s): the programme once more for the lower two thirds, whose
         // tables are a small part of the whole (they grow about twofold
         // every two cars), while a ladder search takes the rest and the
         // edge budgets; and a ladder search for the lower part too if the
