@@ -125,6 +125,28 @@ proptest! {
         prop_assert_eq!(common::independent_score(&board, &plan).1, expected);
     }
 
+    /// A run for every budget up to `cars` recovers all their plans in one
+    /// pass: each the plan recovered alone, within its budget, scoring the
+    /// optimum by exhaustive search (tickets with several trips by their
+    /// best trip).
+    #[test]
+    fn frontier_plans_recovered_together_match_brute_force((board, cars) in random_multi_trip_board()) {
+        let routes: Vec<_> = board.route_ids().collect();
+        let tickets: Vec<_> = board.ticket_ids().collect();
+        let dp = Frontier::run(&board, &routes, &tickets, &Goal::all(cars)).unwrap();
+        let budgets: Vec<u32> = (0..=cars).rev().collect();
+        let plans = dp.plans(&budgets);
+        prop_assert_eq!(plans.len(), budgets.len());
+        for (&c, plan) in budgets.iter().zip(&plans) {
+            prop_assert_eq!(plan, &dp.plan(c), "{} cars", c);
+            let expected = common::brute_force(&board, c);
+            prop_assert_eq!(dp.best(c), expected, "{} cars", c);
+            let (used, score) = common::independent_score(&board, &plan.0);
+            prop_assert!(used <= c, "{} cars: the plan takes {}", c, used);
+            prop_assert_eq!(score, expected, "{} cars", c);
+        }
+    }
+
     /// The branch and cut started from an empty plan must branch and find
     /// its own plans (its node heuristic, integral LPs), and still prove
     /// the brute-force optimum; the verifier re-checks the plan.

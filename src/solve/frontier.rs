@@ -1269,46 +1269,120 @@ impl Frontier {
     /// An optimal plan for `cars` cars: its routes and the tickets the
     /// programme counts as completed.
     pub fn plan(&self, cars: u32) -> (Vec<RouteId>, Vec<TicketId>) {
-        let mut cars = cars as usize;
-        let mut value = self.best(cars as u32) as i16;
-        let mut key = Key::new();
-        let mut routes = Vec::new();
-        let mut tickets = Vec::new();
+        self.plans(&[cars]).pop().expect("one plan per budget")
+    }
+
+    /// [`Frontier::plan`] for each of `budgets`, in one backward pass over
+    /// the layers: each stored state's successors are found once for all of
+    /// them (a sweep's run recovers the plans of its 26 budgets on Europe
+    /// in one pass, not 26).
+    pub fn plans(&self, budgets: &[u32]) -> Vec<(Vec<RouteId>, Vec<TicketId>)> {
+        /// A stored state leading to a walk's: its index in its layer, and
+        /// the route claimed on the way with the ticket points that earned
+        /// (none where the step was skipped).
+        type Predecessor = (usize, Option<(Choice, i16)>);
+        /// One plan being traced back: the state it reached, with the cars
+        /// and score left to account for.
+        struct Walk {
+            key: Key,
+            cars: usize,
+            value: i16,
+            routes: Vec<RouteId>,
+            tickets: Vec<TicketId>,
+        }
+        let mut walks: Vec<Walk> = budgets
+            .iter()
+            .map(|&cars| Walk {
+                key: Key::new(),
+                cars: cars as usize,
+                value: self.best(cars) as i16,
+                routes: Vec::new(),
+                tickets: Vec::new(),
+            })
+            .collect();
         for i in (0..self.steps.len()).rev() {
             let step = &self.steps[i];
-            let found = self.layers[i].iter().find_map(|(k, v)| {
-                if v[cars] == value && self.transition(i, k, false).is_some_and(|t| t.0 == key) {
-                    return Some((k.clone(), None));
-                }
-                let mut next = None;
-                for o in &step.options {
-                    if o.length > cars || v[cars - o.length] == NONE {
-                        continue;
-                    }
-                    let next = next.get_or_insert_with(|| self.transition(i, k, true));
-                    let Some((next, gain)) = next else {
-                        continue;
-                    };
-                    if *next == key && v[cars - o.length] + *gain + o.points == value {
-                        return Some((k.clone(), Some(*o)));
-                    }
-                }
-                None
-            });
-            let (prev, take) = found.expect("every stored state has a predecessor");
-            if let Some(o) = take {
-                let (_, gain) = self
-                    .transition(i, &prev, true)
-                    .expect("the step that produced a stored state");
-                tickets.extend(self.completed_by(i, &prev));
-                routes.push(o.route);
-                value -= gain + o.points;
-                cars -= o.length;
+            // The walks at each state of layer i + 1.
+            let mut at: FxHashMap<&Key, Vec<usize>> = FxHashMap::default();
+            for (w, walk) in walks.iter().enumerate() {
+                at.entry(&walk.key).or_default().push(w);
             }
-            key = prev;
+            // Per walk, its predecessor: the first stored state (in layer
+            // order) that leads to it with its cars and score, by skipping
+            // the step, else by the first of its routes that does.
+            let mut found: Vec<Option<Predecessor>> = vec![None; walks.len()];
+            let mut left = walks.len();
+            for (s, (k, v)) in self.layers[i].iter().enumerate() {
+                if left == 0 {
+                    break;
+                }
+                if let Some(ws) = self.transition(i, k, false).and_then(|(n, _)| at.get(&n)) {
+                    for &w in ws {
+                        if found[w].is_none() && v[walks[w].cars] == walks[w].value {
+                            found[w] = Some((s, None));
+                            left -= 1;
+                        }
+                    }
+                }
+                // Claiming the route: worth a successor only where some
+                // walk could still afford one of the step's routes.
+                let affordable = |w: usize| {
+                    step.options
+                        .iter()
+                        .any(|o| o.length <= walks[w].cars && v[walks[w].cars - o.length] != NONE)
+                };
+                if !(0..walks.len()).any(|w| found[w].is_none() && affordable(w)) {
+                    continue;
+                }
+                let Some((next, gain)) = self.transition(i, k, true) else {
+                    continue;
+                };
+                let Some(ws) = at.get(&next) else {
+                    continue;
+                };
+                for &w in ws {
+                    if found[w].is_some() {
+                        continue;
+                    }
+                    let (cars, value) = (walks[w].cars, walks[w].value);
+                    let route = step.options.iter().find(|o| {
+                        o.length <= cars
+                            && v[cars - o.length] != NONE
+                            && v[cars - o.length] + gain + o.points == value
+                    });
+                    if let Some(&o) = route {
+                        found[w] = Some((s, Some((o, gain))));
+                        left -= 1;
+                    }
+                }
+            }
+            drop(at);
+            for (walk, found) in walks.iter_mut().zip(found) {
+                let (s, take) = found.expect("every stored state has a predecessor");
+                let prev = &self.layers[i][s].0;
+                if let Some((o, gain)) = take {
+                    walk.tickets.extend(self.completed_by(i, prev));
+                    walk.routes.push(o.route);
+                    walk.value -= gain + o.points;
+                    walk.cars -= o.length;
+                }
+                walk.key = prev.clone();
+            }
         }
-        routes.sort();
-        // A ticket with several trips may have been raised more than once.
+        walks
+            .into_iter()
+            .map(|walk| {
+                let mut routes = walk.routes;
+                routes.sort();
+                (routes, self.best_trips(&walk.tickets))
+            })
+            .collect()
+    }
+
+    /// The tickets of `completed` a plan scores: of a ticket with several
+    /// trips (raised more than once along a plan), its best trip's.
+    fn best_trips(&self, completed: &[TicketId]) -> Vec<TicketId> {
+        let tickets = completed;
         let mut best: Vec<TicketId> = Vec::new();
         for (k, &(_, _, d, id)) in self.tickets.iter().enumerate() {
             if !tickets.contains(&id) {
@@ -1324,7 +1398,7 @@ impl Frontier {
             }
         }
         best.sort();
-        (routes, best)
+        best
     }
 
     /// Steps (decided city pairs) in the programme.

@@ -982,20 +982,33 @@ fn solve_frontier(
 
 /// The programme's answer for one budget, as a proven [`Run`].
 pub(crate) fn frontier_run(dp: &Frontier, cars: u32) -> Run {
-    let (routes, completed) = dp.plan(cars);
-    let best = dp.best(cars);
-    Run {
-        claim: Claim {
-            completed,
-            objective: best as f64,
-            proven: true,
-        },
-        routes,
-        bound: best,
-        solves: 0,
-        cuts: 0,
-        nodes: 0,
-    }
+    frontier_runs(dp, &[cars])
+        .pop()
+        .expect("one run per budget")
+}
+
+/// [`frontier_run`] for each of `budgets`, their plans recovered together
+/// ([`Frontier::plans`]).
+pub(crate) fn frontier_runs(dp: &Frontier, budgets: &[u32]) -> Vec<Run> {
+    budgets
+        .iter()
+        .zip(dp.plans(budgets))
+        .map(|(&cars, (routes, completed))| {
+            let best = dp.best(cars);
+            Run {
+                claim: Claim {
+                    completed,
+                    objective: best as f64,
+                    proven: true,
+                },
+                routes,
+                bound: best,
+                solves: 0,
+                cuts: 0,
+                nodes: 0,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

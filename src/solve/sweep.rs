@@ -425,17 +425,21 @@ fn run(
         let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
             return Ok(None);
         };
-        // Each budget's share of the one run. Its plans are recovered and
-        // checked on both workers.
+        // Each budget's share of the one run. Its plans are recovered
+        // together, then checked on both workers.
         let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
-        open.par_iter().with_max_len(1).try_for_each(|&i| {
-            let run = solve::frontier_run(&dp, budgets[i]);
-            record(
-                i,
-                solve::finish(&instance(i), run, Method::Frontier, seconds)?,
-            );
-            Ok::<_, SolveError>(())
-        })?;
+        let cars: Vec<u32> = open.iter().map(|&i| budgets[i]).collect();
+        let runs = solve::frontier_runs(&dp, &cars);
+        open.par_iter()
+            .zip(runs)
+            .with_max_len(1)
+            .try_for_each(|(&i, run)| {
+                record(
+                    i,
+                    solve::finish(&instance(i), run, Method::Frontier, seconds)?,
+                );
+                Ok::<_, SolveError>(())
+            })?;
         Ok(Some(dp))
     };
     let frontier_task = || -> Result<(), SolveError> {
