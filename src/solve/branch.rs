@@ -976,6 +976,21 @@ impl Search<'_, '_> {
                 };
                 self.offer(plan);
             }
+            if let Reach::Root(_) = self.reach {
+                // Asked only whether the root is loose: the bound only falls
+                // with more cuts and the incumbent only rises, so a root
+                // tight enough now stays so (Europe's sweep asks 19 roots
+                // above its frontier run, each tight long before its cuts
+                // run out).
+                if node.fixes.is_empty() && !self.loose(bound) {
+                    let (first, second) = self.branching(&lp.values, &xv);
+                    return Ok(NodeEnd::Branch {
+                        bound,
+                        first,
+                        second,
+                    });
+                }
+            }
             if self.ladder.is_some() {
                 // Points a car: the LP minimises the negated score. A dual a
                 // hair too large would bound the smaller budgets too low,
