@@ -570,25 +570,6 @@ pub(crate) fn solve_sweep_budget(
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
-/// [`solve`] for a sweep budget just above the frontier run's range
-/// ([`crate::solve::sweep`]): the programme within
-/// [`FRONTIER_FIRST_MEMORY`] of tables, `None` past it (the caller then
-/// goes the usual way, [`solve_sweep_budget`]).
-pub(crate) fn solve_sweep_budget_frontier_first(
-    inst: &Instance,
-    start: &[RouteId],
-) -> Result<Option<Outcome>, SolveError> {
-    let started = Instant::now();
-    let clock = Clock::new(started, None);
-    if inst.takes_everything() || clock.expired() {
-        return Ok(None);
-    }
-    match solve_frontier(inst, start, &clock, Some(FRONTIER_FIRST_MEMORY)) {
-        Some(run) => finish(inst, run, Method::Frontier, started.elapsed().as_secs_f64()).map(Some),
-        None => Ok(None),
-    }
-}
-
 fn forest_to_the_end(
     inst: &Instance,
     start: &[RouteId],

@@ -57,18 +57,21 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
     board order), which gives the same plan on every run but is not a rule about the plans.";
 
 /// Budgets just above the frontier run's range, solved after that run on
-/// its worker: by the programme first, within
-/// [`solve::FRONTIER_FIRST_MEMORY`] of tables, in turn until one passes it,
-/// where the run's own tables took at most half that (then, and above, the
-/// branch and cut). The programme's tables may still be small there, where
-/// the branch and cut's root is the loosest of its budgets: the Swiss map
-/// (its run for 1–23 cars 70 MB) at 24 and 25 cars took 5 and 8 s in the
-/// programme, 32 and 34 s in the branch and cut, which gave up after
-/// [`solve::HANDOVER_LPS`] LPs and handed them over anyway. Elsewhere the
-/// run's tables are larger (USA 336 MB, USA 1910 304 MB, Europe 255 MB;
-/// USA Mega passes its size) and a programme trying the next budget passed
-/// the size after 1.4–2.2 s, for nothing. Byte counts, not times, decide,
-/// so the method and the plan are the same on every run.
+/// its worker: by one more run of the programme for all of them, where the
+/// first run's tables took at most half of [`solve::FRONTIER_FIRST_MEMORY`]
+/// (the branch and cut if that run passes its size, and always elsewhere).
+/// The programme's tables may still be small there, where the branch and
+/// cut's root is the loosest of its budgets: the Swiss map (its run for
+/// 1–23 cars 70 MB) at 24 and 25 cars took 5 and 8 s in the programme, 32
+/// and 34 s in the branch and cut, which gave up after
+/// [`solve::HANDOVER_LPS`] LPs and handed them over anyway; one run for both
+/// takes 10 s, where a run for each took 7 and 7.3 s (its sweep 25.4 ->
+/// 21.9 s, one run each, the same hour; Big Cities' 2.3 -> 1.7 s).
+/// Elsewhere the first run's tables are larger (USA 336 MB, USA 1910 304
+/// MB, Europe 255 MB; USA Mega passes its size) and a programme trying the
+/// next budget passed 256 MiB after 1.4–2.2 s, for nothing. Byte counts,
+/// not times, decide, so the method and the plan are the same on every
+/// run.
 const EDGE: usize = 2;
 
 /// The tables the sweep's frontier run may take before it gives up and a
@@ -379,33 +382,6 @@ fn run(
             .with_max_len(1)
             .try_for_each(|&i| forest_task(i))
     };
-    // After the frontier run: the edge budgets, the programme first while
-    // its tables stay small (`probing`), then the branch and cut. Without
-    // probing they are shared out: the other worker takes one if it is
-    // done with its own (each budget's answer is the same on either).
-    let edge_task = |mut probing: bool| -> Result<(), SolveError> {
-        if !probing {
-            return edge
-                .par_iter()
-                .with_max_len(1)
-                .try_for_each(|&i| forest_task(i));
-        }
-        for &i in &edge {
-            if proven(i).is_some() || !probing || crate::solve::limits::expired() {
-                forest_task(i)?;
-                continue;
-            }
-            match solve::solve_sweep_budget_frontier_first(&instance(i), &prepared[i].0)? {
-                Some(outcome) => record(i, outcome),
-                None => {
-                    // Past the size here, past it above: the branch and cut.
-                    probing = false;
-                    forest_task(i)?;
-                }
-            }
-        }
-        Ok(())
-    };
     // One frontier run for the budgets `open` (ascending, none proven), each
     // recorded; `None` where the run passed its size.
     let frontier_on = |open: &[usize]| -> Result<Option<Frontier>, SolveError> {
@@ -441,6 +417,29 @@ fn run(
                 Ok::<_, SolveError>(())
             })?;
         Ok(Some(dp))
+    };
+    // After the frontier run: the edge budgets, by one more run of the
+    // programme where the first run's tables were small (`probing`), else
+    // (or should that run pass its size) by the branch and cut, shared out:
+    // the other worker takes one if it is done with its own (each budget's
+    // answer is the same on either).
+    let edge_task = |probing: bool| -> Result<(), SolveError> {
+        let open: Vec<usize> = edge
+            .iter()
+            .copied()
+            .filter(|&i| proven(i).is_none())
+            .collect();
+        if probing && !crate::solve::limits::expired() && frontier_on(&open)?.is_some() {
+            for &i in &edge {
+                if let Some(outcome) = proven(i) {
+                    record(i, outcome.clone());
+                }
+            }
+            return Ok(());
+        }
+        edge.par_iter()
+            .with_max_len(1)
+            .try_for_each(|&i| forest_task(i))
     };
     let frontier_task = || -> Result<(), SolveError> {
         for &i in &frontier_budgets {
