@@ -1379,10 +1379,9 @@ impl Frontier {
             .collect()
     }
 
-    /// The tickets of `completed` a plan scores: of a ticket with several
-    /// trips (raised more than once along a plan), its best trip's.
-    fn best_trips(&self, completed: &[TicketId]) -> Vec<TicketId> {
-        let tickets = completed;
+    /// Which of `tickets`, completed along a plan, the plan scores: of a
+    /// ticket with several trips (raised more than once), its best trip.
+    fn best_trips(&self, tickets: &[TicketId]) -> Vec<TicketId> {
         let mut best: Vec<TicketId> = Vec::new();
         for (k, &(_, _, d, id)) in self.tickets.iter().enumerate() {
             if !tickets.contains(&id) {

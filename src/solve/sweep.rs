@@ -18,11 +18,12 @@
 //!    needs serve its neighbours. The starting scores, made non-decreasing
 //!    (a plan for β cars is a plan for β+1), are the bounds the frontier
 //!    run prunes against. The two budgets above the run's range come after
-//!    it on its worker, the programme first where its tables are small
-//!    (see `EDGE` in the code). If the run passes its size, or its growth
-//!    so far says it would (`FRONTIER_MEMORY`), the programme tries the lower two thirds of its
-//!    budgets again while a second ladder search takes the rest; what a
-//!    ladder leaves unproven is solved budget by budget.
+//!    it on its worker, by one more run of the programme where its tables
+//!    are small (see `EDGE` in the code). If the run passes its size, or
+//!    its growth so far says it would (`FRONTIER_MEMORY`), the programme
+//!    tries the lower two thirds of its budgets again while a second
+//!    ladder search takes the rest; what a ladder leaves unproven is
+//!    solved budget by budget.
 //!
 //! A sweep of a what-if variant ([`sweep_with`]) is told what its base's
 //! optima prove ([`Prior`]): a budget proven already is neither chosen for
@@ -456,7 +457,10 @@ fn run(
             return edge_task(false);
         }
         if let Some(dp) = frontier_on(&open)? {
-            return edge_task(dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2);
+            // (Its tables are of no more use: freed before the edges.)
+            let small = dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2;
+            drop(dp);
+            return edge_task(small);
         }
         // Past its size (USA Mega's run for 1–35 cars, as seen after about
         // 3 s): the programme once more for the lower two thirds, whose
