@@ -383,6 +383,18 @@ fn run(
             .with_max_len(1)
             .try_for_each(|&i| forest_task(i))
     };
+    // The budgets of `each` not proven already (in their order); those that
+    // are, recorded.
+    let unproven = |each: &[usize]| -> Vec<usize> {
+        let mut open = Vec::new();
+        for &i in each {
+            match proven(i) {
+                Some(outcome) => record(i, outcome.clone()),
+                None => open.push(i),
+            }
+        }
+        open
+    };
     // One frontier run for the budgets `open` (ascending, none proven), each
     // recorded; `None` where the run passed its size.
     let frontier_on = |open: &[usize]| -> Result<Option<Frontier>, SolveError> {
@@ -425,34 +437,16 @@ fn run(
     // the other worker takes one if it is done with its own (each budget's
     // answer is the same on either).
     let edge_task = |probing: bool| -> Result<(), SolveError> {
-        let open: Vec<usize> = edge
-            .iter()
-            .copied()
-            .filter(|&i| proven(i).is_none())
-            .collect();
+        let open = unproven(&edge);
         if probing && !crate::solve::limits::expired() && frontier_on(&open)?.is_some() {
-            for &i in &edge {
-                if let Some(outcome) = proven(i) {
-                    record(i, outcome.clone());
-                }
-            }
             return Ok(());
         }
-        edge.par_iter()
+        open.par_iter()
             .with_max_len(1)
             .try_for_each(|&i| forest_task(i))
     };
     let frontier_task = || -> Result<(), SolveError> {
-        for &i in &frontier_budgets {
-            if let Some(outcome) = proven(i) {
-                record(i, outcome.clone());
-            }
-        }
-        let open: Vec<usize> = frontier_budgets
-            .iter()
-            .copied()
-            .filter(|&i| proven(i).is_none())
-            .collect();
+        let open = unproven(&frontier_budgets);
         if open.is_empty() {
             return edge_task(false);
         }
