@@ -75,8 +75,8 @@ fn usa_sweep_is_proven_non_decreasing_and_matches_single_solves() {
 
 /// The budgets just above the frontier run's range go to the programme
 /// first where its tables are small: on USA Big Cities (the run for 1–27
-/// cars takes 58 MB) 28 and 29 cars are proven by the programme, and equal
-/// the branch and cut's own proofs.
+/// cars takes 58 MB, for 1–29 88 MB) 28 and 29 cars are proven by the
+/// programme, and equal the branch and cut's own proofs.
 #[test]
 fn the_budgets_above_the_frontier_run_are_the_programmes_first() {
     use ttr_opt::solve::Method;

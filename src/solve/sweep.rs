@@ -17,12 +17,13 @@
 //!    of its tree bounds every smaller budget too, so the nodes one budget
 //!    needs serve its neighbours. The starting scores, made non-decreasing
 //!    (a plan for β cars is a plan for β+1), are the bounds the frontier
-//!    run prunes against. The two budgets above the run's range come after
-//!    it on its worker, by one more run of the programme where its tables
-//!    are small (see `EDGE` in the code). If the run passes its size, or
-//!    its growth so far says it would (`FRONTIER_MEMORY`), the programme
-//!    tries the lower two thirds of its budgets again while a second
-//!    ladder search takes the rest; what a ladder leaves unproven is
+//!    run prunes against. The two budgets above the run's range join the
+//!    run where its tables stay small with them (`JOINT_MEMORY` in the
+//!    code); else they come after it on its worker, by one more run of the
+//!    programme where its tables are small (`EDGE`). If the run passes its
+//!    size, or its growth so far says it would (`FRONTIER_MEMORY`), the
+//!    programme tries the lower two thirds of its budgets again while a
+//!    second ladder search takes the rest; what a ladder leaves unproven is
 //!    solved budget by budget.
 //!
 //! A sweep of a what-if variant ([`sweep_with`]) is told what its base's
@@ -74,6 +75,19 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
 /// not times, decide, so the method and the plan are the same on every
 /// run.
 const EDGE: usize = 2;
+
+/// The tables the sweep's frontier run may take with the [`EDGE`] budgets
+/// in it: it tries them first, and where it passes this (or its growth so
+/// far says it would) the run goes on without them, as [`EDGE`] says. Half
+/// of it is stored at most, the size below which a first run's edges go to
+/// the programme anyway, and one run for all saves the first run's work:
+/// the Swiss map's run for 1–25 cars (107 MB) takes 11.3 s, where 1–23 and
+/// then 24–25 took 7.3 and 11.2 s (its sweep 22.9 -> 21.2 s), Big Cities'
+/// 1–29 0.84 s against 0.58 and 0.73 s (1.9 -> 1.4 s). Elsewhere the joint
+/// run gives up after 0.35–0.55 s (USA, USA 1910, USA Mega, Europe), about
+/// as much as the noise of their sweeps; with 512 MiB it took 1.0–1.5 s,
+/// and with 200 MiB the Swiss run gave up late, after 6.7 s.
+const JOINT_MEMORY: usize = 256 << 20;
 
 /// The tables the sweep's frontier run may take before it gives up and a
 /// ladder search takes its budgets (see the run's task in [`run`]); as
@@ -396,8 +410,9 @@ fn run(
         open
     };
     // One frontier run for the budgets `open` (ascending, none proven), each
-    // recorded; `None` where the run passed its size.
-    let frontier_on = |open: &[usize]| -> Result<Option<Frontier>, SolveError> {
+    // recorded; `None` where the run passed `memory` (or its growth said it
+    // would).
+    let frontier_on = |open: &[usize], memory: usize| -> Result<Option<Frontier>, SolveError> {
         let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
             return Ok(None);
         };
@@ -407,7 +422,7 @@ fn run(
             min_cars: budgets[lo],
             lower: lower.clone(),
             deadline: crate::solve::limits::deadline(),
-            memory: Some(FRONTIER_MEMORY),
+            memory: Some(memory),
             projected: true,
             complete: false,
         };
@@ -431,14 +446,16 @@ fn run(
             })?;
         Ok(Some(dp))
     };
-    // After the frontier run: the edge budgets, by one more run of the
+    // After the frontier run: the edge budgets `open`, by one more run of the
     // programme where the first run's tables were small (`probing`), else
     // (or should that run pass its size) by the branch and cut, shared out:
     // the other worker takes one if it is done with its own (each budget's
     // answer is the same on either).
-    let edge_task = |probing: bool| -> Result<(), SolveError> {
-        let open = unproven(&edge);
-        if probing && !crate::solve::limits::expired() && frontier_on(&open)?.is_some() {
+    let edge_task = |open: &[usize], probing: bool| -> Result<(), SolveError> {
+        if probing
+            && !crate::solve::limits::expired()
+            && frontier_on(open, FRONTIER_MEMORY)?.is_some()
+        {
             return Ok(());
         }
         open.par_iter()
@@ -447,14 +464,23 @@ fn run(
     };
     let frontier_task = || -> Result<(), SolveError> {
         let open = unproven(&frontier_budgets);
+        let edge = unproven(&edge);
         if open.is_empty() {
-            return edge_task(false);
+            return edge_task(&edge, false);
         }
-        if let Some(dp) = frontier_on(&open)? {
+        // The edge budgets in the run itself, where its tables stay small
+        // with them (see JOINT_MEMORY); else the run alone, as below.
+        if !edge.is_empty() && !crate::solve::limits::expired() {
+            let joint: Vec<usize> = open.iter().chain(&edge).copied().collect();
+            if frontier_on(&joint, JOINT_MEMORY)?.is_some() {
+                return Ok(());
+            }
+        }
+        if let Some(dp) = frontier_on(&open, FRONTIER_MEMORY)? {
             // (Its tables are of no more use: freed before the edges.)
             let small = dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2;
             drop(dp);
-            return edge_task(small);
+            return edge_task(&edge, small);
         }
         // Past its size (USA Mega's run for 1–35 cars, as seen after about
         // 3 s): the programme once more for the lower two thirds, whose
@@ -468,7 +494,7 @@ fn run(
         }
         let (below, above) = open.split_at(keep);
         let (below_result, above_result) = rayon::join(
-            || match frontier_on(below)? {
+            || match frontier_on(below, FRONTIER_MEMORY)? {
                 Some(_) => Ok(()),
                 None => ladder_task(below.to_vec()),
             },
