@@ -84,9 +84,12 @@ const EDGE: usize = 2;
 /// the Swiss map's run for 1–25 cars (107 MB) takes 11.3 s, where 1–23 and
 /// then 24–25 took 7.3 and 11.2 s (its sweep 22.9 -> 21.2 s), Big Cities'
 /// 1–29 0.84 s against 0.58 and 0.73 s (1.9 -> 1.4 s). Elsewhere the joint
-/// run gives up after 0.35–0.55 s (USA, USA 1910, USA Mega, Europe), about
-/// as much as the noise of their sweeps; with 512 MiB it took 1.0–1.5 s,
-/// and with 200 MiB the Swiss run gave up late, after 6.7 s.
+/// run gives up after 0.35–0.55 s (USA, USA 1910, USA Mega, Europe), lost
+/// where the frontier run is the sweep's last task: USA 4.00 -> 4.42 s,
+/// USA 1910 5.90 -> 6.22 s (medians of five, alternated). Their layers
+/// grow steadily, the Swiss map's rise and fall, so no cheaper test of the
+/// layers so far tells them apart; with 512 MiB the joint run gave up after
+/// 1.0–1.5 s, and with 200 MiB the Swiss run gave up late, after 6.7 s.
 const JOINT_MEMORY: usize = 256 << 20;
 
 /// The tables the sweep's frontier run may take before it gives up and a
