@@ -78,19 +78,25 @@ const EDGE: usize = 2;
 
 /// The tables the sweep's frontier run may take with the [`EDGE`] budgets
 /// in it: it tries them first, and where it passes this (or its growth so
-/// far says it would) the run goes on without them, as [`EDGE`] says. Half
-/// of it is stored at most, the size below which a first run's edges go to
-/// the programme anyway, and one run for all saves the first run's work:
-/// the Swiss map's run for 1–25 cars (107 MB) takes 11.3 s, where 1–23 and
+/// far says it would) the run goes on without them, as [`EDGE`] says. One
+/// run for all saves the first run's work where the tables are small: the
+/// Swiss map's run for 1–25 cars (107 MiB) takes 11.3 s, where 1–23 and
 /// then 24–25 took 7.3 and 11.2 s (its sweep 22.9 -> 21.2 s), Big Cities'
-/// 1–29 0.84 s against 0.58 and 0.73 s (1.9 -> 1.4 s). Elsewhere the joint
-/// run gives up after 0.35–0.55 s (USA, USA 1910, USA Mega, Europe), lost
-/// where the frontier run is the sweep's last task: USA 4.00 -> 4.42 s,
-/// USA 1910 5.90 -> 6.22 s (medians of five, alternated). Their layers
-/// grow steadily, the Swiss map's rise and fall, so no cheaper test of the
-/// layers so far tells them apart; with 512 MiB the joint run gave up after
-/// 1.0–1.5 s, and with 200 MiB the Swiss run gave up late, after 6.7 s.
-const JOINT_MEMORY: usize = 256 << 20;
+/// 1–29 0.84 s against 0.58 and 0.73 s (1.9 -> 1.4 s). Their growth
+/// projects at most 253 and 250 MiB on the way (at steps 47 of 76 and 51
+/// of 78; Big Cities' sweep to 31 cars more), so the cap leaves them a
+/// quarter's margin. Elsewhere the joint run gives up early (after
+/// 0.57–0.87 s: USA, USA 1910, Europe, USA Mega), and that is lost where
+/// the frontier run is the sweep's last task (USA, USA 1910; Europe's and
+/// USA Mega's ladders end last): with a cap of 256 MiB, which gave up
+/// after 0.35–0.55 s, USA 4.00 -> 4.42 s and USA 1910 5.90 -> 6.22 s
+/// against no joint run (medians of five, alternated), and 320 MiB adds
+/// little to that (USA 4.61 -> 4.67 s, an hour later); at 512 MiB it gave
+/// up after 1.0–1.5 s. Their layers grow steadily (USA's 5.6 MiB at step
+/// 27 of 78, 17 MiB at step 32), the Swiss map's rise and fall (7.7 MiB at
+/// step 47, then under 3), so no test of the layers so far tells them
+/// apart sooner.
+const JOINT_MEMORY: usize = 320 << 20;
 
 /// The tables the sweep's frontier run may take before it gives up and a
 /// ladder search takes its budgets (see the run's task in [`run`]); as
