@@ -58,10 +58,12 @@ pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep repo
     cars are told apart by the solvers' fixed search order (one thread, fixed seed, routes in \
     board order), which gives the same plan on every run but is not a rule about the plans.";
 
-/// Budgets just above the frontier run's range, solved after that run on
-/// its worker: by one more run of the programme for all of them, where the
-/// first run's tables took at most half of [`solve::FRONTIER_FIRST_MEMORY`]
-/// (the branch and cut if that run passes its size, and always elsewhere).
+/// Budgets just above the frontier run's range. The run tries them with it
+/// first ([`JOINT_MEMORY`]); where they do not fit there, they are solved
+/// after that run on its worker: by one more run of the programme for all
+/// of them, where the first run's tables took at most half of
+/// [`solve::FRONTIER_FIRST_MEMORY`] (the branch and cut if that run passes
+/// its size, and always elsewhere).
 /// The programme's tables may still be small there, where the branch and
 /// cut's root is the loosest of its budgets: the Swiss map (its run for
 /// 1–23 cars 70 MB) at 24 and 25 cars took 5 and 8 s in the programme, 32
