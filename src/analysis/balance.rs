@@ -147,7 +147,34 @@ pub fn balance(
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
     let started = std::time::Instant::now();
     let cars = cars.max(1);
+    let options = deal_sample(board, cars);
     let entries = sweep_proven(board, 1, cars, threads, &|e| progress(Progress::Budget(e)))?;
+    let base = entries
+        .iter()
+        .find(|e| e.cars == cars)
+        .map(|e| e.outcome.clone());
+    // The deal's sample needs nothing of the break-even: it runs beside it,
+    // at the lowest priority, on the time its solves leave a core idle (the
+    // family search's lanes waiting for each other, the last solves running
+    // alone), and what is left of it after. (Beside the sweep too, it
+    // slowed the sweep's frontier run more than it gained: Europe's report
+    // 121 -> 127 s, one run each.)
+    let (balance, deal) = std::thread::scope(|scope| {
+        let deal = scope.spawn(|| {
+            crate::solve::idle_pool(threads)
+                .map_err(DealError::Solve)?
+                .install(|| {
+                    deals(board, &options, &|| {
+                        progress(Progress::Deal { total: DEAL_SOLVES })
+                    })
+                })
+        });
+        let balance = break_even_from(board, cars, threads, base, &|step| {
+            progress(Progress::Step(step))
+        });
+        let deal = deal.join().expect("the deal sample does not panic");
+        (balance, deal)
+    });
     let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
     let Balance {
         optimum,
@@ -155,22 +182,8 @@ pub fn balance(
         routes: blocking,
         unfinished,
         ..
-    } = break_even_from(
-        board,
-        cars,
-        threads,
-        entries
-            .iter()
-            .find(|e| e.cars == cars)
-            .map(|e| e.outcome.clone()),
-        &|step| progress(Progress::Step(step)),
-    )?;
-    let options = deal_sample(board, cars);
-    let deal = match crate::solve::worker_pool(threads)?.install(|| {
-        deals(board, &options, &|| {
-            progress(Progress::Deal { total: DEAL_SOLVES })
-        })
-    }) {
+    } = balance?;
+    let deal = match deal {
         Ok(report) => Some(report),
         // A deck too small for a hand has no deal to report.
         Err(DealError::Invalid(_)) => None,

@@ -687,6 +687,16 @@ const FRIENDLY_MEMORY: usize = 256 << 20;
 /// Whether the frontier programme proves `optimum` at `cars` cars within
 /// [`FRIENDLY_MEMORY`]: a cheap trial (it is told the optimum, so it prunes
 /// hard) of whether the budget suits it.
+///
+/// The trial gives up as soon as its growth says it would pass the cap
+/// (`Goal::projected`), not only once it does: it runs alone, on one core,
+/// and at each shipped board's own car count it fails. Run to the cap it
+/// took 1.3–2.8 s there, and 19 s on the Swiss map (27 s at 25 and 30
+/// cars, where it succeeds and fails); stopped by its growth, 0.4–0.7 s
+/// and 3.8 s (one run each, the slower machine of 2026-11-27 evening). Of
+/// 36 budgets tried (10–35 cars on every shipped board) the verdict
+/// changed at one, USA 1910 at 25 cars, whose break-even then took as long
+/// by the branch and cut (32.6 s against 33.9 s, the same answers).
 fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
     let inst = Instance::new(board, cars);
     if !Frontier::fits(board, &inst.routes, &inst.tickets) || inst.takes_everything() {
@@ -695,6 +705,7 @@ fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
     let goal = Goal {
         deadline: crate::solve::limits::deadline(),
         memory: Some(FRIENDLY_MEMORY),
+        projected: true,
         ..Goal::budget(cars, optimum)
     };
     Frontier::run(board, &inst.routes, &inst.tickets, &goal).is_some()

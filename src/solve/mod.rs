@@ -219,6 +219,31 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
         .map_err(|e| MipError(format!("cannot start worker threads: {e}")).into())
 }
 
+/// A [`worker_pool`] whose workers run at the lowest scheduling priority
+/// (nice 19, on Linux): beside other solves they take the time those leave
+/// idle (a lane waiting for the other, the last solve of a family running
+/// alone) and little else. For work whose result nothing else waits for,
+/// such as the deal sample of a balance report. Elsewhere than Linux the
+/// workers run at the usual priority.
+pub fn idle_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.max(1))
+        .start_handler(|_| lowest_priority())
+        .build()
+        .map_err(|e| MipError(format!("cannot start worker threads: {e}")).into())
+}
+
+/// Puts the calling thread at the lowest priority (Linux: a thread's nice
+/// value is its own). Best effort: a failure leaves it as it was.
+fn lowest_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority only reads its integer arguments; on Linux, `who`
+    // 0 with PRIO_PROCESS names the calling thread.
+    unsafe {
+        libc::setpriority(libc::PRIO_PROCESS, 0, 19);
+    }
+}
+
 /// Solves `inst` and returns a plan checked by the union-find verifier.
 ///
 /// The paper's headline, 285 points with 45 cars on the original USA board:

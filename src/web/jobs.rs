@@ -539,26 +539,36 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
                     };
                     add_budget(&board, &entry);
                 }
-                let steps = std::sync::atomic::AtomicUsize::new(0);
-                let deal = std::sync::atomic::AtomicUsize::new(0);
-                let outcome = balance(&board, board.cars, threads, &|p| match p {
-                    Progress::Budget(e) => add_budget(&board, e),
-                    Progress::Deal { total } => {
-                        let done = deal.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                        publish(&mut |run: &mut Run| {
-                            run.message =
-                                format!("the luck of the deal: {done} of at most {total} solves");
-                        })
+                // The break-even's solves and the deal's sample run side by
+                // side: the message counts both.
+                let counts = std::sync::Mutex::new(((0, 0), (0, 0)));
+                let outcome = balance(&board, board.cars, threads, &|p| {
+                    if let Progress::Budget(e) = p {
+                        return add_budget(&board, e);
                     }
-                    Progress::Step(step) => {
-                        let done = steps.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                        publish(&mut |run: &mut Run| {
-                            run.message = format!(
-                                "break-even values at {} cars: {done} of {} solves",
-                                board.cars, step.total
-                            );
-                        })
+                    let (steps, deal) = {
+                        let mut counts = counts.lock().expect("no progress call panics");
+                        match p {
+                            Progress::Deal { total } => counts.1 = (counts.1 .0 + 1, total),
+                            Progress::Step(step) => counts.0 = (counts.0 .0 + 1, step.total),
+                            Progress::Budget(_) => {}
+                        }
+                        *counts
+                    };
+                    let mut parts = Vec::new();
+                    if steps.0 > 0 && (steps.0 < steps.1 || deal.0 == 0) {
+                        parts.push(format!(
+                            "break-even values at {} cars: {} of {} solves",
+                            board.cars, steps.0, steps.1
+                        ));
                     }
+                    if deal.0 > 0 {
+                        parts.push(format!(
+                            "the luck of the deal: {} of at most {} solves",
+                            deal.0, deal.1
+                        ));
+                    }
+                    publish(&mut |run: &mut Run| run.message = parts.join("; "));
                 });
                 outcome
                     .map(|(report, entries)| {
