@@ -557,118 +557,128 @@ pub fn break_even_from(
     } else {
         Method::Auto
     };
-    let rows = solve::worker_pool(threads)?.install(|| {
-        board
-            .cards
-            .par_iter()
-            .with_max_len(1)
-            .enumerate()
-            .map(|(c, card)| -> Result<BreakEven, SolveError> {
-                // A ticket with several trips counts by its best trip.
-                let points = best_trip(board, card);
-                let ours = |t: &TicketId| card.trips.contains(t);
-                let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
-                    // Its sensitivity solve was cut short: so is its row.
-                    let without = without.iter().find(|(k, _)| k == t).ok_or_else(|| {
-                        SolveError::TimeLimit(format!(
-                            "the optimum without {} was proven",
-                            card.name
-                        ))
-                    })?;
-                    (Some(optimum), without.1)
-                } else if let Some(best) = needed.get(c).cloned().flatten() {
-                    // Answered by the family search.
-                    let w = best.plan.score();
-                    progress(Step {
-                        total,
-                        what: &format!("best plan with {}: {w} points", card.name),
-                    });
-                    (Some(w), optimum)
-                } else {
-                    // Every trip worth W = S − p + 1 more, p its least
-                    // trip's points: a plan completing the ticket then
-                    // scores at least p + W > S, more than any plan that
-                    // does not, so the best plan completes it if any plan
-                    // can, and scores S_in + W. (W no larger than that keeps
-                    // the objective balanced: with W above every plan's
-                    // score the branch and cut stalled at small budgets, and
-                    // the frontier's tables outgrew memory at large ones.)
-                    let least = card
-                        .trips
-                        .iter()
-                        .map(|&t| board.ticket(t).points)
-                        .min()
-                        .unwrap_or(0);
-                    let worth = optimum.saturating_sub(least) + 1;
-                    let mut forced = board.clone();
-                    for &t in &card.trips {
-                        forced.tickets[t.0].points += worth;
-                    }
-                    let inst = Instance::new(&forced, cars);
-                    let what = || format!("the break-even of {} was proven", card.name);
-                    let options = SolveOptions {
-                        method,
-                        ..SolveOptions::default()
-                    };
-                    let mut best = solve::solve(&inst, &options)?;
-                    // Should the frontier outgrow memory after all, the
-                    // branch and cut takes over.
-                    if !best.proven
-                        && method == Method::Frontier
-                        && !crate::solve::limits::expired()
-                    {
-                        best = solve::solve(&inst, &SolveOptions::default())?;
-                    }
-                    if !best.proven {
-                        return Err(SolveError::TimeLimit(what()));
-                    }
-                    let with = best
-                        .plan
-                        .tickets
-                        .iter()
-                        .any(ours)
-                        .then(|| best.plan.score() - worth);
-                    let what = match with {
-                        Some(w) => format!("best plan with {}: {w} points", card.name),
-                        None => format!("no plan completes {}", card.name),
-                    };
-                    progress(Step { total, what: &what });
-                    (with, optimum)
-                };
-                let membership = match (best_with == Some(optimum), best_without == optimum) {
-                    (true, false) => Membership::Every,
-                    (true, true) => Membership::Some,
-                    _ => Membership::None,
-                };
-                let raise_by = match membership {
-                    Membership::None => best_with.map(|w| optimum - w),
-                    _ => Some(0),
-                };
-                let lower_by = match membership {
-                    // Plans without the ticket beat those with it once it is
-                    // worth less than S − R, if R is not itself reached by
-                    // completing the ticket (then R = S_in − points).
-                    Membership::Every if card.trips.len() > 1 => None,
-                    Membership::Every if best_without + points > optimum => {
-                        Some(optimum - best_without)
-                    }
-                    Membership::Every => None,
-                    _ => Some(0),
-                };
-                Ok(BreakEven {
-                    card: c,
-                    name: card.name.clone(),
-                    points,
-                    membership,
-                    best_with,
-                    best_without,
-                    raise_by,
-                    lower_by,
-                    several_trips: card.trips.len() > 1,
-                })
-            })
-            .collect::<Vec<Result<_, SolveError>>>()
+    // Card c's row.
+    let row = |c: usize| -> Result<BreakEven, SolveError> {
+        let card = &board.cards[c];
+        // A ticket with several trips counts by its best trip.
+        let points = best_trip(board, card);
+        let ours = |t: &TicketId| card.trips.contains(t);
+        let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
+            // Its sensitivity solve was cut short: so is its row.
+            let without = without.iter().find(|(k, _)| k == t).ok_or_else(|| {
+                SolveError::TimeLimit(format!("the optimum without {} was proven", card.name))
+            })?;
+            (Some(optimum), without.1)
+        } else if let Some(best) = needed.get(c).cloned().flatten() {
+            // Answered by the family search.
+            let w = best.plan.score();
+            progress(Step {
+                total,
+                what: &format!("best plan with {}: {w} points", card.name),
+            });
+            (Some(w), optimum)
+        } else {
+            // Every trip worth W = S − p + 1 more, p its least
+            // trip's points: a plan completing the ticket then
+            // scores at least p + W > S, more than any plan that
+            // does not, so the best plan completes it if any plan
+            // can, and scores S_in + W. (W no larger than that keeps
+            // the objective balanced: with W above every plan's
+            // score the branch and cut stalled at small budgets, and
+            // the frontier's tables outgrew memory at large ones.)
+            let least = card
+                .trips
+                .iter()
+                .map(|&t| board.ticket(t).points)
+                .min()
+                .unwrap_or(0);
+            let worth = optimum.saturating_sub(least) + 1;
+            let mut forced = board.clone();
+            for &t in &card.trips {
+                forced.tickets[t.0].points += worth;
+            }
+            let inst = Instance::new(&forced, cars);
+            let what = || format!("the break-even of {} was proven", card.name);
+            let options = SolveOptions {
+                method,
+                ..SolveOptions::default()
+            };
+            let mut best = solve::solve(&inst, &options)?;
+            // Should the frontier outgrow memory after all, the
+            // branch and cut takes over.
+            if !best.proven && method == Method::Frontier && !crate::solve::limits::expired() {
+                best = solve::solve(&inst, &SolveOptions::default())?;
+            }
+            if !best.proven {
+                return Err(SolveError::TimeLimit(what()));
+            }
+            let with = best
+                .plan
+                .tickets
+                .iter()
+                .any(ours)
+                .then(|| best.plan.score() - worth);
+            let what = match with {
+                Some(w) => format!("best plan with {}: {w} points", card.name),
+                None => format!("no plan completes {}", card.name),
+            };
+            progress(Step { total, what: &what });
+            (with, optimum)
+        };
+        let membership = match (best_with == Some(optimum), best_without == optimum) {
+            (true, false) => Membership::Every,
+            (true, true) => Membership::Some,
+            _ => Membership::None,
+        };
+        let raise_by = match membership {
+            Membership::None => best_with.map(|w| optimum - w),
+            _ => Some(0),
+        };
+        let lower_by = match membership {
+            // Plans without the ticket beat those with it once it is
+            // worth less than S − R, if R is not itself reached by
+            // completing the ticket (then R = S_in − points).
+            Membership::Every if card.trips.len() > 1 => None,
+            Membership::Every if best_without + points > optimum => Some(optimum - best_without),
+            Membership::Every => None,
+            _ => Some(0),
+        };
+        Ok(BreakEven {
+            card: c,
+            name: card.name.clone(),
+            points,
+            membership,
+            best_with,
+            best_without,
+            raise_by,
+            lower_by,
+            several_trips: card.trips.len() > 1,
+        })
+    };
+    // The forced solves go to the workers in order, each to the first one
+    // free, the least valuable tickets first: the plan a long ticket forces
+    // is mostly its own path, and its proof short (Europe at 45 cars: the
+    // 20- and 21-point tickets 2.0-4.2 s, the 5- to 11-point ones 3.6-12.9
+    // s), so the last solves to start are short ones and the two workers
+    // end together. (In board order one worker ran alone for the last 9 s
+    // of 68.) The cards answered already come first: they cost nothing.
+    let mut order: Vec<usize> = (0..board.cards.len()).collect();
+    order.sort_by_key(|&c| {
+        let card = &board.cards[c];
+        let known = in_plan.iter().any(|t| card.trips.contains(t))
+            || needed.get(c).is_some_and(Option::is_some);
+        (!known, best_trip(board, card), c)
     });
+    let mut rows: Vec<(usize, Result<BreakEven, SolveError>)> = solve::worker_pool(threads)?
+        .install(|| {
+            order
+                .into_iter()
+                .par_bridge()
+                .map(|c| (c, row(c)))
+                .collect()
+        });
+    rows.sort_by_key(|&(c, _)| c);
+    let rows: Vec<Result<BreakEven, SolveError>> = rows.into_iter().map(|(_, row)| row).collect();
     let mut unfinished = Vec::new();
     let rows = finished(rows, &mut unfinished, |c| board.cards[c].name.clone())?;
     unfinished.extend_from_slice(&s.unfinished[tickets_unfinished..]);
