@@ -153,29 +153,29 @@ pub fn balance(
         .iter()
         .find(|e| e.cars == cars)
         .map(|e| e.outcome.clone());
-    // The deal's sample needs nothing of the break-even: it runs beside it,
-    // at the lowest priority, on the time its solves leave a core idle (the
-    // family search's lanes waiting for each other, the last solves running
-    // alone), and what is left of it after. (Beside the sweep too, it
-    // slowed the sweep's frontier run more than it gained: Europe's report
-    // 121 -> 127 s, one run each.)
+    let sample = |pool: Result<rayon::ThreadPool, SolveError>| {
+        pool.map_err(DealError::Solve)?.install(|| {
+            deals(board, &options, &|| {
+                progress(Progress::Deal { total: DEAL_SOLVES })
+            })
+        })
+    };
+    // The deal's sample needs nothing of the break-even: on more than one
+    // thread it runs beside it, at the lowest priority, on the time its
+    // solves leave a core idle (the family search's lanes waiting for each
+    // other, the last solves running alone), and what is left of it after.
+    // (Beside the sweep too, it slowed the sweep's frontier run more than
+    // it gained: Europe's report 121 -> 127 s, one run each.) On one thread
+    // it comes after, as asked.
+    let beside = threads > 1;
     let (balance, deal) = std::thread::scope(|scope| {
-        let deal = scope.spawn(|| {
-            crate::solve::idle_pool(threads)
-                .map_err(DealError::Solve)?
-                .install(|| {
-                    deals(board, &options, &|| {
-                        progress(Progress::Deal { total: DEAL_SOLVES })
-                    })
-                })
-        });
+        let deal = beside.then(|| scope.spawn(|| sample(crate::solve::idle_pool(threads))));
         let balance = break_even_from(board, cars, threads, base, &|step| {
             progress(Progress::Step(step))
         });
-        let deal = deal.join().expect("the deal sample does not panic");
+        let deal = deal.map(|d| d.join().expect("the deal sample does not panic"));
         (balance, deal)
     });
-    let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
     let Balance {
         optimum,
         tickets: break_even_rows,
@@ -183,7 +183,8 @@ pub fn balance(
         unfinished,
         ..
     } = balance?;
-    let deal = match deal {
+    let freq = frequency(board, entries.iter().map(|e| &e.outcome.plan));
+    let deal = match deal.unwrap_or_else(|| sample(crate::solve::worker_pool(threads))) {
         Ok(report) => Some(report),
         // A deck too small for a hand has no deal to report.
         Err(DealError::Invalid(_)) => None,
