@@ -94,6 +94,9 @@ pub struct LpResult {
     pub objective: f64,
     /// Column values (empty when not optimal).
     pub values: Vec<f64>,
+    /// Simplex iterations the solve took: the same run after run, unlike
+    /// its time.
+    pub iterations: u64,
 }
 
 /// An error from HiGHS (or from handing it a model), with its description.
@@ -309,6 +312,18 @@ impl Mip {
         // SAFETY: `ptr` is a live Highs instance.
         let status = unsafe { highs_sys::Highs_run(ptr) };
         check(status, "solving the LP")?;
+        let mut iterations: highs_sys::HighsInt = 0;
+        // SAFETY: a live Highs instance, a NUL-terminated name and a place
+        // for the value.
+        let read = unsafe {
+            highs_sys::Highs_getIntInfoValue(
+                ptr,
+                c"simplex_iteration_count".as_ptr(),
+                &mut iterations,
+            )
+        };
+        check(read, "reading the LP's iteration count")?;
+        let iterations = u64::try_from(iterations).unwrap_or(0);
         // SAFETY: as above.
         let model_status = unsafe { highs_sys::Highs_getModelStatus(ptr) };
         let status = match model_status {
@@ -328,6 +343,7 @@ impl Mip {
                 status,
                 objective: f64::NEG_INFINITY,
                 values: Vec::new(),
+                iterations,
             });
         }
         let mut values = vec![0.0; columns];
@@ -349,6 +365,7 @@ impl Mip {
             status,
             objective,
             values,
+            iterations,
         })
     }
 

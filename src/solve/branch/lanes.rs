@@ -7,11 +7,11 @@
 //! which fits those rows.
 //!
 //! Then the search goes in rounds. In each, every lane processes nodes
-//! (each node's cut rounds and branching decision) until it has taken
-//! [`ROUND_LPS`] LPs: the child it dives into, else the best node of its
-//! own heap; a lane with neither starts the round with the best node of the
-//! other lane's heap (without the saved basis, which belongs to the other
-//! lane's rows). At the end of a round the lanes' results are merged in
+//! (each node's cut rounds and branching decision) until it has done
+//! [`ROUND_WORK`] (its LPs' simplex iterations, [`Search::work`]): the
+//! child it dives into, else the best node of its own heap; a lane with
+//! neither starts the round with the best node of the other lane's heap
+//! (without the saved basis, which belongs to the other lane's rows). At the end of a round the lanes' results are merged in
 //! lane order: the better incumbent (lane 0's on a tie) goes to both, and
 //! each lane adds the cuts the other found that it does not hold yet.
 //! Nothing depends on which thread finishes first, so the plan, the bound
@@ -37,12 +37,19 @@ use crate::solve::Watch;
 /// cores, and the plan must not depend on the machine.
 pub(super) const LANES: usize = 2;
 
-/// LPs a lane takes in a round, at least (it finishes the node it is on).
-/// A round waits for the slower lane: with one node a round, lanes waited
-/// so much that Europe at 45 cars took as long as one lane alone (6.0 s).
-/// On six slow solves (36.4 s on one lane), with the cuts shared: 8 LPs
-/// 27.0 s, 16 LPs 25.2 s, 32 LPs 28.0 s (within the trees' own chaos).
-const ROUND_LPS: usize = 16;
+/// The work a lane does in a round, at least (it finishes the node it is
+/// on), in simplex iterations (see [`Search::work`]): about 16 of Europe's
+/// LPs at 45 cars. A round waits for the slower lane: with one node a
+/// round, lanes waited so much that Europe at 45 cars took as long as one
+/// lane alone (6.0 s). On six slow solves (36.4 s on one lane), rounds of
+/// 8 LPs took 27.0 s, 16 LPs 25.2 s, 32 LPs 28.0 s. But LPs differ in cost
+/// up to tenfold, with their iterations, and in rounds of 16 LPs a lane
+/// waited for the other 14-46 % of the rounds' time (Europe at 45 cars
+/// 1.1-1.7 s of 4.7-5.3 s). Rounds of equal work took 7 % less time in all
+/// on 19 proofs of five boards (`solve --method forest`, 35-45 cars), faster
+/// on 13 of them; on Europe at 45 cars 1,000 iterations a round and 3,000
+/// did worse than 2,000.
+const ROUND_WORK: u64 = 2000;
 
 struct Lane<'a, 'b> {
     search: Search<'a, 'b>,
@@ -71,7 +78,7 @@ enum Round {
 }
 
 /// A lane lent to another thread for one round.
-struct Lent<'l, 'a, 'b>(&'l mut Lane<'a, 'b>, Option<Node>, usize);
+struct Lent<'l, 'a, 'b>(&'l mut Lane<'a, 'b>, Option<Node>, u64);
 
 // SAFETY: a lane's HiGHS instance (a raw pointer inside `Mip`, hence not
 // `Send`) is only ever used by one thread at a time: the round's closure
@@ -88,13 +95,14 @@ impl Lent<'_, '_, '_> {
 
 impl Lane<'_, '_> {
     /// Processes `node` (if any) on this lane's LP, then goes on (diving,
-    /// or with the best node of its own heap) until the round has taken
-    /// `lps` LPs; the node it would process next is kept for the next round.
-    fn round(&mut self, node: Option<Node>, lps: usize) -> Result<Round, MipError> {
+    /// or with the best node of its own heap) until the round has done
+    /// `work` ([`Search::work`]); the node it would process next is kept
+    /// for the next round.
+    fn round(&mut self, node: Option<Node>, work: u64) -> Result<Round, MipError> {
         let Some(mut node) = node else {
             return Ok(Round::Idle);
         };
-        let start = self.search.lps;
+        let start = self.search.work;
         loop {
             let end = self.process(node)?;
             if !matches!(end, Round::Done | Round::Branched(_)) {
@@ -107,7 +115,7 @@ impl Lane<'_, '_> {
             };
             match next {
                 None => return Ok(end),
-                Some(next) if self.search.lps - start >= lps => {
+                Some(next) if self.search.work - start >= work => {
                     if next.basis.is_some() {
                         self.heap.push(next);
                     } else {
@@ -265,7 +273,7 @@ pub(super) fn drive<'a, 'b>(
             out_of_lps = spent && !late;
             break;
         }
-        let per_round = if rooted { ROUND_LPS } else { 0 };
+        let per_round = if rooted { ROUND_WORK } else { 0 };
         let ends = if threads > 1 && picks.iter().all(Option::is_some) {
             let [first, second] = &mut lanes;
             let lent = Lent(second, picks[1].take(), per_round);
