@@ -55,6 +55,7 @@ const INTEGRAL: f64 = 1e-6;
 /// 40 cars (49 rounds), whose times iterations so weighted predict with a
 /// correlation of 0.89, the count of LPs alone 0.54.
 const LP_WORK: u64 = 16;
+
 /// Open nodes that keep their parent's basis, at most (a basis is a few
 /// hundred kilobytes on the larger boards).
 const SAVED_BASES: usize = 2000;

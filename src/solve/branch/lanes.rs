@@ -11,17 +11,20 @@
 //! [`ROUND_WORK`] (its LPs' simplex iterations, [`Search::work`]): the
 //! child it dives into, else the best node of its own heap; a lane with
 //! neither starts the round with the best node of the other lane's heap
-//! (without the saved basis, which belongs to the other lane's rows). At the end of a round the lanes' results are merged in
-//! lane order: the better incumbent (lane 0's on a tie) goes to both, and
-//! each lane adds the cuts the other found that it does not hold yet.
+//! (without the saved basis, which belongs to the other lane's rows). At
+//! the end of a round the lanes' results are merged in lane order: the
+//! better incumbent (lane 0's on a tie) goes to both, and each lane adds
+//! the cuts the other found that it does not hold yet.
 //! Nothing depends on which thread finishes first, so the plan, the bound
 //! and the counts are the same on one thread as on two, run after run.
 //!
 //! Best-first order matters less than it seems: once the incumbent is the
 //! optimum, every node whose bound is above it has to be processed in any
-//! order, and the incumbent is usually found early. What two lanes lose is
-//! the cuts one lane finds and the other finds again, and the bases of the
-//! nodes a lane takes from the other.
+//! order, and a better incumbent saves little (Europe at 45 cars, one lane:
+//! its optimum found at the 262nd of 291 LPs; told one point less from the
+//! start, 279 LPs). What two lanes lose is the cuts one lane finds and the
+//! other finds again, the bases of the nodes a lane takes from the other,
+//! and the time a lane waits for the other at the end of a round.
 
 use std::collections::BinaryHeap;
 use std::time::Instant;
