@@ -49,8 +49,8 @@ pub(super) const LANES: usize = 2;
 /// up to tenfold, with their iterations, and in rounds of 16 LPs a lane
 /// waited for the other 14-46 % of the rounds' time (Europe at 45 cars
 /// 1.1-1.7 s of 4.7-5.3 s). Rounds of equal work took 7 % less time in all
-/// on 19 proofs of five boards (`solve --method forest`, 35-45 cars), faster
-/// on 13 of them; on Europe at 45 cars 1,000 iterations a round and 3,000
+/// on 19 proofs of five boards (`solve --method forest`, 27-45 cars), faster
+/// on 12 of them; on Europe at 45 cars 1,000 iterations a round and 3,000
 /// did worse than 2,000.
 const ROUND_WORK: u64 = 2000;
 
