@@ -213,10 +213,7 @@ pub fn solve_proven(
 /// (each solve is single-threaded; HiGHS keeps its state per OS thread, so
 /// every solve builds and drops its model inside one worker).
 pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .build()
-        .map_err(|e| MipError(format!("cannot start worker threads: {e}")).into())
+    pool(threads, false)
 }
 
 /// A [`worker_pool`] whose workers run at the lowest scheduling priority
@@ -226,9 +223,17 @@ pub fn worker_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
 /// such as the deal sample of a balance report. Elsewhere than Linux the
 /// workers run at the usual priority.
 pub fn idle_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
-        .start_handler(|_| lowest_priority())
+    pool(threads, true)
+}
+
+/// The pool of [`worker_pool`], its workers at the lowest priority where
+/// `idle` ([`idle_pool`]).
+fn pool(threads: usize, idle: bool) -> Result<rayon::ThreadPool, SolveError> {
+    let mut builder = rayon::ThreadPoolBuilder::new().num_threads(threads.max(1));
+    if idle {
+        builder = builder.start_handler(|_| lowest_priority());
+    }
+    builder
         .build()
         .map_err(|e| MipError(format!("cannot start worker threads: {e}")).into())
 }
