@@ -111,6 +111,9 @@ pub struct Frontier {
     complete: bool,
     /// Some ticket has an end without routes: with `complete`, no plan counts.
     stranded: bool,
+    /// Per city: the least city it is a twin of ([`twins`]), itself if none;
+    /// `None` where no two cities are twins.
+    twin: Option<Vec<u8>>,
 }
 
 /// The successors of one state in the next layer (indices into it; `None`
@@ -579,6 +582,9 @@ impl Frontier {
         let stranded = tickets.len() < all_tickets;
         let slot = slots(board, tickets.iter().map(|t| t.3));
         let complete = goal.complete && slot.iter().all(Option::is_none);
+        // (Where every ticket must be completed, each has one trip: no
+        // twins to merge, and a ghost that left would count as lost.)
+        let twin = (!complete).then(|| twins(board, n, &tickets)).flatten();
         let lower: Vec<i16> = (0..=goal.max_cars)
             .map(|c| match goal.lower.get(c as usize) {
                 _ if c < goal.min_cars => UNWANTED,
@@ -603,6 +609,7 @@ impl Frontier {
             bytes: 0,
             complete,
             stranded,
+            twin,
         }
     }
 
@@ -1145,7 +1152,7 @@ impl Frontier {
                 label(&elems, step.b).unwrap(),
             );
             if la != lb {
-                let done: Vec<usize> = self.merged(&elems, la, lb).collect();
+                let done = self.merged(&elems, la, lb);
                 (gain, _, levels) = self.complete(&levels, &done);
                 for e in elems.iter_mut() {
                     if e.1 == lb {
@@ -1180,6 +1187,21 @@ impl Frontier {
                             || label(&snapshot, other).is_some_and(|m| m != l))
                 })
         });
+        // Of twins left behind in one component, one is enough: the least,
+        // or none beside a frontier twin (they complete the same trips).
+        if let Some(twin) = &self.twin {
+            let kept = elems.clone();
+            let behind = |c: u8| self.last[c as usize] <= i;
+            elems.retain(|&mut (c, l)| {
+                !behind(c)
+                    || !kept.iter().any(|&(d, m)| {
+                        m == l
+                            && d != c
+                            && twin[d as usize] == twin[c as usize]
+                            && (!behind(d) || d < c)
+                    })
+            });
+        }
         if let Some(before) = before {
             // A ticket end leaving the state takes its ticket with it: it
             // was completed if the other end is in its component, or left
@@ -1233,16 +1255,22 @@ impl Frontier {
     }
 
     /// The trips (indices into `tickets`) completed by merging components
-    /// `la` and `lb`.
-    fn merged<'a>(&'a self, elems: &'a Key, la: u8, lb: u8) -> impl Iterator<Item = usize> + 'a {
-        let label = move |c: u8| elems.iter().find(|e| e.0 == c).map(|e| e.1);
-        self.tickets
+    /// `la` and `lb`, ascending. (Found from the ends in `la`: scanning every
+    /// trip took a seventh of a few-ticket run where a ticket has 60 trips.)
+    fn merged(&self, elems: &Key, la: u8, lb: u8) -> Vec<usize> {
+        let in_b = |c: u8| elems.iter().any(|&(d, l)| d == c && l == lb);
+        let mut done: Vec<usize> = elems
             .iter()
-            .enumerate()
-            .filter_map(move |(k, &(a, b, _, _))| match (label(a), label(b)) {
-                (Some(x), Some(y)) if (x, y) == (la, lb) || (x, y) == (lb, la) => Some(k),
-                _ => None,
+            .filter(|e| e.1 == la)
+            .flat_map(|&(c, _)| self.tickets_at[c as usize].iter().copied())
+            .filter(|&k| {
+                let (a, b, _, _) = self.tickets[k];
+                in_b(a) || in_b(b)
             })
+            .collect();
+        done.sort_unstable();
+        done.dedup();
+        done
     }
 
     /// The tables' size, in the bytes [`Goal::memory`] counts.
@@ -1455,7 +1483,7 @@ impl Frontier {
         if la == lb {
             return Vec::new();
         }
-        let done: Vec<usize> = self.merged(&elems, la, lb).collect();
+        let done = self.merged(&elems, la, lb);
         let (_, raised, _) = self.complete(levels, &done);
         raised.into_iter().map(|k| self.tickets[k].3).collect()
     }
@@ -1574,6 +1602,60 @@ fn sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
     position
 }
 
+/// Per city, the least city it is a *twin* of (itself if none), or `None`
+/// where no two cities are twins: u and v are twins when swapping them maps
+/// every trip in play to a trip in play of the same ticket worth the same
+/// points. Twins in one component complete the same trips, ticket for
+/// ticket, whichever component they meet, so one of them stands for all.
+/// The Swiss map's tickets between countries have them: "France –
+/// {Allemagne, Autriche, Italie}" joins any of France's 4 border cities to
+/// any of the others' 11, so a network touching France twice kept both.
+/// (Swapping two cities twice is no swap, and a swap of u and w follows from
+/// those of u and v and of v and w, so twins fall into classes.)
+fn twins(board: &Board, n: usize, tickets: &[(u8, u8, i16, TicketId)]) -> Option<Vec<u8>> {
+    let trip =
+        |a: u8, b: u8, points: i16, t: TicketId| (a.min(b), a.max(b), points, board.ticket(t).card);
+    let trips: rustc_hash::FxHashSet<_> = tickets
+        .iter()
+        .map(|&(a, b, points, t)| trip(a, b, points, t))
+        .collect();
+    let mut ends: Vec<u8> = tickets.iter().flat_map(|&(a, b, _, _)| [a, b]).collect();
+    ends.sort_unstable();
+    ends.dedup();
+    let mut twin: Vec<u8> = (0..n as u8).collect();
+    let mut any = false;
+    for (x, &u) in ends.iter().enumerate() {
+        for &v in &ends[x + 1..] {
+            if twin[v as usize] != v {
+                continue;
+            }
+            let swap = |c: u8| {
+                if c == u {
+                    v
+                } else if c == v {
+                    u
+                } else {
+                    c
+                }
+            };
+            // (Two cities whose only trips join them are twins of no use:
+            // in one component their trips are complete.)
+            let elsewhere = tickets
+                .iter()
+                .any(|&(a, b, _, _)| (a == u && b != v) || (b == u && a != v));
+            let same = elsewhere
+                && tickets
+                    .iter()
+                    .all(|&(a, b, points, t)| trips.contains(&trip(swap(a), swap(b), points, t)));
+            if same {
+                twin[v as usize] = twin[u as usize];
+                any = true;
+            }
+        }
+    }
+    any.then_some(twin)
+}
+
 /// Per trip: the slot of its ticket among the tickets with several trips in
 /// `tickets` (numbered in order of first trip), or `None`.
 fn slots(board: &Board, tickets: impl Iterator<Item = TicketId> + Clone) -> Vec<Option<u8>> {
@@ -1602,4 +1684,61 @@ fn best_per_card(board: &Board, tickets: &[TicketId]) -> u64 {
         *b = (*b).max(ticket.points as u64);
     }
     best.values().sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::SHIPPED;
+
+    fn shipped(name: &str) -> Board {
+        let text = SHIPPED.iter().find(|s| s.0 == name).expect("shipped").1;
+        Board::from_json(text, name).expect("a valid board")
+    }
+
+    /// The twins of a board's whole deck, by city name: the least of each
+    /// class, then the others.
+    fn classes(board: &Board) -> Vec<Vec<String>> {
+        let routes: Vec<RouteId> = board.route_ids().collect();
+        let tickets: Vec<TicketId> = board.ticket_ids().collect();
+        let dp = Frontier::new(board, &routes, &tickets, &Goal::all(1));
+        let Some(twin) = dp.twin else {
+            return Vec::new();
+        };
+        let mut classes: Vec<Vec<String>> = Vec::new();
+        for (c, &t) in twin.iter().enumerate() {
+            if t as usize != c {
+                let rep = &board.cities[t as usize].name;
+                match classes.iter_mut().find(|k| &k[0] == rep) {
+                    Some(k) => k.push(board.cities[c].name.clone()),
+                    None => classes.push(vec![rep.clone(), board.cities[c].name.clone()]),
+                }
+            }
+        }
+        classes
+    }
+
+    #[test]
+    fn the_swiss_countries_border_cities_are_twins_and_no_other_cities() {
+        let mut found = classes(&shipped("switzerland"));
+        found.sort();
+        let country = |name: &str, n: usize| -> Vec<String> {
+            (1..=n).map(|i| format!("{name} {i}")).collect()
+        };
+        let mut expected = vec![
+            country("Allemagne", 5),
+            country("Autriche", 3),
+            country("France", 4),
+            country("Italie", 5),
+        ];
+        expected.sort();
+        assert_eq!(found, expected);
+    }
+
+    #[test]
+    fn boards_of_one_trip_tickets_have_no_twins() {
+        for name in ["usa", "europe", "usa-mega"] {
+            assert_eq!(classes(&shipped(name)), Vec::<Vec<String>>::new(), "{name}");
+        }
+    }
 }
