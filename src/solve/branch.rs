@@ -1339,9 +1339,22 @@ impl Search<'_, '_> {
         let mut used = 0;
         for (_, _, g) in order {
             let mut cheapest: Option<(u32, Vec<usize>)> = None;
+            // The shortest paths from each city some trip of the group
+            // leaves from, once: the Swiss map's country tickets have up to
+            // 60 trips from 3–5 cities (one search each took a fifth of its
+            // sweep).
+            let mut from: Vec<(usize, Tree)> = Vec::new();
             for &k in &self.groups[g].2 {
                 let ticket = inst.board.ticket(inst.tickets[k]);
-                let Some(path) = self.path(&joined, values, ticket.a.0, ticket.b.0) else {
+                let a = ticket.a.0;
+                let via = match from.iter().position(|f| f.0 == a) {
+                    Some(i) => &from[i].1,
+                    None => {
+                        from.push((a, self.tree(&joined, values, a)));
+                        &from[from.len() - 1].1
+                    }
+                };
+                let Some(path) = self.path(&joined, via, a, ticket.b.0) else {
                     continue;
                 };
                 let cost: u32 = path.iter().map(|&e| self.lengths[e]).sum();
@@ -1372,22 +1385,21 @@ impl Search<'_, '_> {
         routes
     }
 
-    /// The new routes (of pairs not `joined`) of the cheapest a–b path
-    /// under the guided costs; `None` if no path exists.
-    fn path(&self, joined: &[bool], values: &[f64], a: usize, b: usize) -> Option<Vec<usize>> {
+    /// The shortest paths from city `a` under the guided costs (routes of
+    /// pairs `joined` free).
+    /// (Searched to the end: a search stopped at one city has popped, and
+    /// so fixed, the same cities in the same order up to it.)
+    fn tree(&self, joined: &[bool], values: &[f64], a: usize) -> Tree {
         let n = self.adjacent.len();
         let mut dist = vec![f64::INFINITY; n];
         let mut via: Vec<Option<(usize, usize)>> = vec![None; n];
         let mut done = vec![false; n];
         dist[a] = 0.0;
         // Dense Dijkstra: boards have a few dozen cities.
-        loop {
-            let u = (0..n)
-                .filter(|&v| !done[v] && dist[v].is_finite())
-                .min_by(|&p, &q| dist[p].total_cmp(&dist[q]))?;
-            if u == b {
-                break;
-            }
+        while let Some(u) = (0..n)
+            .filter(|&v| !done[v] && dist[v].is_finite())
+            .min_by(|&p, &q| dist[p].total_cmp(&dist[q]))
+        {
             done[u] = true;
             for &(v, e) in &self.adjacent[u] {
                 let cost = if joined[self.pair[e]] {
@@ -1401,6 +1413,22 @@ impl Search<'_, '_> {
                 }
             }
         }
+        via
+    }
+
+    /// The new routes (of pairs not `joined`) of the cheapest a–b path in
+    /// `via`, the shortest paths from a ([`Search::tree`]); `None` if no
+    /// path exists.
+    fn path(
+        &self,
+        joined: &[bool],
+        via: &[Option<(usize, usize)>],
+        a: usize,
+        b: usize,
+    ) -> Option<Vec<usize>> {
+        if a != b && via[b].is_none() {
+            return None;
+        }
         let mut path = Vec::new();
         let mut c = b;
         while let Some((prev, e)) = via[c] {
@@ -1412,6 +1440,10 @@ impl Search<'_, '_> {
         Some(path)
     }
 }
+
+/// Shortest paths from one city: per city, the city and route it is
+/// reached by (`None` for the start and the cities not reached).
+type Tree = Vec<Option<(usize, usize)>>;
 
 #[cfg(test)]
 mod tests {
