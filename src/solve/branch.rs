@@ -1350,7 +1350,10 @@ impl Search<'_, '_> {
                 let via = match from.iter().position(|f| f.0 == a) {
                     Some(i) => &from[i].1,
                     None => {
-                        from.push((a, self.tree(&joined, values, a)));
+                        // (A ticket with one trip needs the search only
+                        // as far as its other end.)
+                        let stop = (self.groups[g].2.len() == 1).then_some(ticket.b.0);
+                        from.push((a, self.tree(&joined, values, a, stop)));
                         &from[from.len() - 1].1
                     }
                 };
@@ -1386,20 +1389,25 @@ impl Search<'_, '_> {
     }
 
     /// The shortest paths from city `a` under the guided costs (routes of
-    /// pairs `joined` free).
-    /// (Searched to the end: a search stopped at one city has popped, and
-    /// so fixed, the same cities in the same order up to it.)
-    fn tree(&self, joined: &[bool], values: &[f64], a: usize) -> Tree {
+    /// pairs `joined` free), as far as city `stop` if given. (A search that
+    /// goes on past a city has fixed its path the same way.)
+    fn tree(&self, joined: &[bool], values: &[f64], a: usize, stop: Option<usize>) -> Tree {
         let n = self.adjacent.len();
         let mut dist = vec![f64::INFINITY; n];
-        let mut via: Vec<Option<(usize, usize)>> = vec![None; n];
+        let mut via: Tree = vec![None; n];
         let mut done = vec![false; n];
         dist[a] = 0.0;
-        // Dense Dijkstra: boards have a few dozen cities.
-        while let Some(u) = (0..n)
-            .filter(|&v| !done[v] && dist[v].is_finite())
-            .min_by(|&p, &q| dist[p].total_cmp(&dist[q]))
-        {
+        // Cities by distance, then by index (as a scan for the least would
+        // take them); entries made stale by a shorter path are skipped.
+        let mut heap = BinaryHeap::new();
+        heap.push(std::cmp::Reverse((Distance(0.0), a)));
+        while let Some(std::cmp::Reverse((_, u))) = heap.pop() {
+            if done[u] {
+                continue;
+            }
+            if Some(u) == stop {
+                break;
+            }
             done[u] = true;
             for &(v, e) in &self.adjacent[u] {
                 let cost = if joined[self.pair[e]] {
@@ -1410,6 +1418,7 @@ impl Search<'_, '_> {
                 if dist[u] + cost < dist[v] {
                     dist[v] = dist[u] + cost;
                     via[v] = Some((u, e));
+                    heap.push(std::cmp::Reverse((Distance(dist[v]), v)));
                 }
             }
         }
@@ -1444,6 +1453,24 @@ impl Search<'_, '_> {
 /// Shortest paths from one city: per city, the city and route it is
 /// reached by (`None` for the start and the cities not reached).
 type Tree = Vec<Option<(usize, usize)>>;
+
+/// A distance ordered by `f64::total_cmp`, for a heap.
+#[derive(Clone, Copy, PartialEq)]
+struct Distance(f64);
+
+impl Eq for Distance {}
+
+impl PartialOrd for Distance {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Distance {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
 
 #[cfg(test)]
 mod tests {
