@@ -1454,9 +1454,15 @@ impl Search<'_, '_> {
 /// reached by (`None` for the start and the cities not reached).
 type Tree = Vec<Option<(usize, usize)>>;
 
-/// A distance ordered by `f64::total_cmp`, for a heap.
-#[derive(Clone, Copy, PartialEq)]
+/// A distance ordered (and equal) by `f64::total_cmp`, for a heap.
+#[derive(Clone, Copy)]
 struct Distance(f64);
+
+impl PartialEq for Distance {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
 
 impl Eq for Distance {}
 

@@ -1609,7 +1609,8 @@ fn sweep_order(board: &Board, routes: &[RouteId]) -> Vec<usize> {
 /// ticket, whichever component they meet, so one of them stands for all.
 /// The Swiss map's tickets between countries have them: "France –
 /// {Allemagne, Autriche, Italie}" joins any of France's 4 border cities to
-/// any of the others' 11, so a network touching France twice kept both.
+/// any of the others' 13, and a network touching France twice kept both in
+/// its states.
 /// (Swapping two cities twice is no swap, and a swap of u and w follows from
 /// those of u and v and of v and w, so twins fall into classes.)
 fn twins(board: &Board, n: usize, tickets: &[(u8, u8, i16, TicketId)]) -> Option<Vec<u8>> {
