@@ -90,6 +90,12 @@ pub struct Frontier {
     /// Per entry of `tickets`: the slot of its ticket if that ticket has
     /// several trips in play (they share one level), else `None`.
     slot: Vec<Option<u8>>,
+    /// The trips in play, in [`Group`]s: the pruning bound measures each
+    /// group at once.
+    groups: Vec<Group>,
+    /// Per group of several trips, its sides measured in cars and (where
+    /// the bound by tolls applies) in tolls; `None` for a trip alone.
+    measures: Vec<Option<(Measures, Option<Measures>)>>,
     max_cars: usize,
     /// `layers[i]`: the states after deciding steps `0..i`.
     layers: Vec<Vec<(Key, Values)>>,
@@ -123,6 +129,21 @@ pub(crate) struct Link {
     pub skip: Option<u32>,
     /// The state after claiming the route, and the ticket points that earns.
     pub take: Option<(u32, i16)>,
+}
+
+/// Trips of one ticket, worth the same points, that join every city of one
+/// set to every city of another (the Swiss map's "Berne – Allemagne" joins
+/// Berne to each of Allemagne's 5 border cities, "France – Allemagne" each
+/// of 4 cities to each of 5); every other trip is a group of its own. The
+/// pruning bound needs only the nearest of a group's trips, and that is
+/// measured side by side ([`Gaps::block`]) instead of trip by trip: a
+/// country ticket's 20 trips were 20 measures of every state.
+#[derive(Clone, Debug)]
+struct Group {
+    from: SmallVec<[u8; 8]>,
+    to: SmallVec<[u8; 8]>,
+    /// One of its trips (an index into `tickets`): they all add the same.
+    trip: usize,
 }
 
 /// What a run is asked for.
@@ -289,6 +310,13 @@ enum End {
     In(u8),
 }
 
+/// An open trip in a state: its ends, or a [`Group`] of trips (its index)
+/// with the components holding cities of each side.
+enum Open {
+    Trip(End, End),
+    Group(usize, SmallVec<[u8; 4]>, SmallVec<[u8; 4]>),
+}
+
 /// Frontier cities of each component of a state, by label.
 type Comps = SmallVec<[(u8, SmallVec<[usize; 8]>); 8]>;
 
@@ -318,6 +346,8 @@ struct Gaps<'a> {
     comps: &'a Comps,
     /// The least any component's frontier cities pay to leave it.
     min_exit: u16,
+    /// The steps decided: the layer.
+    done: usize,
 }
 
 impl Gaps<'_> {
@@ -373,6 +403,121 @@ impl Gaps<'_> {
                 direct.min(leave(own) + leave(theirs))
             }
         }
+    }
+
+    /// The least [`gap`](Gaps::gap) between the ends of a [`Group`]'s two
+    /// sides: `xs` and `ys` the components holding some of each side's
+    /// cities, `m` its sides measured over the same paths (the cities still
+    /// ahead are those of the layer, the same in every state). Every way
+    /// `gap` joins two ends is a sum of a term for each end (or, between
+    /// two cities ahead, a term for both), so its least over the trips is
+    /// the sum of the least terms: each side is measured against each
+    /// component once, not once a trip. (Ends in one component are no open
+    /// trip: that trip is complete.)
+    fn block(&self, m: &Measures, xs: &[u8], ys: &[u8]) -> u16 {
+        let (comps, done) = (self.comps, self.done);
+        let near = |s: usize| -> SmallVec<[u16; 8]> {
+            let near = m.near(done, s, self.n);
+            comps
+                .iter()
+                .map(|(_, f)| f.iter().map(|&f| near[f]).min().unwrap_or(FAR))
+                .collect()
+        };
+        let (nx, ny) = (near(0), near(1));
+        let index = |l: u8| comps.iter().position(|(m, _)| *m == l);
+        let leave = |l: u8| {
+            index(l).map_or(FAR, |i| {
+                comps[i]
+                    .1
+                    .iter()
+                    .map(|&f| self.exit[f])
+                    .min()
+                    .unwrap_or(FAR)
+            })
+        };
+        // Both ends ahead: directly, through one component, or through
+        // several.
+        let through_one = nx.iter().zip(&ny).map(|(x, y)| x + y).min().unwrap_or(FAR);
+        let (hx, hy) = (m.hub[2 * done], m.hub[2 * done + 1]);
+        let mut best = m.direct[done].min(through_one).min(hx + self.min_exit + hy);
+        // One end in a component, the other ahead: from its component, or
+        // via another.
+        for (labels, near) in [(xs, &ny), (ys, &nx)] {
+            for &l in labels {
+                let own = index(l);
+                let via = (0..comps.len())
+                    .filter(|&i| Some(i) != own)
+                    .map(|i| near[i])
+                    .min()
+                    .unwrap_or(FAR);
+                best = best.min(own.map_or(FAR, |i| near[i]).min(leave(l) + via));
+            }
+        }
+        // Both ends in components, apart.
+        for &l in xs {
+            for &k in ys {
+                if l != k {
+                    best = best.min(self.gap(End::In(l), End::In(k)));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A [`Group`]'s two sides measured over one set of [`Paths`], layer by
+/// layer, for [`Gaps::block`]: which of their cities are still ahead
+/// depends on the layer alone.
+struct Measures {
+    /// `near[(i * 2 + s) * n + f]`: from city f to the nearest city of side
+    /// s still ahead after i steps (`FAR` if none).
+    near: Vec<u16>,
+    /// `hub[i * 2 + s]`: the least `hub` of side s's cities still ahead.
+    hub: Vec<u16>,
+    /// `direct[i]`: the least distance between cities ahead on both sides.
+    direct: Vec<u16>,
+}
+
+impl Measures {
+    fn new(paths: &Paths, first: &[usize], group: &Group) -> Measures {
+        let n = first.len();
+        let layers = paths.dist.len();
+        let mut measures = Measures {
+            near: Vec::with_capacity(layers * 2 * n),
+            hub: Vec::with_capacity(layers * 2),
+            direct: Vec::with_capacity(layers),
+        };
+        for i in 0..layers {
+            let dist = &paths.dist[i];
+            let ahead = |side: &[u8]| -> SmallVec<[usize; 8]> {
+                side.iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| first[c] >= i)
+                    .collect()
+            };
+            let sides = [ahead(&group.from), ahead(&group.to)];
+            for side in &sides {
+                measures.near.extend(
+                    (0..n).map(|f| side.iter().map(|&v| dist[f * n + v]).min().unwrap_or(FAR)),
+                );
+                measures
+                    .hub
+                    .push(side.iter().map(|&v| paths.hub[i][v]).min().unwrap_or(FAR));
+            }
+            let direct = sides[0]
+                .iter()
+                .flat_map(|&a| sides[1].iter().map(move |&b| dist[a * n + b]))
+                .min()
+                .unwrap_or(FAR);
+            measures.direct.push(direct);
+        }
+        measures
+    }
+
+    /// From each city to the nearest city of side `s` ahead after `done` steps.
+    fn near(&self, done: usize, s: usize, n: usize) -> &[u16] {
+        let at = (2 * done + s) * n;
+        &self.near[at..at + n]
     }
 }
 
@@ -581,6 +726,7 @@ impl Frontier {
         }
         let stranded = tickets.len() < all_tickets;
         let slot = slots(board, tickets.iter().map(|t| t.3));
+        let groups = groups(&tickets, &slot);
         let complete = goal.complete && slot.iter().all(Option::is_none);
         // (Where every ticket must be completed, each has one trip: no
         // twins to merge, and a ghost that left would count as lost.)
@@ -600,6 +746,8 @@ impl Frontier {
             tickets,
             tickets_at,
             slot,
+            groups,
+            measures: Vec::new(),
             max_cars: goal.max_cars as usize,
             layers: Vec::new(),
             lower,
@@ -841,6 +989,20 @@ impl Frontier {
                 }
             }
         });
+        let tables = &self.tables;
+        self.measures = self
+            .groups
+            .iter()
+            .map(|group| {
+                (group.from.len() + group.to.len() > 2).then(|| {
+                    let measure = |paths: &Paths| Measures::new(paths, &self.first, group);
+                    (
+                        measure(&tables.cars),
+                        tables.rated.as_ref().map(|rated| measure(&rated.toll)),
+                    )
+                })
+            })
+            .collect();
     }
 
     /// Builds the tables of [`Frontier::bounds`].
@@ -974,21 +1136,61 @@ impl Frontier {
                 }
             }
         }
-        // Open trips (trip, its ends), then (cars any connection needs at
-        // least, points it adds, trip).
+        // Open trips and groups of trips (a trip of each, where its ends
+        // stand), then (cars any of its connections needs at least, points
+        // it adds, the trip).
         let mut label = [u8::MAX; 256];
         for &(c, l) in key {
             label[c as usize] = l;
         }
-        let trips: SmallVec<[(usize, End, End); 32]> = (0..self.tickets.len())
-            .filter_map(|k| self.ends(done, &label, k).map(|(x, y)| (k, x, y)))
-            .collect();
+        let mut trips: SmallVec<[(usize, Open); 32]> = SmallVec::new();
+        for (g, group) in self.groups.iter().enumerate() {
+            let k = group.trip;
+            if self.measures[g].is_none() {
+                let end = |c: u8| self.end(done, &label, c);
+                if let (Some(x), Some(y)) = (end(group.from[0]), end(group.to[0])) {
+                    if x != y {
+                        trips.push((k, Open::Trip(x, y)));
+                    }
+                }
+                continue;
+            }
+            if self.adds(levels, k) == 0 {
+                // Its ticket scores as much already: nothing to add.
+                continue;
+            }
+            // The components holding cities of each side (those ahead are
+            // in the measures).
+            let inside = |cities: &[u8]| -> SmallVec<[u8; 4]> {
+                let mut labels: SmallVec<[u8; 4]> = cities
+                    .iter()
+                    .map(|&c| label[c as usize])
+                    .filter(|&l| l != u8::MAX)
+                    .collect();
+                labels.sort_unstable();
+                labels.dedup();
+                labels
+            };
+            trips.push((k, Open::Group(g, inside(&group.from), inside(&group.to))));
+        }
+        let measure = |gaps: &Gaps, open: &Open, toll: bool| match open {
+            Open::Trip(x, y) => gaps.gap(*x, *y),
+            Open::Group(g, xs, ys) => {
+                let (cars, tolls) = self.measures[*g].as_ref().expect("a group's measures");
+                let m = if toll {
+                    tolls.as_ref().expect("measured in tolls")
+                } else {
+                    cars
+                };
+                gaps.block(m, xs, ys)
+            }
+        };
         let cars = self.gaps(&self.tables.cars, done, &comps);
         let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
             .iter()
-            .map(|&(k, x, y)| {
-                let need = cars.gap(x, y);
-                (need as usize, self.adds(levels, k), k)
+            .map(|(k, o)| {
+                let need = measure(&cars, o, false);
+                (need as usize, self.adds(levels, *k), *k)
             })
             .collect();
         // Every route scores RATE, plus what the best route of each pair
@@ -1000,7 +1202,7 @@ impl Frontier {
             let toll = self.gaps(&rated.toll, done, &comps);
             let tolls: SmallVec<[i32; 32]> = trips
                 .iter()
-                .map(|&(_, x, y)| toll.gap(x, y) as i32)
+                .map(|(_, o)| measure(&toll, o, true) as i32)
                 .collect();
             let best = if self.complete {
                 4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
@@ -1102,19 +1304,15 @@ impl Frontier {
         any
     }
 
-    /// Where each end of trip `k` stands in a state (after `done` steps,
-    /// `label[c]` the component of city c in it, `u8::MAX` for none):
-    /// `None` unless the trip is still open (both ends reached in one
-    /// component, or one left behind, means completed or lost).
-    fn ends(&self, done: usize, label: &[u8; 256], k: usize) -> Option<(End, End)> {
-        let end = |c: u8| match label[c as usize] {
+    /// Where city `c`, an end of an open trip, stands in a state (after
+    /// `done` steps, `label[c]` the component of city c in it, `u8::MAX` for
+    /// none): `None` if it was left behind (its trips are lost).
+    fn end(&self, done: usize, label: &[u8; 256], c: u8) -> Option<End> {
+        match label[c as usize] {
             u8::MAX if self.first[c as usize] >= done => Some(End::Ahead(c as usize)),
             u8::MAX => None,
             l => Some(End::In(l)),
-        };
-        let (a, b, _, _) = self.tickets[k];
-        let (x, y) = (end(a)?, end(b)?);
-        (x != y).then_some((x, y))
+        }
     }
 
     /// The gaps between ends of trips in a state (after `done` steps, its
@@ -1133,6 +1331,7 @@ impl Frontier {
             exit,
             comps,
             min_exit,
+            done,
         }
     }
 
@@ -1657,6 +1856,71 @@ fn twins(board: &Board, n: usize, tickets: &[(u8, u8, i16, TicketId)]) -> Option
     any.then_some(twin)
 }
 
+/// The trips in play as [`Group`]s: those of one ticket worth the same
+/// points together where they join every city of one set to every city of
+/// another, every other trip alone.
+fn groups(tickets: &[(u8, u8, i16, TicketId)], slot: &[Option<u8>]) -> Vec<Group> {
+    let alone = |k: usize| Group {
+        from: smallvec::smallvec![tickets[k].0],
+        to: smallvec::smallvec![tickets[k].1],
+        trip: k,
+    };
+    let mut groups = Vec::new();
+    let mut buckets: FxIndexMap<(u8, i16), Vec<usize>> = FxIndexMap::default();
+    for (k, &(_, _, points, _)) in tickets.iter().enumerate() {
+        match slot[k] {
+            None => groups.push(alone(k)),
+            Some(j) => buckets.entry((j, points)).or_default().push(k),
+        }
+    }
+    for trips in buckets.into_values() {
+        let (a0, b0, _, _) = tickets[trips[0]];
+        let joined = |c: u8| -> SmallVec<[u8; 8]> {
+            let mut others: SmallVec<[u8; 8]> = trips
+                .iter()
+                .filter_map(|&k| match tickets[k] {
+                    (a, b, _, _) if a == c => Some(b),
+                    (a, b, _, _) if b == c => Some(a),
+                    _ => None,
+                })
+                .collect();
+            others.sort_unstable();
+            others.dedup();
+            others
+        };
+        let (from, to) = (joined(b0), joined(a0));
+        let mut pairs: Vec<(u8, u8)> = trips
+            .iter()
+            .map(|&k| {
+                (
+                    tickets[k].0.min(tickets[k].1),
+                    tickets[k].0.max(tickets[k].1),
+                )
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup();
+        // (A bound over a pair that is no trip would still hold, only less
+        // tightly; but only exact products are grouped.)
+        let product = from.len() * to.len() == pairs.len()
+            && !from.iter().any(|c| to.contains(c))
+            && trips.iter().all(|&k| {
+                let (a, b, _, _) = tickets[k];
+                (from.contains(&a) && to.contains(&b)) || (from.contains(&b) && to.contains(&a))
+            });
+        if product {
+            groups.push(Group {
+                from,
+                to,
+                trip: trips[0],
+            });
+        } else {
+            groups.extend(trips.into_iter().map(alone));
+        }
+    }
+    groups
+}
+
 /// Per trip: the slot of its ticket among the tickets with several trips in
 /// `tickets` (numbered in order of first trip), or `None`.
 fn slots(board: &Board, tickets: impl Iterator<Item = TicketId> + Clone) -> Vec<Option<u8>> {
@@ -1734,6 +1998,82 @@ mod tests {
         ];
         expected.sort();
         assert_eq!(found, expected);
+    }
+
+    /// The groups of a board's whole deck: (card, points, from, to) by city
+    /// name, after checking that their products are exactly its trips.
+    fn group_names(board: &Board) -> Vec<(usize, i16, Vec<String>, Vec<String>)> {
+        let routes: Vec<RouteId> = board.route_ids().collect();
+        let tickets: Vec<TicketId> = board.ticket_ids().collect();
+        let dp = Frontier::new(board, &routes, &tickets, &Goal::all(1));
+        let trip = |a: u8, b: u8, points: i16, t: TicketId| {
+            (a.min(b), a.max(b), points, board.ticket(t).card)
+        };
+        let mut trips: Vec<_> = dp
+            .tickets
+            .iter()
+            .map(|&(a, b, p, t)| trip(a, b, p, t))
+            .collect();
+        let mut covered: Vec<_> = dp
+            .groups
+            .iter()
+            .flat_map(|g| {
+                let (_, _, points, t) = dp.tickets[g.trip];
+                g.from
+                    .iter()
+                    .flat_map(move |&a| g.to.iter().map(move |&b| trip(a, b, points, t)))
+            })
+            .collect();
+        trips.sort_unstable();
+        covered.sort_unstable();
+        assert_eq!(
+            covered, trips,
+            "the groups' products are the trips, each once"
+        );
+        let name = |c: &u8| board.cities[*c as usize].name.clone();
+        dp.groups
+            .iter()
+            .map(|g| {
+                let (_, _, points, t) = dp.tickets[g.trip];
+                let (from, to) = (
+                    g.from.iter().map(name).collect(),
+                    g.to.iter().map(name).collect(),
+                );
+                (board.ticket(t).card, points, from, to)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_ticket_to_countries_is_one_group_a_country() {
+        let board = shipped("switzerland");
+        let groups = group_names(&board);
+        let berne: Vec<_> = groups
+            .iter()
+            .filter(|g| g.2 == ["Berne"] || g.3 == ["Berne"])
+            .filter(|g| g.2.len() + g.3.len() > 2)
+            .map(|g| {
+                let others = if g.2 == ["Berne"] { &g.3 } else { &g.2 };
+                (others.len(), others[0].clone(), g.1)
+            })
+            .collect();
+        let mut berne = berne;
+        berne.sort();
+        assert_eq!(
+            berne,
+            [
+                (3, "Autriche 1".to_string(), 11),
+                (4, "France 1".to_string(), 5),
+                (5, "Allemagne 1".to_string(), 6),
+                (5, "Italie 1".to_string(), 8)
+            ]
+        );
+        // Fewer groups than trips: the country tickets' trips are grouped.
+        let usa = shipped("usa");
+        assert!(group_names(&usa)
+            .iter()
+            .all(|g| g.2.len() == 1 && g.3.len() == 1));
+        assert!(groups.len() < board.ticket_ids().count());
     }
 
     #[test]
