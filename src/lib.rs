@@ -3,7 +3,10 @@
 //! ttr-opt: the maximum score in Ticket to Ride, computed exactly (MIP and
 //! dynamic programming), and the analyses built on it.
 //!
-//! The folders are the layers, each using only those above it:
+//! The folders are layers, listed here lowest first: a folder uses only
+//! the folders listed before it, never one after it or beside it
+//! (`tests/layers.rs` reads every `crate::` path and fails on one against
+//! this order, naming the file and the line):
 //! - [`board`]: the board file format, loading and validation
 //!   ([`board::Board`]); the board as a graph ([`board::graph`]); seeded
 //!   random boards ([`board::generate`]); the ranges of every input number
@@ -11,24 +14,30 @@
 //! - [`model`]: one optimisation question ([`model::Instance`]) and its MIP
 //!   formulations: [`model::paper`], the published model, and
 //!   [`model::forest`], the fast one; the HiGHS session ([`model::mip`]);
-//!   a model written as an MPS or LP file ([`model::export`]);
+//!   the least forest joining a few tickets' ends (`model::steiner`, a
+//!   bound both the forest model and the frontier programme use);
 //! - [`solve`]: runs a method (or picks one) and verifies the answer
-//!   ([`solve::solve`]); the branch and cut ([`solve::branch`]), the frontier
-//!   programme ([`solve::frontier`]), starting plans ([`solve::heuristic`]),
-//!   every budget of a range ([`solve::sweep`]), the independent union-find
-//!   check ([`solve::verify`]) and the run's time limit ([`solve::limits`]);
+//!   ([`solve::solve`]), and says why it stopped ([`solve::Status`]); the
+//!   branch and cut ([`solve::branch`]), the frontier programme
+//!   ([`solve::frontier`]), starting plans ([`solve::heuristic`]), every
+//!   budget of a range ([`solve::sweep`]), the independent union-find check
+//!   ([`solve::verify`]) and the run's time limit ([`solve::limits`]);
+//! - [`game`]: the rules engine, simulated players, a game in progress and
+//!   its best continuation, the coach, the review and the deal;
 //! - [`analysis`]: sensitivity, frequency and break-even
 //!   ([`analysis`] itself); every optimal plan ([`analysis::optima`]); what-if
 //!   scenarios ([`analysis::scenario`]); the balance report
 //!   ([`analysis::balance`]); a player's own plan judged
-//!   ([`analysis::check`]);
-//! - [`game`]: the rules engine, simulated players, a game in progress and
-//!   its best continuation;
+//!   ([`analysis::check`]); the benchmarks ([`analysis::bench`]);
 //! - [`output`]: result files written atomically, the JSON reports every face
-//!   returns ([`output::report`]) and the figures ([`output::plot`]);
-//! - [`cli`]: the `ttr-opt` command line, thin over the above; [`web`]: the
-//!   local web page of `ttr-opt serve` (the Python package in `python/` is a
-//!   third face over the same calls).
+//!   returns ([`output::report`]), the figures ([`output::plot`]), a model
+//!   written as an MPS or LP file ([`output::export`]) and a board as both
+//!   web pages draw it ([`output::board_view`]);
+//! - [`web`]: the local designer page of `ttr-opt serve`;
+//! - [`play`]: the online game of `ttr-opt play`, beside [`web`]: neither
+//!   uses the other, and what they share lives in [`output`];
+//! - [`cli`]: the `ttr-opt` command line, thin over the above (the Python
+//!   package in `python/` is another face over the same calls).
 //!
 //! The MIP is built in [`model::forest`] (constraints and cut separation) and
 //! solved by [`solve::branch`].

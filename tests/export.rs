@@ -5,9 +5,9 @@ mod common;
 
 use std::process::Command;
 
-use ttr_opt::model::export::{export, Format, ModelKind};
 use ttr_opt::model::mip::solve_file;
 use ttr_opt::model::Instance;
+use ttr_opt::output::export::{export, Format, ModelKind};
 use ttr_opt::solve::Method;
 
 fn ttr_opt(args: &[&str]) -> std::process::Output {

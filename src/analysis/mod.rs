@@ -8,6 +8,7 @@
 //! route is in the reported optimum over the budgets of a sweep.
 
 pub mod balance;
+pub mod bench;
 pub mod carry;
 pub mod check;
 pub mod optima;
@@ -399,7 +400,7 @@ pub fn frequency<'a>(board: &Board, plans: impl IntoIterator<Item = &'a Plan>) -
         .enumerate()
         .map(|(c, card)| Chosen {
             name: card.name.clone(),
-            points: best_trip(board, card),
+            points: board.best_trip(card),
             length: None,
             count: tickets[c],
             share: share(tickets[c]),
@@ -561,7 +562,7 @@ pub fn break_even_from(
     let row = |c: usize| -> Result<BreakEven, SolveError> {
         let card = &board.cards[c];
         // A ticket with several trips counts by its best trip.
-        let points = best_trip(board, card);
+        let points = board.best_trip(card);
         let ours = |t: &TicketId| card.trips.contains(t);
         let (best_with, best_without) = if let Some(t) = in_plan.iter().find(|t| ours(t)) {
             // Its sensitivity solve was cut short: so is its row.
@@ -667,7 +668,7 @@ pub fn break_even_from(
         let card = &board.cards[c];
         let known = in_plan.iter().any(|t| card.trips.contains(t))
             || needed.get(c).is_some_and(Option::is_some);
-        (!known, best_trip(board, card), c)
+        (!known, board.best_trip(card), c)
     });
     let mut rows: Vec<(usize, Result<BreakEven, SolveError>)> = solve::worker_pool(threads)?
         .install(|| {
@@ -719,13 +720,4 @@ fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
         ..Goal::budget(cars, optimum)
     };
     Frontier::run(board, &inst.routes, &inst.tickets, &goal).is_some()
-}
-
-/// Points of a ticket's best trip (its only trip, for most tickets).
-pub fn best_trip(board: &Board, card: &crate::board::Card) -> u32 {
-    card.trips
-        .iter()
-        .map(|&t| board.ticket(t).points)
-        .max()
-        .unwrap_or(0)
 }

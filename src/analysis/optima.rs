@@ -554,7 +554,7 @@ pub fn over_sweep(
         .map(|(c, card)| {
             presence(
                 card.name.clone(),
-                crate::analysis::best_trip(board, card),
+                board.best_trip(card),
                 None,
                 &|o| o.ticket_counts[c],
                 picked_tickets[c] as u32,

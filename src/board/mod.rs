@@ -556,6 +556,15 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
 }
 
 impl Board {
+    /// Points of a ticket's best trip (its only trip, for most tickets).
+    pub fn best_trip(&self, card: &Card) -> u32 {
+        card.trips
+            .iter()
+            .map(|&t| self.ticket(t).points)
+            .max()
+            .unwrap_or(0)
+    }
+
     /// Reads and validates a board file.
     pub fn load(path: &Path) -> Result<Board, BoardError> {
         Board::load_with_text(path).map(|(board, _)| board)

@@ -10,12 +10,12 @@ use anyhow::{Context, Result};
 use super::{
     budget, load_board, positive_seconds, proven_status, threads, usage, write_csv, write_text,
 };
-use crate::board::Board;
-use crate::solve::bench::{
+use crate::analysis::bench::{
     balance_board, balance_markdown, boards_markdown, generated_markdown,
     generated_sweeps_markdown, paper_against_sweep, solve_board, solve_generated, solve_markdown,
     sweep_board, sweep_generated,
 };
+use crate::board::Board;
 
 #[derive(clap::Args)]
 pub(super) struct BenchArgs {
@@ -298,7 +298,7 @@ fn bench_play(args: &BenchArgs) -> Result<ExitCode> {
         "ttr-opt bench --play --games {} --seconds {} --pause {}",
         args.games, args.seconds, args.pause
     );
-    let md = crate::play::load::markdown(&runs, &crate::solve::bench::machine(), &command);
+    let md = crate::play::load::markdown(&runs, &crate::analysis::bench::machine(), &command);
     out!("{md}");
     write_text(&args.out.join("play.md"), &md)?;
     let clean = runs.iter().all(|r| r.errors == 0 && r.lost == 0);
@@ -344,7 +344,12 @@ fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
         "ttr-opt bench --coach --runs {} --threads {}",
         args.runs, args.threads
     );
-    let md = markdown(&coach, &reviews, &crate::solve::bench::machine(), &command);
+    let md = markdown(
+        &coach,
+        &reviews,
+        &crate::analysis::bench::machine(),
+        &command,
+    );
     out!("{md}");
     write_text(&args.out.join("coach.md"), &md)?;
     let proven = coach.iter().all(|r| r.proven) && reviews.iter().all(|r| r.proven);

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, proven_status, usage};
-use crate::model::export::{export, Format, ModelKind};
 use crate::model::Instance;
+use crate::output::export::{export, Format, ModelKind};
 
 #[derive(clap::Args)]
 pub(super) struct ExportArgs {

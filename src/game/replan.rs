@@ -405,7 +405,7 @@ pub struct ReplanReport {
     pub ticket_points: i64,
     /// Whether the plan is proven optimal or the time limit cut the solve
     /// short.
-    pub status: crate::output::report::Status,
+    pub status: crate::solve::Status,
     /// Proven upper bound on the final score (= `score` when optimal).
     pub bound: i64,
     /// Wall-clock time of the solve, in seconds (to the millisecond).
@@ -460,9 +460,9 @@ impl ReplanReport {
             claim_cars: r.claim_cars,
             ticket_points,
             status: if r.outcome.proven {
-                crate::output::report::Status::Optimal
+                crate::solve::Status::Optimal
             } else {
-                crate::output::report::Status::TimeLimit
+                crate::solve::Status::TimeLimit
             },
             bound: r.bound,
             seconds: (r.outcome.seconds * 1000.0).round() / 1000.0,
@@ -485,10 +485,8 @@ impl ReplanReport {
             self.board, self.players, self.cars_left
         );
         let verdict = match self.status {
-            crate::output::report::Status::Optimal => "Best final score",
-            crate::output::report::Status::TimeLimit => {
-                "Best final score found (NOT proven optimal)"
-            }
+            crate::solve::Status::Optimal => "Best final score",
+            crate::solve::Status::TimeLimit => "Best final score found (NOT proven optimal)",
         };
         let _ = writeln!(
             out,

@@ -80,7 +80,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use super::{route_sums, Col, Columns, Instance};
 use crate::board::CityId;
 use crate::model::mip::{Mip, MipError};
-use crate::solve::steiner;
+use crate::model::steiner;
 
 /// A group's LP value below this counts as not completed at all.
 const INTEGRAL_Z: f64 = 1e-6;

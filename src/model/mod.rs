@@ -8,10 +8,10 @@
 //! - [`forest`]: a rooted-arborescence (directed cut) model of the same
 //!   problem, with cuts separated by max-flow. The default; much tighter.
 
-pub mod export;
 pub mod forest;
 pub mod mip;
 pub mod paper;
+pub(crate) mod steiner;
 
 use good_lp::{Expression, ProblemVariables, Variable, VariableDefinition};
 

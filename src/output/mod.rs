@@ -2,6 +2,8 @@
 //! truncated file where a good one was), and into folders whose names come
 //! from the command line or a fixed default, never from the data.
 
+pub mod board_view;
+pub mod export;
 pub mod plot;
 pub mod report;
 pub mod rows;

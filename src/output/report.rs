@@ -38,16 +38,7 @@ pub struct TicketRow {
     pub points: u32,
 }
 
-/// Whether the reported plan is proven optimal (`"optimal"`) or the time limit
-/// came first (`"time_limit"`).
-#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "snake_case")]
-pub enum Status {
-    /// The plan is proven optimal.
-    Optimal,
-    /// The time limit stopped the solver; the plan may not be optimal.
-    TimeLimit,
-}
+pub use crate::solve::Status;
 
 /// The answer to `solve`, in the documented JSON schema.
 #[derive(Serialize)]

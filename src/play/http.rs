@@ -30,7 +30,7 @@ use super::Server;
 const INDEX: &str = include_str!("assets/index.html");
 const SCRIPT: &str = include_str!("assets/play.js");
 const STYLE: &str = include_str!("assets/play.css");
-const MAP: &str = include_str!("../web/assets/map.js");
+const MAP: &str = crate::output::board_view::MAP_JS;
 
 /// The cookie holding the session token.
 pub const COOKIE: &str = "ttr_session";

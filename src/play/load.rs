@@ -107,7 +107,7 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
     let tally = Arc::new(Mutex::new(Tally::default()));
     let outcome = runtime.block_on(drive(addr, options, tally.clone(), progress));
     let memory = (peak_mb(pid, "VmHWM:"), peak_mb(pid, "VmRSS:"));
-    let cpu = crate::solve::bench::process_cpu_seconds(&format!("/proc/{pid}/stat"));
+    let cpu = crate::analysis::bench::process_cpu_seconds(&format!("/proc/{pid}/stat"));
     let _ = child.kill();
     let _ = child.wait();
     let (start, end) = outcome?;
@@ -142,7 +142,7 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
         server_peak_mb: memory.0.unwrap_or(0),
         server_end_mb: memory.1.unwrap_or(0),
         server_cpu_seconds: cpu.unwrap_or(0.0),
-        clients_cpu_seconds: crate::solve::bench::cpu_seconds().unwrap_or(0.0),
+        clients_cpu_seconds: crate::analysis::bench::cpu_seconds().unwrap_or(0.0),
     })
 }
 

@@ -104,7 +104,7 @@ pub struct TableBoard {
 impl TableBoard {
     /// A validated board under `key`.
     pub fn new(key: String, hash: String, json: String, board: Board) -> TableBoard {
-        let view = serde_json::to_string(&crate::web::board_view::BoardView::new(&board))
+        let view = serde_json::to_string(&crate::output::board_view::BoardView::new(&board))
             .unwrap_or_default();
         let tracks = board
             .route_ids()

@@ -35,7 +35,7 @@ use smallvec::SmallVec;
 type FxIndexMap<K, V> = indexmap::IndexMap<K, V, FxBuildHasher>;
 
 use crate::board::{Board, RouteId, TicketId};
-use crate::solve::steiner;
+use crate::model::steiner;
 
 /// A state: (city, component label) pairs sorted by city, labels numbered in
 /// order of first appearance; then (n + slot, points) for the tickets with

@@ -3,12 +3,10 @@
 //! run it, and check the answer with the independent verifier before anyone
 //! sees it.
 
-pub mod bench;
 pub mod branch;
 pub mod frontier;
 pub mod heuristic;
 pub mod limits;
-pub(crate) mod steiner;
 pub mod sweep;
 pub mod verify;
 
@@ -22,6 +20,17 @@ use crate::model::{paper::PaperModel, Instance, Plan};
 use crate::solve::branch::{Answer, Lanes, Reach};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{Claim, VerifyError};
+
+/// Whether the reported plan is proven optimal (`"optimal"`) or the time limit
+/// came first (`"time_limit"`).
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// The plan is proven optimal.
+    Optimal,
+    /// The time limit stopped the solver; the plan may not be optimal.
+    TimeLimit,
+}
 
 /// Which exact method to use. All of them return the same optimum.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
@@ -429,11 +438,7 @@ fn model_bytes(inst: &Instance, method: Method) -> usize {
 /// bound of every route and every ticket's best trip (cheap: no instance).
 pub fn unsolved(board: &crate::board::Board) -> Outcome {
     let routes: u32 = board.routes.iter().map(|r| r.points).sum();
-    let tickets: u32 = board
-        .cards
-        .iter()
-        .map(|c| crate::analysis::best_trip(board, c))
-        .sum();
+    let tickets: u32 = board.cards.iter().map(|c| board.best_trip(c)).sum();
     Outcome {
         plan: Plan::default(),
         proven: routes + tickets == 0,

@@ -30,7 +30,7 @@ const INDEX: &str = include_str!("assets/index.html");
 const APP: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 /// The map drawing, shared with the online game's page.
-const MAP: &str = include_str!("assets/map.js");
+const MAP: &str = crate::output::board_view::MAP_JS;
 
 /// The server's routes over `jobs`.
 pub fn router(jobs: Arc<Jobs>) -> Router {

@@ -33,7 +33,7 @@ use crate::solve::limits;
 use crate::solve::sweep::{all_proven, sweep_with, Prior, SweepEntry};
 use crate::solve::{heuristic, solve_proven, Outcome, SolveOptions, Watch};
 
-pub use super::board_view::BoardView;
+pub use crate::output::board_view::BoardView;
 
 /// Where a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

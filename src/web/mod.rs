@@ -5,15 +5,14 @@
 //!   board's balance analyses, a what-if variant's optima), one at a time,
 //!   a superseded one cancelled;
 //! - [`api`]: the HTTP routes (the JSON API documented in docs/designers.md) and
-//!   the page itself, served from the binary (`assets/`);
-//! - [`board_view`]: a board as the pages draw it (shared with the online
-//!   game's page, [`crate::play`]).
+//!   the page itself, served from the binary (`assets/`), with the board
+//!   drawn as [`crate::output::board_view`] says (shared with the online
+//!   game's page).
 //!
 //! The server binds to 127.0.0.1 unless told otherwise, and stops cleanly on
 //! Ctrl-C.
 
 pub mod api;
-pub mod board_view;
 pub mod jobs;
 
 use std::net::SocketAddr;

@@ -1,10 +1,16 @@
 //! A board as the pages draw it: cities at their positions, every route
 //! with its tracks' colours and labels, every ticket trip. The designer
-//! page and the online game share it, and their map drawing (`map.js`).
+//! page ([`crate::web`]) and the online game ([`crate::play`]) share it,
+//! and its drawing ([`MAP_JS`]): it sits in this layer, below both, so that
+//! neither server imports the other.
 
 use serde::Serialize;
 
 use crate::board::{Board, Colour, RouteId};
+
+/// The map drawing both pages serve beside their own scripts: it draws a
+/// [`BoardView`].
+pub const MAP_JS: &str = include_str!("assets/map.js");
 
 /// A board as the page draws it: cities at their positions, every route
 /// and ticket trip with its label.
