@@ -4,9 +4,13 @@
 //! every game kept in an embedded SQLite file so that a crash loses no
 //! acknowledged move. The protocol is documented in `docs/play.md`.
 //!
-//! - [`protocol`]: the wire format and each command's parameters;
-//! - [`hub`]: the state (users, sessions, connections, tables) and every
-//!   command;
+//! - [`protocol`]: the wire format, every command typed ([`protocol::Command`])
+//!   with its parameters;
+//! - [`hub`]: the state in parts, and each command routed to its part:
+//!   [`sessions`] (users, sessions, logins), [`conns`] (the connections and
+//!   whom a message goes to), [`lobby`] (the boards offered, the lists of
+//!   games, a game before its start), [`tables`] (every game: deals, chat,
+//!   moves, the coach's inputs), [`saves`] (saved games);
 //! - [`table`]: one game: seats, the rules engine's game, moves, history;
 //! - [`view`]: what each player may see (the only reader of secrets that
 //!   sends anything);
@@ -22,13 +26,18 @@
 
 pub mod accounts;
 pub mod coach;
+pub mod conns;
 pub mod http;
 pub mod hub;
 pub mod journal;
 pub mod load;
+pub mod lobby;
 pub mod protocol;
+pub mod saves;
+pub mod sessions;
 pub mod store;
 pub mod table;
+pub mod tables;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -40,7 +49,7 @@ use serde_json::{json, Value};
 
 use hub::{Caller, ConnId, Hub, LoginOutcome, Offer};
 use journal::{Batch, Journal};
-use protocol::{description as d, Request};
+use protocol::{description as d, Command, Name, Request};
 use store::{GameId, Sqlite, Store};
 
 use crate::game::rules::Action;
@@ -116,13 +125,12 @@ impl Server {
             .db
             .parent()
             .map_or_else(|| PathBuf::from("saves"), |d| d.join("saves"));
-        let mut loaded = Hub::load(
+        let loaded = Hub::load(
             snapshot,
             config.boards,
             Journal::start(Box::new(store)),
-            saves,
+            (saves, config.seed),
         )?;
-        loaded.hub.seed = config.seed;
         let hashing = rayon::ThreadPoolBuilder::new()
             .num_threads(HASHES_AT_ONCE)
             .thread_name(|i| format!("ttr-play-hash-{i}"))
@@ -169,14 +177,22 @@ impl Server {
             return;
         };
         let id = req.id.as_ref();
-        match req.command.as_str() {
-            "login" | "register" => {
-                let Some(p) = req.params::<protocol::Credentials>() else {
-                    self.hub()
-                        .answer(conn, Some(&req.command), id, d::INVALID_INPUT);
-                    return;
+        let Some(name) = Name::parse(&req.command) else {
+            let out = protocol::described(d::UNKNOWN_COMMAND);
+            self.hub().reply(conn, &req.command, id, out);
+            return;
+        };
+        match name {
+            Name::Login | Name::Register => {
+                let p = match Command::parse(name, &req) {
+                    Ok(Command::Login(p) | Command::Register(p)) => p,
+                    _ => {
+                        self.hub()
+                            .answer(conn, Some(name.as_str()), id, d::INVALID_INPUT);
+                        return;
+                    }
                 };
-                if req.command == "login" {
+                if name == Name::Login {
                     self.login(Caller::Conn(conn), id, &p.username, &p.password)
                         .await;
                 } else {
@@ -190,10 +206,18 @@ impl Server {
                     .await;
                 }
             }
-            "getCoach" => self.coach(conn, &req).await,
-            "getReview" => self.review(conn, &req).await,
-            "saveGameState" => {
-                let file = self.hub().command(conn, &req);
+            // On a task of their own: the socket goes on reading (pings,
+            // other commands) and pushing while the coach thinks.
+            Name::GetCoach => {
+                let server = self.clone();
+                tokio::spawn(async move { server.coach(conn, &req).await });
+            }
+            Name::GetReview => {
+                let server = self.clone();
+                tokio::spawn(async move { server.review(conn, &req).await });
+            }
+            Name::SaveGameState => {
+                let (_, file) = self.hub().command(conn, name, &req);
                 if let Some(file) = file {
                     // Written before the answer is: the answer names it.
                     let written = tokio::task::spawn_blocking(move || {
@@ -217,15 +241,11 @@ impl Server {
                 }
             }
             _ => {
-                let touched = {
-                    let mut hub = self.hub();
-                    hub.command(conn, &req);
-                    req.parameters.get("gameId").and_then(Value::as_i64)
-                };
-                if let Some(g) = touched {
+                let (command, _) = self.hub().command(conn, name, &req);
+                if let Some(g) = command.as_ref().and_then(Command::game_id) {
                     self.schedule_bot(g);
                 }
-                if req.command == "loadGameState" {
+                if name == Name::LoadGameState {
                     self.wake_bots();
                 }
             }
@@ -359,7 +379,7 @@ impl Server {
             t.bot_pending = false;
             if t.moves.len() == at {
                 let mut batch = Batch::default();
-                if let Err(e) = hub.play(&mut batch, game, seat, &action, None) {
+                if let Err(e) = hub.play(&mut batch, game, seat, &action) {
                     // A strategy's mistake must not stop the game: the
                     // simplest legal move instead (keep every ticket
                     // offered, or the first legal move).
@@ -367,8 +387,8 @@ impl Server {
                         Some((offered, _)) => Some(Action::KeepTickets(offered.to_vec())),
                         None => copy.legal().into_iter().next(),
                     };
-                    let played = fallback
-                        .is_some_and(|f| hub.play(&mut batch, game, seat, &f, None).is_ok());
+                    let played =
+                        fallback.is_some_and(|f| hub.play(&mut batch, game, seat, &f).is_ok());
                     eprintln!(
                         "ttr-opt play: game {game}: a bot's move {action:?} was refused ({e}); {}",
                         if played {
@@ -475,4 +495,86 @@ pub async fn spawn(config: Config, addr: SocketAddr) -> Result<(SocketAddr, Arc<
         let _ = axum::serve(listener, app).await;
     });
     Ok((at, server))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::journal::Outbox;
+    use tokio::sync::mpsc::Receiver;
+
+    /// The output of the message answering request `id` (or, with `None`,
+    /// the next message of `command`).
+    async fn wait(queue: &mut Receiver<String>, command: &str, id: Option<u64>) -> Value {
+        loop {
+            let text = tokio::time::timeout(Duration::from_secs(120), queue.recv())
+                .await
+                .expect("the server answers")
+                .expect("the connection is open");
+            let m: Value = serde_json::from_str(&text).unwrap();
+            let answers = id.is_none_or(|id| m["id"] == id);
+            if m["command"] == command && answers {
+                return m["output"].clone();
+            }
+        }
+    }
+
+    fn ask(command: &str, parameters: Value, id: u64) -> String {
+        json!({ "command": command, "parameters": parameters, "id": id }).to_string()
+    }
+
+    /// `getCoach` runs on a task of its own: with the coach's thread held
+    /// busy, the same connection's next command is still answered (before,
+    /// the socket waited for the coach, and `handle` did not return).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_coach_does_not_block_its_own_socket() {
+        let dir = std::env::temp_dir().join(format!("ttr-play-unit-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let (server, _) = Server::open(Config {
+            db: dir.join("t.db"),
+            boards: Config::offers(Vec::new()),
+            origins: Vec::new(),
+            bot_delay: Duration::from_secs(3600),
+            seed: Some(5),
+            coach_limit: 10.0,
+        })
+        .unwrap();
+        let (queue, mut out) = tokio::sync::mpsc::channel(1024);
+        let close = Arc::new(tokio::sync::Notify::new());
+        let conn = server.hub().connect(Outbox { queue, close }, None);
+        let credentials = json!({ "username": "coached", "password": "correct horse battery" });
+        server.handle(conn, &ask("register", credentials, 1)).await;
+        let registered = wait(&mut out, "register", Some(1)).await;
+        assert_eq!(registered["description"], "success");
+        let create = json!({ "gameName": "g", "color": "red", "coach": true });
+        server.handle(conn, &ask("createGame", create, 2)).await;
+        let g = wait(&mut out, "createGame", Some(2)).await["gameId"].clone();
+        let bot = json!({ "gameId": g, "difficulty": "easy" });
+        server.handle(conn, &ask("addAI", bot, 3)).await;
+        server
+            .handle(conn, &ask("startGame", json!({ "gameId": g }), 4))
+            .await;
+        wait(&mut out, "startGame", Some(4)).await;
+
+        // Hold the coach's one thread until the model has been answered.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        server.coaching.spawn(move || {
+            let _ = held.recv();
+        });
+        let coach = ask("getCoach", json!({ "gameId": g }), 5);
+        tokio::time::timeout(Duration::from_secs(60), server.handle(conn, &coach))
+            .await
+            .expect("getCoach returns to the socket before the coach answers");
+        let model = json!({ "gameId": g });
+        server
+            .handle(conn, &ask("sendClientModelInformation", model, 6))
+            .await;
+        let model = wait(&mut out, "sendClientModelInformation", Some(6)).await;
+        assert_eq!(model["description"], "success", "{model}");
+        release.send(()).unwrap();
+        let coach = wait(&mut out, "getCoach", Some(5)).await;
+        assert_eq!(coach["description"], "success", "{coach}");
+        server.hub().stop();
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -280,6 +280,248 @@ pub struct LoadGame {
     pub path: String,
 }
 
+/// Every command of the protocol, by the name a request gives it: the one
+/// place a command's name is read. A name not listed here is refused as
+/// [`description::UNKNOWN_COMMAND`] before anything else is looked at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Name {
+    /// `login`.
+    Login,
+    /// `register`.
+    Register,
+    /// `logout`.
+    Logout,
+    /// `sendChat`.
+    SendChat,
+    /// `updateJoinableGames`.
+    UpdateJoinableGames,
+    /// `updateUserGames`.
+    UpdateUserGames,
+    /// `createGame`.
+    CreateGame,
+    /// `joinGame`.
+    JoinGame,
+    /// `leaveGame`.
+    LeaveGame,
+    /// `startGame`.
+    StartGame,
+    /// `addAI`.
+    AddAi,
+    /// `sendClientModelInformation`.
+    Model,
+    /// `buyRoute`.
+    BuyRoute,
+    /// `drawTrainCard`.
+    DrawTrainCard,
+    /// `getDestinations`.
+    GetDestinations,
+    /// `selectDestinations`.
+    SelectDestinations,
+    /// `passTurn`.
+    PassTurn,
+    /// `saveGameState`.
+    SaveGameState,
+    /// `loadGameState`.
+    LoadGameState,
+    /// `getCoach`.
+    GetCoach,
+    /// `getReview`.
+    GetReview,
+}
+
+impl Name {
+    /// Every command with its name on the wire.
+    const ALL: [(Name, &'static str); 21] = [
+        (Name::Login, "login"),
+        (Name::Register, "register"),
+        (Name::Logout, "logout"),
+        (Name::SendChat, "sendChat"),
+        (Name::UpdateJoinableGames, "updateJoinableGames"),
+        (Name::UpdateUserGames, "updateUserGames"),
+        (Name::CreateGame, "createGame"),
+        (Name::JoinGame, "joinGame"),
+        (Name::LeaveGame, "leaveGame"),
+        (Name::StartGame, "startGame"),
+        (Name::AddAi, "addAI"),
+        (Name::Model, "sendClientModelInformation"),
+        (Name::BuyRoute, "buyRoute"),
+        (Name::DrawTrainCard, "drawTrainCard"),
+        (Name::GetDestinations, "getDestinations"),
+        (Name::SelectDestinations, "selectDestinations"),
+        (Name::PassTurn, "passTurn"),
+        (Name::SaveGameState, "saveGameState"),
+        (Name::LoadGameState, "loadGameState"),
+        (Name::GetCoach, "getCoach"),
+        (Name::GetReview, "getReview"),
+    ];
+
+    /// The command a request names, or `None` for one no one knows.
+    pub fn parse(name: &str) -> Option<Name> {
+        Name::ALL.iter().find(|(_, n)| *n == name).map(|&(c, _)| c)
+    }
+
+    /// Its name on the wire (`addAI`).
+    pub fn as_str(self) -> &'static str {
+        Name::ALL
+            .iter()
+            .find(|(c, _)| *c == self)
+            .map_or("", |&(_, n)| n)
+    }
+
+    /// A move of the game: the commands the rules engine decides.
+    pub fn is_move(self) -> bool {
+        matches!(
+            self,
+            Name::BuyRoute
+                | Name::DrawTrainCard
+                | Name::GetDestinations
+                | Name::SelectDestinations
+                | Name::PassTurn
+        )
+    }
+}
+
+/// A command with its parameters read into their types: what every handler
+/// takes, so that none reads a name or a raw parameter again.
+#[derive(Debug)]
+pub enum Command {
+    /// `login`.
+    Login(Credentials),
+    /// `register`.
+    Register(Credentials),
+    /// `logout`.
+    Logout,
+    /// `sendChat`.
+    SendChat(Chat),
+    /// `updateJoinableGames`.
+    UpdateJoinableGames,
+    /// `updateUserGames`.
+    UpdateUserGames,
+    /// `createGame`.
+    CreateGame(CreateGame),
+    /// `joinGame`.
+    JoinGame(JoinGame),
+    /// `leaveGame`.
+    LeaveGame(GameOnly),
+    /// `startGame`.
+    StartGame(GameOnly),
+    /// `addAI`.
+    AddAi(AddAi),
+    /// `sendClientModelInformation`.
+    Model(GameOnly),
+    /// A move: `buyRoute`, `drawTrainCard`, `getDestinations`,
+    /// `selectDestinations` or `passTurn`.
+    Move(MoveCommand),
+    /// `saveGameState`.
+    SaveGameState(GameOnly),
+    /// `loadGameState`.
+    LoadGameState(LoadGame),
+    /// `getCoach`.
+    GetCoach(GameOnly),
+    /// `getReview`.
+    GetReview(GameOnly),
+}
+
+/// A move's command, with its game.
+#[derive(Debug)]
+pub enum MoveCommand {
+    /// `buyRoute`.
+    BuyRoute(BuyRoute),
+    /// `drawTrainCard`.
+    DrawTrainCard(DrawTrainCard),
+    /// `getDestinations`.
+    GetDestinations(GameOnly),
+    /// `selectDestinations`.
+    SelectDestinations(SelectDestinations),
+    /// `passTurn`.
+    PassTurn(GameOnly),
+}
+
+impl MoveCommand {
+    /// The game the move is in.
+    pub fn game_id(&self) -> i64 {
+        match self {
+            MoveCommand::BuyRoute(p) => p.game_id,
+            MoveCommand::DrawTrainCard(p) => p.game_id,
+            MoveCommand::SelectDestinations(p) => p.game_id,
+            MoveCommand::GetDestinations(p) | MoveCommand::PassTurn(p) => p.game_id,
+        }
+    }
+
+    /// Its name on the wire.
+    pub fn name(&self) -> Name {
+        match self {
+            MoveCommand::BuyRoute(_) => Name::BuyRoute,
+            MoveCommand::DrawTrainCard(_) => Name::DrawTrainCard,
+            MoveCommand::GetDestinations(_) => Name::GetDestinations,
+            MoveCommand::SelectDestinations(_) => Name::SelectDestinations,
+            MoveCommand::PassTurn(_) => Name::PassTurn,
+        }
+    }
+}
+
+impl Command {
+    /// The command `name` with the request's parameters read, or the answer
+    /// refusing them: [`description::INVALID_INPUT`] (for `loadGameState`,
+    /// with its reason).
+    pub fn parse(name: Name, req: &Request) -> Result<Command, Value> {
+        fn read<T: DeserializeOwned>(req: &Request) -> Result<T, Value> {
+            req.params()
+                .ok_or_else(|| described(description::INVALID_INPUT))
+        }
+        Ok(match name {
+            Name::Login => Command::Login(read(req)?),
+            Name::Register => Command::Register(read(req)?),
+            Name::Logout => Command::Logout,
+            Name::SendChat => Command::SendChat(read(req)?),
+            Name::UpdateJoinableGames => Command::UpdateJoinableGames,
+            Name::UpdateUserGames => Command::UpdateUserGames,
+            Name::CreateGame => Command::CreateGame(read(req)?),
+            Name::JoinGame => Command::JoinGame(read(req)?),
+            Name::LeaveGame => Command::LeaveGame(read(req)?),
+            Name::StartGame => Command::StartGame(read(req)?),
+            Name::AddAi => Command::AddAi(read(req)?),
+            Name::Model => Command::Model(read(req)?),
+            Name::BuyRoute => Command::Move(MoveCommand::BuyRoute(read(req)?)),
+            Name::DrawTrainCard => Command::Move(MoveCommand::DrawTrainCard(read(req)?)),
+            Name::GetDestinations => Command::Move(MoveCommand::GetDestinations(read(req)?)),
+            Name::SelectDestinations => {
+                Command::Move(MoveCommand::SelectDestinations(read(req)?))
+            }
+            Name::PassTurn => Command::Move(MoveCommand::PassTurn(read(req)?)),
+            Name::SaveGameState => Command::SaveGameState(read(req)?),
+            Name::LoadGameState => Command::LoadGameState(req.params().ok_or_else(|| {
+                json!({ "status": "error", "description": description::INVALID_INPUT, "reason": "path is a file name in the saves folder" })
+            })?),
+            Name::GetCoach => Command::GetCoach(read(req)?),
+            Name::GetReview => Command::GetReview(read(req)?),
+        })
+    }
+
+    /// The game the command names, if any.
+    pub fn game_id(&self) -> Option<i64> {
+        match self {
+            Command::SendChat(p) => Some(p.game_id),
+            Command::JoinGame(p) => Some(p.game_id),
+            Command::AddAi(p) => Some(p.game_id),
+            Command::Move(m) => Some(m.game_id()),
+            Command::LeaveGame(p)
+            | Command::StartGame(p)
+            | Command::Model(p)
+            | Command::SaveGameState(p)
+            | Command::GetCoach(p)
+            | Command::GetReview(p) => Some(p.game_id),
+            Command::Login(_)
+            | Command::Register(_)
+            | Command::Logout
+            | Command::UpdateJoinableGames
+            | Command::UpdateUserGames
+            | Command::CreateGame(_)
+            | Command::LoadGameState(_) => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +555,41 @@ mod tests {
         let r = Request::parse(r#"{"command":"buyRoute","parameters":{"gameId":1,"routeIndex":2,"trainColor":"red","numberOfWilds":0}}"#).unwrap();
         let b: BuyRoute = r.params().unwrap();
         assert_eq!((b.game_id, b.route_index, b.number_of_wilds), (1, 2, 0));
+    }
+
+    #[test]
+    fn names_and_commands() {
+        for (name, wire) in Name::ALL {
+            assert_eq!(Name::parse(wire), Some(name));
+            assert_eq!(name.as_str(), wire);
+        }
+        assert_eq!(Name::parse("buyroute"), None, "names are case-sensitive");
+        assert_eq!(Name::parse("hack"), None);
+        let r = Request::parse(
+            r#"{"command":"drawTrainCard","parameters":{"gameId":4,"cardLocation":5}}"#,
+        )
+        .unwrap();
+        let c = Command::parse(Name::DrawTrainCard, &r).unwrap();
+        assert_eq!(c.game_id(), Some(4));
+        assert!(matches!(
+            c,
+            Command::Move(MoveCommand::DrawTrainCard(DrawTrainCard {
+                card_location: 5,
+                ..
+            }))
+        ));
+        // Parameters of another command's shape are refused.
+        let refused = Command::parse(Name::JoinGame, &r).unwrap_err();
+        assert_eq!(refused, described(description::INVALID_INPUT));
+        let r = Request::parse(r#"{"command":"loadGameState","parameters":{"file":"x"}}"#).unwrap();
+        let refused = Command::parse(Name::LoadGameState, &r).unwrap_err();
+        assert_eq!(refused["status"], "error");
+        assert!(matches!(
+            Command::parse(
+                Name::Logout,
+                &Request::parse(r#"{"command":"logout"}"#).unwrap()
+            ),
+            Ok(Command::Logout)
+        ));
     }
 }

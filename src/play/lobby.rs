@@ -1,0 +1,535 @@
+//! The lobby: the boards offered (the shipped ones and those uploaded),
+//! the lists of games (those a user may join, those a user is in) and the
+//! commands of a game not yet started: create, join, leave, add a bot,
+//! start.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::accounts;
+use super::conns::{ConnId, Conns};
+use super::journal::Batch;
+use super::protocol::{self, description as d, envelope, AddAi, CreateGame, GameOnly, JoinGame};
+use super::sessions::{now, Accounts};
+use super::store::{BoardRecord, GameId, UploadRecord, UserId, Write};
+use super::table::{Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS, MAX_SEATS};
+use super::tables::{Ask, Tables};
+use super::view;
+use crate::board::Board;
+
+/// The longest game name.
+pub(super) const MAX_NAME: usize = 60;
+
+/// A board offered to the lobby: its key and file text.
+pub struct Offer {
+    /// The key clients name it by.
+    pub key: String,
+    /// The file's text.
+    pub json: String,
+    /// Where it came from, for messages.
+    pub file: String,
+}
+
+/// A board file validated as the command line validates it, under `key`.
+pub(super) fn board_entry(key: String, json: String, file: &str) -> Result<TableBoard, String> {
+    let board = Board::from_json(&json, file).map_err(|e| e.to_string())?;
+    let hash = accounts::text_hash(&json);
+    Ok(TableBoard::new(key, hash, json, board))
+}
+
+/// The boards: offered, known by hash, stored, uploaded.
+#[derive(Default)]
+pub(super) struct Lobby {
+    /// The boards offered in the lobby, by key, in the order listed.
+    offered: Vec<Arc<TableBoard>>,
+    /// Every board a game uses or may use, by hash; and those stored.
+    by_hash: HashMap<String, Arc<TableBoard>>,
+    stored_boards: HashSet<String>,
+    uploads: Vec<UploadRecord>,
+}
+
+impl Lobby {
+    /// The boards `offers` (the first is the default), checked to have
+    /// distinct keys; `stored` are the hashes of the boards in the store.
+    pub(super) fn new(offers: Vec<Offer>, stored: HashSet<String>) -> Result<Lobby, String> {
+        let mut lobby = Lobby {
+            stored_boards: stored,
+            ..Lobby::default()
+        };
+        for o in offers {
+            if lobby.offered.iter().any(|b| b.key == o.key) {
+                return Err(format!(
+                    "two boards are offered as {:?}: rename one file",
+                    o.key
+                ));
+            }
+            let entry = Arc::new(board_entry(o.key, o.json, &o.file)?);
+            lobby
+                .by_hash
+                .entry(entry.hash.clone())
+                .or_insert(entry.clone());
+            lobby.offered.push(entry);
+        }
+        Ok(lobby)
+    }
+
+    /// The board of `hash`, known already or read from `texts` (the
+    /// store's boards) under `key`.
+    pub(super) fn entry_for(
+        &mut self,
+        texts: &HashMap<String, String>,
+        key: &str,
+        hash: &str,
+    ) -> Result<Arc<TableBoard>, String> {
+        if let Some(b) = self.by_hash.get(hash) {
+            return Ok(b.clone());
+        }
+        let json = texts
+            .get(hash)
+            .ok_or_else(|| format!("board {hash} is missing"))?;
+        let b = Arc::new(board_entry(key.to_string(), json.clone(), key)?);
+        self.by_hash.insert(hash.to_string(), b.clone());
+        Ok(b)
+    }
+
+    /// An upload read back: offered under its key when its board is known.
+    pub(super) fn restore_upload(
+        &mut self,
+        texts: &HashMap<String, String>,
+        u: UploadRecord,
+    ) -> Result<(), String> {
+        let key = format!("upload-{}", u.id);
+        let offered = self.entry_for(texts, &key, &u.hash).map(|b| {
+            Arc::new(TableBoard::new(
+                key.clone(),
+                b.hash.clone(),
+                b.json.clone(),
+                (*b.board).clone(),
+            ))
+        });
+        self.uploads.push(u);
+        self.offered
+            .push(offered.map_err(|e| format!("uploaded board {key}: {e}"))?);
+        Ok(())
+    }
+
+    /// The boards offered, for `GET /api/boards`.
+    pub(super) fn boards(&self) -> Value {
+        let boards: Vec<Value> = self
+            .offered
+            .iter()
+            .map(|b| {
+                json!({
+                    "key": b.key,
+                    "name": b.board.name,
+                    "title": b.board.title,
+                    "cars": b.board.cars,
+                    "cities": b.board.cities.len(),
+                    "routes": b.board.routes.len(),
+                    "tickets": b.board.cards.len(),
+                })
+            })
+            .collect();
+        json!({ "boards": boards })
+    }
+
+    /// A board file uploaded by `user`, validated as the command line
+    /// validates it, then offered as `upload-<id>`.
+    pub(super) fn upload(
+        &mut self,
+        batch: &mut Batch,
+        user: UserId,
+        name: &str,
+        text: String,
+    ) -> Value {
+        let id = self.uploads.iter().map(|u| u.id).max().unwrap_or(0) + 1;
+        let key = format!("upload-{id}");
+        let name = if name.trim().is_empty() {
+            "the uploaded board"
+        } else {
+            name.trim()
+        };
+        let name: String = name.chars().take(200).collect();
+        match board_entry(key.clone(), text, &name) {
+            Err(reason) => json!({ "description": d::INVALID_INPUT, "reason": reason }),
+            Ok(entry) => {
+                let entry = Arc::new(entry);
+                self.store_board(batch, &entry);
+                let record = UploadRecord {
+                    id,
+                    name: name.clone(),
+                    hash: entry.hash.clone(),
+                    owner: user,
+                };
+                batch.write(Write::Upload(record.clone()));
+                self.uploads.push(record);
+                self.by_hash
+                    .entry(entry.hash.clone())
+                    .or_insert(entry.clone());
+                self.offered.push(entry);
+                json!({ "description": d::SUCCESS, "key": key, "name": name })
+            }
+        }
+    }
+
+    /// Writes a board to the store unless it is there.
+    pub(super) fn store_board(&mut self, batch: &mut Batch, b: &TableBoard) {
+        if self.stored_boards.insert(b.hash.clone()) {
+            batch.write(Write::Board(BoardRecord {
+                hash: b.hash.clone(),
+                json: b.json.clone(),
+            }));
+        }
+    }
+
+    /// `createGame`: a table with its creator seated, open to join.
+    pub(super) fn create(
+        &mut self,
+        tables: &mut Tables,
+        (accounts, conns): (&Accounts, &Conns),
+        batch: &mut Batch,
+        ask: Ask,
+        p: &CreateGame,
+    ) -> Result<(), Value> {
+        let name = p.game_name.trim().to_string();
+        let color = color(&p.color).ok_or_else(|| protocol::described(d::INVALID_INPUT))?;
+        if name.is_empty() || name.chars().count() > MAX_NAME {
+            return Err(
+                json!({ "description": d::INVALID_INPUT, "reason": format!("a game's name is 1 to {MAX_NAME} characters") }),
+            );
+        }
+        let key = p.board.clone().unwrap_or_else(|| "usa".to_string());
+        let board = self
+            .offered
+            .iter()
+            .find(|b| b.key == key)
+            .cloned()
+            .ok_or_else(|| protocol::described(d::UNKNOWN_BOARD))?;
+        let id = tables.next_id();
+        let created = now();
+        let mut table = Table::new(
+            id,
+            name.clone(),
+            ask.user,
+            accounts.username(ask.user),
+            color,
+            board.clone(),
+            created,
+        );
+        table.coach = p.coach;
+        self.store_board(batch, &board);
+        batch.write(Write::Game {
+            id,
+            name,
+            creator: ask.user,
+            board_key: board.key.clone(),
+            board_hash: board.hash.clone(),
+            created,
+            coach: p.coach,
+        });
+        batch.write(Write::Seats {
+            game: id,
+            seats: table.seat_records(),
+        });
+        tables.insert(table);
+        conns.send(
+            batch,
+            ask.conn,
+            ask.id,
+            "createGame",
+            json!({ "description": d::SUCCESS, "gameId": id }),
+        );
+        push_changed(tables, conns, batch, id);
+        Ok(())
+    }
+}
+
+/// `joinGame`: a seat for the asking user, in the colour chosen; a full
+/// table starts.
+pub(super) fn join(
+    tables: &mut Tables,
+    (accounts, conns): (&Accounts, &Conns),
+    batch: &mut Batch,
+    ask: Ask,
+    p: &JoinGame,
+) -> Result<(), Value> {
+    let username = accounts.username(ask.user);
+    let t = tables
+        .get_mut(p.game_id)
+        .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+    let c = color(&p.color).ok_or_else(|| protocol::described(d::INVALID_INPUT))?;
+    if t.seat_of(ask.user).is_some() {
+        return Err(protocol::described(d::ALREADY_IN_GAME));
+    }
+    if t.phase() != Phase::Open {
+        return Err(protocol::described(d::ALREADY_STARTED));
+    }
+    if t.seats.len() >= MAX_SEATS {
+        return Err(protocol::described(d::GAME_FULL));
+    }
+    if !t.free_colors().contains(&c) {
+        return Err(protocol::described(d::COLOR_TAKEN));
+    }
+    t.seats.push(Seat {
+        who: Who::User(ask.user),
+        color: c,
+        name: username,
+    });
+    batch.write(Write::Seats {
+        game: t.id,
+        seats: t.seat_records(),
+    });
+    let full = t.seats.len() == MAX_SEATS;
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "joinGame",
+        protocol::described(d::SUCCESS),
+    );
+    if full {
+        tables.begin(conns, batch, p.game_id, None)?;
+    }
+    push_changed(tables, conns, batch, p.game_id);
+    Ok(())
+}
+
+/// `leaveGame`: the asking user's seat given up before the start; the
+/// last person to leave closes the table.
+pub(super) fn leave(
+    tables: &mut Tables,
+    conns: &Conns,
+    batch: &mut Batch,
+    ask: Ask,
+    p: &GameOnly,
+) -> Result<(), Value> {
+    let t = tables
+        .get_mut(p.game_id)
+        .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+    let seat = t
+        .seat_of(ask.user)
+        .ok_or_else(|| protocol::described(d::NOT_IN_GAME))?;
+    if t.phase() != Phase::Open {
+        return Err(protocol::described(d::ALREADY_STARTED));
+    }
+    t.seats.remove(seat);
+    let closed = t.users().next().is_none();
+    if closed {
+        batch.write(Write::DeleteGame { game: t.id });
+        tables.remove(p.game_id);
+    } else {
+        if t.creator == ask.user {
+            let next = t.users().next().expect("checked above");
+            t.creator = next;
+            batch.write(Write::Creator {
+                game: t.id,
+                user: t.creator,
+            });
+        }
+        batch.write(Write::Seats {
+            game: t.id,
+            seats: t.seat_records(),
+        });
+    }
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "leaveGame",
+        protocol::described(d::SUCCESS),
+    );
+    push_lobby(tables, conns, batch);
+    conns.send(
+        batch,
+        ask.conn,
+        None,
+        "updateUserGames",
+        user_games(tables, ask.user),
+    );
+    if !closed {
+        push_user_games(tables, conns, batch, p.game_id);
+        tables.push_models(conns, batch, p.game_id);
+    }
+    Ok(())
+}
+
+/// `addAI`: a bot in the next free colour, added by the creator; a full
+/// table starts.
+pub(super) fn add_ai(
+    tables: &mut Tables,
+    conns: &Conns,
+    batch: &mut Batch,
+    ask: Ask,
+    p: &AddAi,
+) -> Result<(), Value> {
+    let t = tables
+        .get_mut(p.game_id)
+        .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+    if t.phase() != Phase::Open {
+        return Err(protocol::described(d::ALREADY_STARTED));
+    }
+    if t.seats.len() >= MAX_SEATS {
+        return Err(protocol::described(d::GAME_FULL));
+    }
+    if t.creator != ask.user {
+        return Err(protocol::described(d::CREATOR_ADDS));
+    }
+    let level = Difficulty::parse(&p.difficulty).ok_or_else(
+        || json!({ "description": d::INVALID_INPUT, "reason": "difficulty is easy or hard" }),
+    )?;
+    let name = t.bot_name(level);
+    let c = t.free_colors()[0];
+    t.seats.push(Seat {
+        who: Who::Bot(level),
+        color: c,
+        name,
+    });
+    batch.write(Write::Seats {
+        game: t.id,
+        seats: t.seat_records(),
+    });
+    let full = t.seats.len() == MAX_SEATS;
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "addAI",
+        protocol::described(d::SUCCESS),
+    );
+    if full {
+        tables.begin(conns, batch, p.game_id, None)?;
+    }
+    push_changed(tables, conns, batch, p.game_id);
+    Ok(())
+}
+
+/// `startGame`: the creator deals, with at least two players seated.
+pub(super) fn start(
+    tables: &mut Tables,
+    conns: &Conns,
+    batch: &mut Batch,
+    ask: Ask,
+    p: &GameOnly,
+) -> Result<(), Value> {
+    let t = tables
+        .get(p.game_id)
+        .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+    if t.seat_of(ask.user).is_none() {
+        return Err(protocol::described(d::NOT_IN_GAME));
+    }
+    if t.phase() != Phase::Open {
+        return Err(protocol::described(d::ALREADY_STARTED));
+    }
+    if t.creator != ask.user {
+        return Err(protocol::described(d::CREATOR_STARTS));
+    }
+    if t.seats.len() < 2 {
+        return Err(protocol::described(d::INSUFFICIENT_PLAYERS));
+    }
+    tables.begin(conns, batch, p.game_id, Some((ask.conn, ask.id)))?;
+    push_changed(tables, conns, batch, p.game_id);
+    Ok(())
+}
+
+/// After a table's seats changed: the lobby to everyone, the game lists
+/// and the views to its players.
+fn push_changed(tables: &Tables, conns: &Conns, batch: &mut Batch, game: GameId) {
+    push_lobby(tables, conns, batch);
+    push_user_games(tables, conns, batch, game);
+    tables.push_models(conns, batch, game);
+}
+
+/// The games `user` may join.
+pub(super) fn joinable(tables: &Tables, user: UserId) -> Value {
+    let games: Vec<Value> = tables
+        .iter()
+        .filter(|t| {
+            t.phase() == Phase::Open && t.seats.len() < MAX_SEATS && t.seat_of(user).is_none()
+        })
+        .map(|t| view::lobby_entry(t, "playerId", None))
+        .collect();
+    json!({ "description": d::SUCCESS, "games": games })
+}
+
+/// The games `user` is seated at.
+pub(super) fn user_games(tables: &Tables, user: UserId) -> Value {
+    let games: Vec<Value> = tables
+        .iter()
+        .filter_map(|t| {
+            t.seat_of(user)
+                .map(|s| view::lobby_entry(t, "playerOrder", Some(s)))
+        })
+        .collect();
+    json!({ "description": d::SUCCESS, "games": games })
+}
+
+/// A connection's lists of games.
+pub(super) fn push_games_to(
+    tables: &Tables,
+    conns: &Conns,
+    batch: &mut Batch,
+    conn: ConnId,
+    user: UserId,
+) {
+    conns.send(
+        batch,
+        conn,
+        None,
+        "updateUserGames",
+        user_games(tables, user),
+    );
+    conns.send(
+        batch,
+        conn,
+        None,
+        "updateJoinableGames",
+        joinable(tables, user),
+    );
+}
+
+/// The joinable games, to every logged-in connection: each game's entry
+/// is made once, and each user's list leaves out the user's own games.
+pub(super) fn push_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
+    let open: Vec<(&Table, String)> = tables
+        .iter()
+        .filter(|t| t.phase() == Phase::Open && t.seats.len() < MAX_SEATS)
+        .map(|t| (t, view::lobby_entry(t, "playerId", None).to_string()))
+        .collect();
+    let mut lists: HashMap<UserId, String> = HashMap::new();
+    for (_, c) in conns.iter() {
+        if let Some(u) = c.user {
+            let text = lists.entry(u).or_insert_with(|| {
+                let games: Vec<&str> = open
+                    .iter()
+                    .filter(|(t, _)| t.seat_of(u).is_none())
+                    .map(|(_, entry)| entry.as_str())
+                    .collect();
+                let output = format!(
+                    "{{\"description\":\"{}\",\"games\":[{}]}}",
+                    d::SUCCESS,
+                    games.join(",")
+                );
+                envelope("updateJoinableGames", None, &output)
+            });
+            batch.send(&c.outbox, text.clone());
+        }
+    }
+}
+
+/// The game lists of the users seated at `table`.
+pub(super) fn push_user_games(tables: &Tables, conns: &Conns, batch: &mut Batch, table: GameId) {
+    let Some(t) = tables.get(table) else {
+        return;
+    };
+    for u in t.users().collect::<Vec<_>>() {
+        conns.send_user(batch, u, None, "updateUserGames", &user_games(tables, u));
+    }
+}
+
+/// A player colour as a client names it.
+fn color(name: &str) -> Option<&'static str> {
+    let name = name.trim().to_lowercase();
+    COLORS.iter().copied().find(|c| *c == name)
+}

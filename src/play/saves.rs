@@ -1,0 +1,221 @@
+//! Saved games: `saveGameState` (a player's state file with the whole game
+//! inside, written to the saves folder) and `loadGameState` (a saved game
+//! replayed through the rules engine as a new table), and a table as a
+//! saved game, which the review reads too.
+
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::conns::Conns;
+use super::journal::Batch;
+use super::lobby::{self, board_entry, Lobby, MAX_NAME};
+use super::protocol::{description as d, GameOnly, LoadGame};
+use super::sessions::{now, Accounts};
+use super::store::{ChatRecord, GameRecord, MoveRecord, SeatRecord, Write};
+use super::table::{Table, Who};
+use super::tables::{Ask, Tables};
+use crate::game::saved::{Move, SavedChat, SavedGame, SavedSeat};
+use crate::game::state::GameState;
+
+/// A saved game to write outside the lock.
+pub struct SaveFile {
+    /// The game file's path.
+    pub path: std::path::PathBuf,
+    /// Its text.
+    pub text: String,
+    /// The board file's path, beside it.
+    pub board_path: std::path::PathBuf,
+    /// The board's text.
+    pub board_text: String,
+}
+
+/// `saveGameState`: the asking player's state file, the whole game inside.
+pub(super) fn save(
+    tables: &Tables,
+    accounts: &Accounts,
+    ask: Ask,
+    p: &GameOnly,
+) -> Result<SaveFile, Value> {
+    let (t, seat) = tables.seated(ask.user, p.game_id)?;
+    let Some(g) = t.game() else {
+        return Err(
+            json!({ "description": d::INVALID_INPUT, "reason": "the game has not started" }),
+        );
+    };
+    let board_name = format!("game-{}.board.json", t.id);
+    let mut file = GameState::of_player(g, seat).to_json(&t.board.board, &board_name);
+    file["game"] = saved(accounts, t, seat).to_json();
+    let name = format!("game-{}-{}.json", t.id, t.moves.len());
+    Ok(SaveFile {
+        path: tables.saves.join(name),
+        text: serde_json::to_string_pretty(&file).unwrap_or_default() + "\n",
+        board_path: tables.saves.join(board_name),
+        board_text: t.board.json.clone(),
+    })
+}
+
+/// A table as a saved game, from `seat`'s point of view.
+pub(super) fn saved(accounts: &Accounts, t: &Table, seat: usize) -> SavedGame {
+    SavedGame {
+        name: t.name.clone(),
+        board_key: t.board.key.clone(),
+        seed: t.seed().unwrap_or(0),
+        seats: t
+            .seats
+            .iter()
+            .map(|s| match s.who {
+                Who::User(u) => SavedSeat {
+                    username: accounts.find_username(u),
+                    bot: None,
+                    color: s.color.to_string(),
+                },
+                Who::Bot(l) => SavedSeat {
+                    username: None,
+                    bot: Some(l.name().to_string()),
+                    color: s.color.to_string(),
+                },
+            })
+            .collect(),
+        saved_by: seat,
+        moves: t.moves.clone(),
+        chat: t
+            .chat
+            .iter()
+            .map(|c| SavedChat {
+                sender: c.sender.clone(),
+                message: c.message.clone(),
+                at: c.at,
+            })
+            .collect(),
+    }
+}
+
+/// `loadGameState`: a saved game from the saves folder, replayed as a new
+/// table with its players seated.
+pub(super) fn load_game(
+    (tables, lobby): (&mut Tables, &mut Lobby),
+    (accounts, conns): (&Accounts, &Conns),
+    batch: &mut Batch,
+    ask: Ask,
+    p: &LoadGame,
+) -> Result<(), Value> {
+    let error = |reason: String| json!({ "status": "error", "description": d::INVALID_INPUT, "reason": reason });
+    let asked = std::path::Path::new(&p.path);
+    let name = asked
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    // Only the saves folder is read: a bare name, or a path into it.
+    let inside = asked
+        .parent()
+        .is_none_or(|d| d.as_os_str().is_empty() || d == tables.saves);
+    if name.is_empty() || !inside || !name.ends_with(".json") {
+        return Err(error(format!(
+            "{}: only files in the saves folder are read",
+            p.path
+        )));
+    }
+    let (_, board_text, saved) =
+        SavedGame::load(&tables.saves.join(&name)).map_err(|e| error(e.to_string()))?;
+    let board = Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(error)?);
+    let mut seats = Vec::new();
+    for (i, s) in saved.seats.iter().enumerate() {
+        let user_id = match &s.username {
+            Some(u) => Some(
+                accounts
+                    .by_name(u)
+                    .ok_or_else(|| error(format!("{name}: game.seats[{i}]: no user {u}")))?,
+            ),
+            None => None,
+        };
+        seats.push(SeatRecord {
+            user: user_id,
+            bot: s.bot.clone(),
+            color: s.color.clone(),
+        });
+    }
+    if !seats.iter().any(|s| s.user == Some(ask.user)) {
+        return Err(error(format!("{name}: you have no seat in that game")));
+    }
+    let moves: Vec<MoveRecord> = saved
+        .moves
+        .iter()
+        .map(|(seat, a)| MoveRecord {
+            seat: *seat,
+            action: Move::from(a).to_json(),
+        })
+        .collect();
+    let chat: Vec<ChatRecord> = saved
+        .chat
+        .iter()
+        .map(|c| ChatRecord {
+            sender: c.sender.clone(),
+            message: c.message.clone(),
+            at: c.at,
+        })
+        .collect();
+    let id = tables.next_id();
+    let created = now();
+    let game_name: String = format!("{} (loaded)", saved.name)
+        .chars()
+        .take(MAX_NAME + 9)
+        .collect();
+    let g = GameRecord {
+        id,
+        name: game_name.clone(),
+        creator: ask.user,
+        board_key: board.key.clone(),
+        board_hash: board.hash.clone(),
+        created,
+        seed: Some(saved.seed),
+        // A loaded game is a test fixture: the coach stays off.
+        coach: false,
+        seats: seats.clone(),
+        moves: moves.clone(),
+        chat: chat.clone(),
+    };
+    let names = |u| accounts.seat_name(u);
+    let table =
+        Table::restore(&g, board.clone(), &names).map_err(|e| error(format!("{name}: {e}")))?;
+    lobby.store_board(batch, &board);
+    batch.write(Write::Game {
+        id,
+        name: game_name,
+        creator: ask.user,
+        board_key: board.key.clone(),
+        board_hash: board.hash.clone(),
+        created,
+        coach: false,
+    });
+    batch.write(Write::Seats { game: id, seats });
+    batch.write(Write::Start {
+        game: id,
+        seed: saved.seed,
+    });
+    for (seq, record) in moves.into_iter().enumerate() {
+        batch.write(Write::Move {
+            game: id,
+            seq,
+            record,
+        });
+    }
+    for (seq, record) in chat.into_iter().enumerate() {
+        batch.write(Write::Chat {
+            game: id,
+            seq,
+            record,
+        });
+    }
+    tables.insert(table);
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "loadGameState",
+        json!({ "status": "success", "description": d::SUCCESS, "gameId": id }),
+    );
+    lobby::push_user_games(tables, conns, batch, id);
+    tables.push_models(conns, batch, id);
+    Ok(())
+}

@@ -1,0 +1,583 @@
+//! Tables and moves: every game the server holds ([`Table`], one game,
+//! is [`super::table`]'s), the deal that starts one, chat, each move from
+//! its typed command through the rules engine to every player's message,
+//! and what the coach and the review may read of a game.
+//!
+//! Every message to a player is built by [`super::view`] from the table
+//! and that player's seat; this part only says whom it goes to.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{json, Value};
+
+use super::accounts;
+use super::conns::{ConnId, Conns};
+use super::journal::Batch;
+use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand};
+use super::sessions::{now, Accounts};
+use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
+use super::table::{self, parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
+use super::view;
+use crate::board::Colour;
+use crate::game::rules::{Action, Illegal, RuleError};
+use crate::game::saved::{Move, SavedGame};
+use crate::game::state::GameState;
+
+/// The longest chat message.
+const MAX_CHAT: usize = 500;
+
+/// Who asks: the user, their connection and the id the answer echoes.
+#[derive(Clone, Copy)]
+pub(super) struct Ask<'a> {
+    pub(super) user: UserId,
+    pub(super) conn: ConnId,
+    pub(super) id: Option<&'a Value>,
+}
+
+/// The coach's input for one player: their own state and offer only.
+pub struct CoachInput {
+    /// The game.
+    pub game: GameId,
+    /// The player's seat.
+    pub seat: usize,
+    /// Its board.
+    pub board: Arc<TableBoard>,
+    /// The player's state: their cars, tracks and tickets, the others'
+    /// claimed tracks.
+    pub state: GameState,
+    /// The player's ticket offer waiting, with how many to keep.
+    pub offer: Option<(Vec<crate::board::TicketId>, usize)>,
+}
+
+/// What `getReview` found.
+pub enum ReviewStart {
+    /// The review, done before.
+    Ready(Arc<Value>),
+    /// Being computed: the answer comes when it is done.
+    Waiting,
+    /// To compute now: the game, its board and the whole game as saved.
+    Compute(GameId, Arc<TableBoard>, SavedGame),
+}
+
+/// Every game, with what deals them and where saves go.
+pub(super) struct Tables {
+    games: BTreeMap<GameId, Table>,
+    /// Where `saveGameState` writes.
+    pub(super) saves: PathBuf,
+    /// Deals from this seed plus the game's id instead of at random (tests
+    /// and benchmarks only: players who know it know the deck).
+    pub(super) seed: Option<u64>,
+}
+
+impl Tables {
+    /// No game yet.
+    pub(super) fn new(saves: PathBuf) -> Tables {
+        Tables {
+            games: BTreeMap::new(),
+            saves,
+            seed: None,
+        }
+    }
+
+    /// A table.
+    pub(super) fn get(&self, id: GameId) -> Option<&Table> {
+        self.games.get(&id)
+    }
+
+    /// A table, to change.
+    pub(super) fn get_mut(&mut self, id: GameId) -> Option<&mut Table> {
+        self.games.get_mut(&id)
+    }
+
+    /// Every table, by id.
+    pub(super) fn iter(&self) -> impl Iterator<Item = &Table> {
+        self.games.values()
+    }
+
+    /// Adds a table under its id.
+    pub(super) fn insert(&mut self, table: Table) {
+        self.games.insert(table.id, table);
+    }
+
+    /// Removes a table.
+    pub(super) fn remove(&mut self, id: GameId) {
+        self.games.remove(&id);
+    }
+
+    /// The id the next game gets.
+    pub(super) fn next_id(&self) -> GameId {
+        self.games.keys().max().copied().unwrap_or(0) + 1
+    }
+
+    /// The table of `game` with `user`'s seat at it.
+    pub(super) fn seated(&self, user: UserId, game: GameId) -> Result<(&Table, usize), Value> {
+        let t = self
+            .games
+            .get(&game)
+            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let seat = t
+            .seat_of(user)
+            .ok_or_else(|| protocol::described(d::NOT_IN_GAME))?;
+        Ok((t, seat))
+    }
+
+    /// Every seated user's own view of the game.
+    pub(super) fn push_models(&self, conns: &Conns, batch: &mut Batch, table: GameId) {
+        let Some(t) = self.games.get(&table) else {
+            return;
+        };
+        for (seat, s) in t.seats.iter().enumerate() {
+            if let Who::User(u) = s.who {
+                conns.send_user(
+                    batch,
+                    u,
+                    None,
+                    "sendClientModelInformation",
+                    &view::model(t, Some(seat)),
+                );
+            }
+        }
+    }
+
+    /// Deals: a fresh seed, each player's own `startGame` answer.
+    pub(super) fn begin(
+        &mut self,
+        conns: &Conns,
+        batch: &mut Batch,
+        game: GameId,
+        answer: Option<(ConnId, Option<&Value>)>,
+    ) -> Result<(), Value> {
+        let seed = match self.seed {
+            Some(base) => base.wrapping_add(game as u64),
+            None => accounts::new_seed().map_err(|e| {
+                eprintln!("ttr-opt play: {e}");
+                protocol::described(d::SERVER_ERROR)
+            })?,
+        };
+        let t = self
+            .games
+            .get_mut(&game)
+            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        t.start(seed).map_err(|e| {
+            eprintln!("ttr-opt play: game {game} cannot start: {e}");
+            protocol::described(d::SERVER_ERROR)
+        })?;
+        batch.write(Write::Start { game, seed });
+        let t = &self.games[&game];
+        for (seat, s) in t.seats.iter().enumerate() {
+            if let Who::User(u) = s.who {
+                conns.send_user(batch, u, answer, "startGame", &view::deal(t, seat));
+            }
+        }
+        Ok(())
+    }
+
+    /// `sendChat`: the message to everyone at the table.
+    pub(super) fn chat(
+        &mut self,
+        (accounts, conns): (&Accounts, &Conns),
+        batch: &mut Batch,
+        ask: Ask,
+        p: &Chat,
+    ) -> Result<(), Value> {
+        let message = p.message.trim().to_string();
+        self.seated(ask.user, p.game_id)?;
+        if message.is_empty() || message.chars().count() > MAX_CHAT {
+            return Err(
+                json!({ "description": d::INVALID_INPUT, "reason": format!("a message is 1 to {MAX_CHAT} characters") }),
+            );
+        }
+        let sender = accounts.username(ask.user);
+        let t = self.games.get_mut(&p.game_id).expect("seated above");
+        let record = ChatRecord {
+            sender: sender.clone(),
+            message: message.clone(),
+            at: now(),
+        };
+        batch.write(Write::Chat {
+            game: t.id,
+            seq: t.chat.len(),
+            record: record.clone(),
+        });
+        t.chat.push(record);
+        let out = json!({ "description": d::SUCCESS, "gameId": p.game_id, "sender": sender, "message": message });
+        let t = &self.games[&p.game_id];
+        for u in t.users().collect::<Vec<_>>() {
+            conns.send_user(batch, u, Some((ask.conn, ask.id)), "sendChat", &out);
+        }
+        self.push_models(conns, batch, p.game_id);
+        Ok(())
+    }
+
+    /// `sendClientModelInformation`: the asking player's view.
+    pub(super) fn model(
+        &self,
+        conns: &Conns,
+        batch: &mut Batch,
+        ask: Ask,
+        p: &GameOnly,
+    ) -> Result<(), Value> {
+        let (t, seat) = self.seated(ask.user, p.game_id)?;
+        let out = view::model(t, Some(seat));
+        conns.send(batch, ask.conn, ask.id, "sendClientModelInformation", out);
+        Ok(())
+    }
+
+    /// A move command of a person: read into the rules engine's action,
+    /// then played as [`Tables::play`] plays it.
+    pub(super) fn game_move(
+        &mut self,
+        conns: &Conns,
+        batch: &mut Batch,
+        ask: Ask,
+        m: &MoveCommand,
+    ) -> Result<bool, Value> {
+        let game = m.game_id();
+        let (t, seat) = self.seated(ask.user, game)?;
+        let action = move_of(t, seat, m)?;
+        let command = m.name().as_str();
+        self.play(
+            conns,
+            batch,
+            game,
+            seat,
+            &action,
+            Some((ask.conn, ask.id, command)),
+        )
+        .map_err(|e| json!({ "description": refusal(m, &e), "reason": e.message }))
+    }
+
+    /// Plays `action` for `seat` (a person's command, answered on `answer`,
+    /// or a bot's move): the rules engine decides; if legal, the move is
+    /// recorded and every player told, each what they may know. Returns
+    /// whether the players' lists of games changed (the turn passed, the
+    /// game ended, or tickets were kept).
+    pub(super) fn play(
+        &mut self,
+        conns: &Conns,
+        batch: &mut Batch,
+        game: GameId,
+        seat: usize,
+        action: &Action,
+        answer: Option<(ConnId, Option<&Value>, &str)>,
+    ) -> Result<bool, RuleError> {
+        let t = self
+            .games
+            .get_mut(&game)
+            .ok_or_else(|| RuleError::new(Illegal::Setup, "no such game"))?;
+        let seq = t.moves.len();
+        let outcome = t.act(seat, action)?;
+        batch.write(Write::Move {
+            game,
+            seq,
+            record: MoveRecord {
+                seat,
+                action: Move::from(action).to_json(),
+            },
+        });
+        let t = &self.games[&game];
+        let g = t.game().expect("a move was made");
+        let board = &t.board.board;
+        let ask = answer.map(|(c, id, _)| (c, id));
+        // Each user at the table gets the move's message: the asking
+        // connection with its id; a card from the deck only to its player.
+        let users: Vec<(usize, UserId)> = t
+            .seats
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| match s.who {
+                Who::User(u) => Some((i, u)),
+                Who::Bot(_) => None,
+            })
+            .collect();
+        let totals: Vec<Value> = g
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| json!({ "playerId": i, "points": p.route_points }))
+            .collect();
+        for &(s, u) in &users {
+            let mine = s == seat;
+            let (command, out) = match action {
+                Action::Claim {
+                    route,
+                    track,
+                    colour,
+                    locomotives,
+                } => (
+                    "buyRoute",
+                    json!({
+                        "description": d::SUCCESS, "gameId": game, "playerId": seat,
+                        "routeIndexPurchased": t.board.index_of(*route, *track),
+                        "trainColor": if *locomotives == board.route(*route).length { "wild".to_string() } else { colour.to_string() },
+                        "numberOfWilds": locomotives,
+                        "trainsLeft": g.players[seat].cars, "pointTotals": totals,
+                    }),
+                ),
+                Action::DrawFaceUp(_) | Action::DrawDeck => {
+                    let from_deck = *action == Action::DrawDeck;
+                    let shown = if mine || !from_deck {
+                        Value::from(table::card_name(outcome.card))
+                    } else {
+                        Value::Null
+                    };
+                    (
+                        "drawTrainCard",
+                        json!({
+                            "description": d::SUCCESS, "gameId": game, "playerId": seat,
+                            "cardDrawn": shown,
+                            "cardLocation": match action { Action::DrawFaceUp(i) => *i, _ => 5 },
+                            "drawAgain": outcome.draw_again,
+                            "deckCount": g.deck_len(),
+                            "availableTrainCards": g.face_up().iter().enumerate().map(|(i, &c)| json!({ "color": table::card_name(Some(c)), "index": i })).collect::<Vec<_>>(),
+                            "canDrawWild": !g.drawing_second(),
+                        }),
+                    )
+                }
+                Action::DrawTickets => {
+                    let mut out =
+                        json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat });
+                    let offered = g.offer(seat).map(|(o, _)| o.to_vec()).unwrap_or_default();
+                    if mine {
+                        out["destinationCards"] = offered
+                            .iter()
+                            .map(|&x| view::destination(board, x))
+                            .collect();
+                    } else {
+                        out["count"] = offered.len().into();
+                    }
+                    ("getDestinations", out)
+                }
+                Action::KeepTickets(kept) => (
+                    "selectDestinations",
+                    json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat, "kept": kept.len() }),
+                ),
+                Action::Pass => (
+                    "passTurn",
+                    json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat }),
+                ),
+            };
+            let from = if mine { ask } else { None };
+            conns.send_user(batch, u, from, command, &out);
+        }
+        if let Some(&(_, u)) = users.iter().find(|(s, _)| *s == seat) {
+            for &x in &outcome.completed {
+                let out = json!({
+                    "gameId": game, "playerId": seat,
+                    "route": { "start": board.city(board.ticket(x).a).name, "end": board.city(board.ticket(x).b).name, "points": board.ticket(x).points },
+                });
+                conns.send_user(batch, u, None, "notifyDestinationRouteCompleted", &out);
+            }
+        }
+        if outcome.turn_started {
+            let out =
+                json!({ "gameId": game, "playerId": g.current(), "lastRound": g.in_last_round() });
+            for &(_, u) in &users {
+                conns.send_user(batch, u, None, "turnStartedNotification", &out);
+            }
+        }
+        if outcome.ended {
+            let out = view::results(t);
+            for &(_, u) in &users {
+                conns.send_user(batch, u, None, "gameEnded", &out);
+            }
+        }
+        self.push_models(conns, batch, game);
+        Ok(outcome.turn_started || outcome.ended || matches!(action, Action::KeepTickets(_)))
+    }
+
+    /// What the coach may know for `getCoach`: the asking player's own
+    /// state ([`GameState::of_player`]) and offer, nothing of the others'.
+    /// Refused outside the player's seat, before the start, and while the
+    /// game is played if its creator left the coach off.
+    pub(super) fn coach_input(&self, user: UserId, p: &GameOnly) -> Result<CoachInput, Value> {
+        let (t, seat) = self.seated(user, p.game_id)?;
+        let Some(g) = t.game() else {
+            return Err(protocol::described(d::NOT_STARTED));
+        };
+        if !t.coach && !g.is_over() {
+            return Err(protocol::described(d::COACH_OFF));
+        }
+        Ok(CoachInput {
+            game: t.id,
+            seat,
+            board: t.board.clone(),
+            state: GameState::of_player(g, seat),
+            offer: g.offer(seat).map(|(o, min)| (o.to_vec(), min)),
+        })
+    }
+
+    /// `getReview`: the review if done; else whether to start it (this
+    /// connection waits for it either way). `saved` is the whole game as
+    /// a file, once it is over.
+    pub(super) fn review_input(
+        &mut self,
+        ask: Ask,
+        p: &GameOnly,
+        saved: impl FnOnce(&Table) -> SavedGame,
+    ) -> Result<ReviewStart, Value> {
+        self.seated(ask.user, p.game_id)?;
+        let saved = {
+            let t = &self.games[&p.game_id];
+            if t.phase() != Phase::Over {
+                return Err(protocol::described(d::NOT_OVER));
+            }
+            saved(t)
+        };
+        let t = self.games.get_mut(&p.game_id).expect("seated above");
+        let waiter = (ask.conn, ask.id.cloned());
+        Ok(match &mut t.review {
+            ReviewSlot::Done(v) => ReviewStart::Ready(v.clone()),
+            ReviewSlot::Running(waiting) => {
+                waiting.push(waiter);
+                ReviewStart::Waiting
+            }
+            slot @ ReviewSlot::None => {
+                *slot = ReviewSlot::Running(vec![waiter]);
+                ReviewStart::Compute(t.id, t.board.clone(), saved)
+            }
+        })
+    }
+
+    /// A review computed (or the answer that it was not: busy, failed):
+    /// every waiting connection gets it, and later requests get the review
+    /// at once (or try again).
+    pub(super) fn review_done(
+        &mut self,
+        conns: &Conns,
+        batch: &mut Batch,
+        game: GameId,
+        review: Result<Value, Value>,
+    ) {
+        let Some(t) = self.games.get_mut(&game) else {
+            return;
+        };
+        let waiting = match std::mem::take(&mut t.review) {
+            ReviewSlot::Running(w) => w,
+            other => {
+                t.review = other;
+                return;
+            }
+        };
+        let out = match review {
+            Ok(v) => {
+                let v = Arc::new(v);
+                t.review = ReviewSlot::Done(v.clone());
+                (*v).clone()
+            }
+            Err(out) => out,
+        };
+        for (conn, id) in waiting {
+            conns.send(batch, conn, id.as_ref(), "getReview", out.clone());
+        }
+    }
+
+    /// The answer to a move command whose parameters did not read: a move
+    /// names its game first, so a game the user has no seat in is refused
+    /// for that (as the engine's checks come after the seat's), whatever
+    /// else the parameters hold.
+    pub(super) fn misread_move(&self, user: UserId, game: Option<i64>, misread: Value) -> Value {
+        match game.map(|g| self.seated(user, g)) {
+            Some(Err(not_seated)) => not_seated,
+            _ => misread,
+        }
+    }
+}
+
+/// The rules engine's action for a move command of `seat`.
+fn move_of(t: &Table, seat: usize, m: &MoveCommand) -> Result<Action, Value> {
+    match m {
+        MoveCommand::BuyRoute(p) => {
+            let &(route, track) = usize::try_from(p.route_index)
+                .ok()
+                .and_then(|i| t.board.tracks.get(i))
+                .ok_or_else(|| protocol::described(d::INVALID_ROUTE))?;
+            let length = t.board.board.route(route).length;
+            let locomotives = u32::try_from(p.number_of_wilds).ok().filter(|&w| w <= length).ok_or_else(|| {
+                json!({ "description": d::INSUFFICIENT_CARDS, "reason": format!("{} wilds for a route of {length}", p.number_of_wilds) })
+            })?;
+            let colour = if p.train_color.trim().eq_ignore_ascii_case("wild") {
+                if locomotives < length {
+                    return Err(
+                        json!({ "description": d::INVALID_TRAIN_COLOR, "reason": "wild names a payment in wilds only" }),
+                    );
+                }
+                match t.board.board.route(route).tracks[track] {
+                    Colour::Gray => Colour::Red,
+                    c => c,
+                }
+            } else {
+                parse_colour(&p.train_color)
+                    .ok_or_else(|| protocol::described(d::INVALID_TRAIN_COLOR))?
+            };
+            Ok(Action::Claim {
+                route,
+                track,
+                colour,
+                locomotives,
+            })
+        }
+        MoveCommand::DrawTrainCard(p) => match p.card_location {
+            0..=4 => Ok(Action::DrawFaceUp(p.card_location as usize)),
+            5 => Ok(Action::DrawDeck),
+            _ => Err(protocol::described(d::INVALID_CARD_LOCATION)),
+        },
+        MoveCommand::GetDestinations(_) => Ok(Action::DrawTickets),
+        MoveCommand::PassTurn(_) => Ok(Action::Pass),
+        MoveCommand::SelectDestinations(p) => {
+            let g = t
+                .game()
+                .ok_or_else(|| protocol::described(d::NOT_YOUR_TURN))?;
+            let Some((offered, _)) = g.offer(seat) else {
+                let mine = !g.is_over() && !g.in_setup() && g.current() == seat;
+                return Err(protocol::described(if mine {
+                    d::NO_DESTINATIONS
+                } else {
+                    d::NOT_YOUR_TURN
+                }));
+            };
+            if p.destinations_selected.len() > offered.len() {
+                return Err(protocol::described(d::NOT_A_VALID_INDEX));
+            }
+            let kept = p
+                .destinations_selected
+                .iter()
+                .map(|&i| {
+                    usize::try_from(i)
+                        .ok()
+                        .and_then(|i| offered.get(i))
+                        .copied()
+                })
+                .collect::<Option<Vec<_>>>()
+                .ok_or_else(|| protocol::described(d::NOT_A_VALID_INDEX))?;
+            Ok(Action::KeepTickets(kept))
+        }
+    }
+}
+
+/// 003's description of a move the rules engine refused.
+fn refusal(m: &MoveCommand, e: &RuleError) -> &'static str {
+    match e.kind {
+        Illegal::NotYourTurn => d::NOT_YOUR_TURN,
+        Illegal::Over => d::GAME_OVER,
+        Illegal::ChooseTickets => d::SELECT_FIRST,
+        Illegal::DrawSecond => d::DRAW_SECOND,
+        Illegal::LocomotiveSecond => d::WILD_ON_DRAW_AGAIN,
+        Illegal::NoCard => match m {
+            MoveCommand::DrawTrainCard(p) if p.card_location == 5 => d::NO_MORE_CARDS,
+            _ => d::INVALID_CARD_LOCATION,
+        },
+        Illegal::NoTicket if matches!(m, MoveCommand::SelectDestinations(_)) => d::NO_DESTINATIONS,
+        Illegal::NoTicket => d::NO_MORE_DESTINATIONS,
+        Illegal::KeepMore => d::SELECT_MORE,
+        Illegal::NotOffered => d::NOT_A_VALID_INDEX,
+        Illegal::RouteUnavailable => d::INVALID_ROUTE,
+        Illegal::Cars => d::INSUFFICIENT_TRAINS,
+        Illegal::Colour => d::INVALID_TRAIN_COLOR,
+        Illegal::Cards => d::INSUFFICIENT_CARDS,
+        Illegal::Pass => d::PASS_NOT_ALLOWED,
+        Illegal::Setup => d::SERVER_ERROR,
+    }
+}
