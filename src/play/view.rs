@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::board::{Board, Colour, TicketId};
 use crate::game::rules::{Card, Expect, Game, COLOURS};
 
-use super::table::{card_name, card_of_index, completed, Phase, Table, Who};
+use super::table::{card_name, card_of_index, Phase, Table, Who};
 
 /// The lines of history a model carries: the latest (a whole game's would
 /// make every message of its end long).
@@ -161,7 +161,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });
     if let (Some(g), Some(s)) = (game, seat) {
-        let done = completed(board, g, s);
+        let done = g.completed_tickets(s);
         out["cities"] = g.players[s]
             .tickets
             .iter()
@@ -202,7 +202,7 @@ pub fn results(table: &Table) -> Value {
         .enumerate()
         .map(|(i, r)| {
             let trip = |&t: &TicketId| destination(board, t);
-            let done = completed(board, game, i);
+            let done = game.completed_tickets(i);
             json!({
                 "playerIndex": i,
                 "username": table.seats[i].name,
