@@ -33,7 +33,9 @@
 //! returns an [`Event`]: what the move did (the card drawn, the tickets
 //! offered or kept, the track claimed, its payment and the tickets it
 //! completed) and what follows (the next turn, the last round, the end),
-//! so that no caller compares states. All randomness comes from a seeded
+//! so that no caller compares states. The engine also answers what a
+//! player may do: [`Game::legal`], [`Game::claims`] and every way to pay
+//! for a track ([`Game::payments`]). All randomness comes from a seeded
 //! ChaCha8 generator, so a seed replays the same game.
 
 use std::collections::VecDeque;
@@ -89,6 +91,28 @@ impl Card {
 
 /// Cards held, counted by [`Card::index`].
 pub type Hand = [u32; 9];
+
+/// The card colours that can pay for a track of colour `track`: its own,
+/// or every one (in [`COLOURS`] order) on gray.
+fn card_colours(track: Colour) -> impl Iterator<Item = Colour> {
+    let any = track == Colour::Gray;
+    COLOURS.into_iter().filter(move |&c| any || c == track)
+}
+
+/// One way to pay for a track: cards of one colour with locomotives
+/// standing in for some of them, or locomotives alone
+/// ([`Game::payments`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Payment {
+    /// The colour of the cards paid; `None` for locomotives alone.
+    pub colour: Option<Colour>,
+    /// The fewest locomotives this colour can be paid with (the hand's
+    /// cards of it short of the track's length).
+    pub min_locomotives: u32,
+    /// The most: with at least one card of the colour (the track's length
+    /// for locomotives alone).
+    pub max_locomotives: u32,
+}
 
 /// A move, made by the player whose turn it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -995,32 +1019,67 @@ impl<'b> Game<'b> {
 
     /// The claims of `route` that `player` could make now: per claimable
     /// track and card colour (any colour on gray), the payment with the
-    /// fewest locomotives, if the hand has it.
+    /// fewest locomotives, if the hand has it (locomotives alone, as that
+    /// colour, when the hand has none of it). Built from
+    /// [`Game::payments`].
     pub fn claims_of(&self, player: usize, route: RouteId) -> Vec<Action> {
         let mut out = Vec::new();
-        let hand = &self.players[player].hand;
         let r = self.board.route(route);
         for (track, &tc) in r.tracks.iter().enumerate() {
-            if self.can_claim_track(player, route, track).is_err() {
+            let payments = self.payments(player, route, track);
+            if payments.is_empty() {
                 continue;
             }
-            let colours: Vec<Colour> = if tc == Colour::Gray {
-                COLOURS.to_vec()
-            } else {
-                vec![tc]
-            };
-            for colour in colours {
-                let have = hand[Card::Train(colour).index()];
-                let locomotives = r.length.saturating_sub(have);
-                if locomotives <= hand[8] {
-                    out.push(Action::Claim {
-                        route,
-                        track,
-                        colour,
-                        locomotives,
-                    });
-                }
+            let alone = payments.iter().any(|p| p.colour.is_none());
+            for colour in card_colours(tc) {
+                let locomotives = match payments.iter().find(|p| p.colour == Some(colour)) {
+                    Some(p) => p.min_locomotives,
+                    None if alone => r.length,
+                    None => continue,
+                };
+                out.push(Action::Claim {
+                    route,
+                    track,
+                    colour,
+                    locomotives,
+                });
             }
+        }
+        out
+    }
+
+    /// Every way `player` may pay for track `track` of `route` now (none if
+    /// the track is closed to them, [`Game::can_claim_track`]): per card
+    /// colour the track takes (every colour on gray, in [`COLOURS`] order)
+    /// of which the hand holds at least one, the fewest and the most
+    /// locomotives standing in for the rest; then locomotives alone, if the
+    /// hand holds enough. Any count between a payment's fewest and most is
+    /// legal.
+    pub fn payments(&self, player: usize, route: RouteId, track: usize) -> Vec<Payment> {
+        if self.can_claim_track(player, route, track).is_err() {
+            return Vec::new();
+        }
+        let r = self.board.route(route);
+        let hand = &self.players[player].hand;
+        let locomotives = hand[Card::Locomotive.index()];
+        let mut out: Vec<Payment> = card_colours(r.tracks[track])
+            .filter_map(|colour| {
+                let have = hand[Card::Train(colour).index()];
+                let min = r.length.saturating_sub(have);
+                let max = locomotives.min(r.length - 1);
+                (have > 0 && min <= max).then_some(Payment {
+                    colour: Some(colour),
+                    min_locomotives: min,
+                    max_locomotives: max,
+                })
+            })
+            .collect();
+        if locomotives >= r.length {
+            out.push(Payment {
+                colour: None,
+                min_locomotives: r.length,
+                max_locomotives: r.length,
+            });
         }
         out
     }
