@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use ttr_opt::board::{Board, Colour, RouteId, TicketId};
-use ttr_opt::game::rules::{longest_path, Action, Card, Expect, Game, Illegal, COLOURS};
+use ttr_opt::game::rules::{longest_path, Action, Card, Expect, Game, Illegal, Payment, COLOURS};
 use ttr_opt::game::simulate::play;
 
 fn rng() -> ChaCha8Rng {
@@ -312,6 +312,87 @@ fn paying_for_routes() {
     g.apply(1, &Action::KeepTickets(vec![offered[2]])).unwrap();
     assert_eq!(g.tickets_left(), before + 2);
     assert_eq!(g.players[1].tickets.len(), 3);
+}
+
+/// The engine's list of payments is exactly what it accepts: every colour
+/// and locomotive count, on every track, for a few hands.
+#[test]
+fn every_way_to_pay_is_listed_and_nothing_else_is_accepted() {
+    let b = common::usa();
+    let mut g = Game::with_decks(&b, 2, deck(&[]), tickets(&b), rng()).unwrap();
+    finish_setup(&mut g);
+    g.players[0].hand = [0; 9];
+    g.players[0].hand[Card::Train(Colour::Blue).index()] = 2;
+    g.players[0].hand[Card::Train(Colour::Red).index()] = 1;
+    g.players[0].hand[8] = 3;
+    let pay = |colour, min_locomotives, max_locomotives| Payment {
+        colour,
+        min_locomotives,
+        max_locomotives,
+    };
+    // Atlanta – Miami: 5, blue.
+    let miami = route(&b, "Atlanta", "Miami");
+    assert_eq!(g.payments(0, miami, 0), [pay(Some(Colour::Blue), 3, 3)]);
+    // Los Angeles – Phoenix: 3, gray.
+    let gray = route(&b, "Los Angeles", "Phoenix");
+    assert_eq!(
+        g.payments(0, gray, 0),
+        [
+            pay(Some(Colour::Red), 2, 2),
+            pay(Some(Colour::Blue), 1, 2),
+            pay(None, 3, 3)
+        ]
+    );
+    for hand in [
+        [2, 0, 1, 3, 0, 5, 1, 0, 2],
+        [0, 0, 0, 0, 0, 0, 0, 0, 6],
+        [1, 1, 1, 1, 1, 1, 1, 1, 0],
+        [6, 0, 0, 0, 4, 0, 0, 0, 1],
+    ] {
+        g.players[0].hand = hand;
+        for r in b.route_ids() {
+            let length = b.route(r).length;
+            for track in 0..b.route(r).tracks.len() {
+                let payments = g.payments(0, r, track);
+                for colour in COLOURS {
+                    for locomotives in 0..=length {
+                        let listed = payments.iter().any(|p| {
+                            (p.colour == Some(colour) || p.colour.is_none())
+                                && (p.min_locomotives..=p.max_locomotives).contains(&locomotives)
+                        });
+                        let action = Action::Claim {
+                            route: r,
+                            track,
+                            colour,
+                            locomotives,
+                        };
+                        let accepted = g.clone().apply(0, &action).is_ok();
+                        assert_eq!(listed, accepted, "{hand:?} {action:?}: {payments:?}");
+                    }
+                }
+                // The claims listed: per colour, the fewest locomotives.
+                for claim in g
+                    .claims_of(0, r)
+                    .iter()
+                    .filter(|a| matches!(a, Action::Claim { track: t, .. } if *t == track))
+                {
+                    let Action::Claim {
+                        colour,
+                        locomotives,
+                        ..
+                    } = claim
+                    else {
+                        unreachable!()
+                    };
+                    let fewest = payments
+                        .iter()
+                        .find(|p| p.colour == Some(*colour))
+                        .map_or(length, |p| p.min_locomotives);
+                    assert_eq!(*locomotives, fewest, "{hand:?} {claim:?}");
+                }
+            }
+        }
+    }
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! and their statistics, and a game in progress with its best continuation.
 //!
 //! - [`rules`]: the rules engine (deck, draws, claims, scoring);
+//! - [`event`]: what a move did, as the rules engine tells it;
 //! - [`players`]: simulated strategies (random, greedy, planner);
 //! - [`simulate`]: many seeded games and their statistics;
 //! - [`state`]: a game in progress, the file format `replan` reads;
@@ -15,6 +16,7 @@
 pub mod bench;
 pub mod coach;
 pub mod deals;
+pub mod event;
 pub mod players;
 pub mod replan;
 pub mod review;

@@ -189,7 +189,6 @@ pub fn review(
     let mut open: Vec<Option<usize>> = vec![None; n];
     let mut last: Vec<Option<usize>> = vec![None; n];
     for (index, (seat, action)) in moves.iter().enumerate() {
-        let before = game.players.get(*seat).map_or(0, |p| p.turns);
         // A turn begins for the player to move when none is open (the
         // start's ticket choice is no turn).
         if !game.in_setup() && open[*seat].is_none() {
@@ -206,7 +205,8 @@ pub fn review(
             open[*seat] = Some(turns.len() - 1);
             last[*seat] = Some(turns.len() - 1);
         }
-        game.apply(*seat, action)
+        let event = game
+            .apply(*seat, action)
             .map_err(|error| ReviewError::Move { index, error })?;
         if let Some(i) = open[*seat] {
             turns[i].action.push(describe(&board, action));
@@ -224,7 +224,7 @@ pub fn review(
                 }
             }
         }
-        if game.players[*seat].turns > before {
+        if event.ends_turn() {
             if let Some(i) = open[*seat].take() {
                 turns[i].after = Some(GameState::of_player(&game, *seat));
             }

@@ -14,7 +14,9 @@
 //! never to the player holding the first. When a player ends a turn with 2
 //! or fewer cars, every player, that one included, has one last turn. Final
 //! score: route points, tickets ± (completed by the player's own network),
-//! and 10 points to the longest continuous path (all tied players).
+//! and 10 points to the longest continuous path (all tied players). A game
+//! in which nobody can move any more ends too: after more than
+//! [`STALL_PASSES`] passes per player in a row, it is over ("stalled").
 //! These rules are played on every board, with the board's own car count;
 //! a ticket with several trips is one card, scoring its best completed trip
 //! or losing its smallest (tCHu's and Europe's other rules, such as tunnels
@@ -27,7 +29,13 @@
 //!
 //! The engine never panics on a move: an illegal one is rejected with the
 //! reason and its kind ([`Illegal`], which the online game turns into its
-//! protocol's descriptions), and the state is unchanged. All randomness comes from a seeded
+//! protocol's descriptions), and the state is unchanged. A legal one
+//! returns an [`Event`]: what the move did (the card drawn, the tickets
+//! offered or kept, the track claimed, its payment and the tickets it
+//! completed) and what follows (the next turn, the last round, the end),
+//! so that no caller compares states. The engine also answers what a
+//! player may do: [`Game::legal`], [`Game::claims`] and every way to pay
+//! for a track ([`Game::payments`]). All randomness comes from a seeded
 //! ChaCha8 generator, so a seed replays the same game.
 
 use std::collections::VecDeque;
@@ -39,6 +47,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, Colour, RouteId, TicketId};
+use crate::game::event::{Claimed, Draw, Ending, Event, Happened, Next, Paid, Source};
 use crate::solve::verify::evaluate;
 
 /// A train card: one of the 8 colours, or a locomotive.
@@ -65,6 +74,11 @@ pub const COLOURS: [Colour; 8] = [
 /// Bonus for the longest continuous path.
 pub const LONGEST_PATH_BONUS: u32 = 10;
 
+/// Passes in a row, per player, after which a game is stopped as stalled:
+/// once more than this many times the player count have passed in a row,
+/// nobody can move any more (a pass is only legal when no other move is).
+pub const STALL_PASSES: usize = 2;
+
 impl Card {
     /// Index into a [`Hand`]: the colours in [`COLOURS`] order, then 8.
     pub fn index(self) -> usize {
@@ -77,6 +91,28 @@ impl Card {
 
 /// Cards held, counted by [`Card::index`].
 pub type Hand = [u32; 9];
+
+/// The card colours that can pay for a track of colour `track`: its own,
+/// or every one (in [`COLOURS`] order) on gray.
+fn card_colours(track: Colour) -> impl Iterator<Item = Colour> {
+    let any = track == Colour::Gray;
+    COLOURS.into_iter().filter(move |&c| any || c == track)
+}
+
+/// One way to pay for a track: cards of one colour with locomotives
+/// standing in for some of them, or locomotives alone
+/// ([`Game::payments`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Payment {
+    /// The colour of the cards paid; `None` for locomotives alone.
+    pub colour: Option<Colour>,
+    /// The fewest locomotives this colour can be paid with (the hand's
+    /// cards of it short of the track's length).
+    pub min_locomotives: u32,
+    /// The most: with at least one card of the colour (the track's length
+    /// for locomotives alone).
+    pub max_locomotives: u32,
+}
 
 /// A move, made by the player whose turn it is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -294,6 +330,12 @@ pub struct Game<'b> {
     over: bool,
     /// Face-up reshuffles caused by three locomotives.
     pub reshuffles: u32,
+    /// Times the discard pile was shuffled into an empty deck.
+    deck_shuffles: u32,
+    /// Passes in a row (the stall rule).
+    passes: usize,
+    /// Whether the stall rule ended the game.
+    stalled: bool,
 }
 
 impl<'b> Game<'b> {
@@ -366,6 +408,9 @@ impl<'b> Game<'b> {
             last_round: None,
             over: false,
             reshuffles: 0,
+            deck_shuffles: 0,
+            passes: 0,
+            stalled: false,
         };
         for _ in 0..players {
             let mut hand = [0; 9];
@@ -426,6 +471,11 @@ impl<'b> Game<'b> {
     /// Whether the game has ended.
     pub fn is_over(&self) -> bool {
         self.over
+    }
+    /// Whether the game ended because nobody could move (the stall rule,
+    /// [`STALL_PASSES`]).
+    pub fn stalled(&self) -> bool {
+        self.stalled
     }
     /// The face-up cards (5, or fewer when the deck and discard run out).
     pub fn face_up(&self) -> &[Card] {
@@ -524,8 +574,52 @@ impl<'b> Game<'b> {
         Ok(())
     }
 
-    /// Makes `action` for `player`.
-    pub fn apply(&mut self, player: usize, action: &Action) -> Result<(), RuleError> {
+    /// Makes `action` for `player` and tells what it did ([`Event`]); an
+    /// illegal move is refused with the reason, and the game is unchanged.
+    pub fn apply(&mut self, player: usize, action: &Action) -> Result<Event, RuleError> {
+        let in_setup = self.in_setup();
+        let in_last_round = self.in_last_round();
+        let happened = self.play(player, action)?;
+        // The stall rule: passes in a row (a pass is legal only when no
+        // other move is).
+        self.passes = match happened {
+            Happened::Passed => self.passes + 1,
+            _ => 0,
+        };
+        if !self.over && self.passes > STALL_PASSES * self.players.len() {
+            self.over = true;
+            self.stalled = true;
+        }
+        let next = if self.over {
+            Next::Over(if self.stalled {
+                Ending::Stalled
+            } else {
+                Ending::LastRound
+            })
+        } else if self.in_setup() {
+            Next::Waiting
+        } else if in_setup {
+            Next::FirstTurn {
+                player: self.current,
+            }
+        } else if self.expect == Expect::Turn {
+            // A turn ends with `expect` back to `Turn`, for the next player.
+            Next::Turn {
+                player: self.current,
+                last_round_began: !in_last_round && self.in_last_round(),
+            }
+        } else {
+            Next::Again
+        };
+        Ok(Event {
+            player,
+            happened,
+            next,
+        })
+    }
+
+    /// Makes `action` for `player`: what the move itself did.
+    fn play(&mut self, player: usize, action: &Action) -> Result<Happened, RuleError> {
         if self.over {
             return illegal(Illegal::Over, "the game is over");
         }
@@ -566,45 +660,48 @@ impl<'b> Game<'b> {
                         "a face-up locomotive cannot be the second card of a draw",
                     );
                 }
-                self.take_face_up(player, *i)?;
+                let draw = self.take_face_up(player, *i, true)?;
                 self.end_turn();
-                Ok(())
+                Ok(Happened::Drew(draw))
             }
             (Expect::SecondCard, Action::DrawDeck) => {
-                self.take_from_deck(player)?;
+                let draw = self.take_from_deck(player, true)?;
                 self.end_turn();
-                Ok(())
+                Ok(Happened::Drew(draw))
             }
             (Expect::SecondCard, Action::Pass) if !self.can_draw_second() => {
                 self.end_turn();
-                Ok(())
+                Ok(Happened::Passed)
             }
             (Expect::SecondCard, _) => illegal(Illegal::DrawSecond, "draw the second train card"),
             (Expect::Turn, Action::DrawFaceUp(i)) => {
-                let card = self.take_face_up(player, *i)?;
-                if card == Card::Locomotive || !self.can_draw_second() {
+                let draw = self.take_face_up(player, *i, false)?;
+                if draw.card == Card::Locomotive || !self.can_draw_second() {
                     self.end_turn();
                 } else {
                     self.expect = Expect::SecondCard;
                 }
-                Ok(())
+                Ok(Happened::Drew(draw))
             }
             (Expect::Turn, Action::DrawDeck) => {
-                self.take_from_deck(player)?;
+                let draw = self.take_from_deck(player, false)?;
                 if self.can_draw_second() {
                     self.expect = Expect::SecondCard;
                 } else {
                     self.end_turn();
                 }
-                Ok(())
+                Ok(Happened::Drew(draw))
             }
             (Expect::Turn, Action::DrawTickets) => {
                 if self.ticket_deck.is_empty() {
                     return illegal(Illegal::NoTicket, "no tickets left to draw");
                 }
                 let offered = self.draw_tickets();
-                self.expect = Expect::Tickets { offered, min: 1 };
-                Ok(())
+                self.expect = Expect::Tickets {
+                    offered: offered.clone(),
+                    min: 1,
+                };
+                Ok(Happened::TicketsOffered(offered))
             }
             (
                 Expect::Turn,
@@ -615,9 +712,9 @@ impl<'b> Game<'b> {
                     locomotives,
                 },
             ) => {
-                self.claim(player, *route, *track, *colour, *locomotives)?;
+                let claimed = self.claim(player, *route, *track, *colour, *locomotives)?;
                 self.end_turn();
-                Ok(())
+                Ok(Happened::Claimed(claimed))
             }
             (Expect::Turn, Action::Pass) => {
                 if self.has_any_move(player) {
@@ -627,7 +724,7 @@ impl<'b> Game<'b> {
                     );
                 }
                 self.end_turn();
-                Ok(())
+                Ok(Happened::Passed)
             }
             (Expect::Turn, Action::KeepTickets(_)) => {
                 illegal(Illegal::NoTicket, "no tickets were drawn")
@@ -641,7 +738,7 @@ impl<'b> Game<'b> {
         offered: &[TicketId],
         min: usize,
         kept: &[TicketId],
-    ) -> Result<(), RuleError> {
+    ) -> Result<Happened, RuleError> {
         let min = min.min(offered.len());
         if kept.len() < min {
             return illegal(
@@ -663,16 +760,23 @@ impl<'b> Game<'b> {
         }
         self.players[player].tickets.extend(kept);
         // The others go under the deck.
-        for t in offered.iter().filter(|t| !kept.contains(t)) {
-            self.ticket_deck.push_back(*t);
-        }
+        let returned: Vec<TicketId> = offered
+            .iter()
+            .filter(|t| !kept.contains(t))
+            .copied()
+            .collect();
+        self.ticket_deck.extend(&returned);
+        let happened = Happened::TicketsKept {
+            kept: kept.to_vec(),
+            returned,
+        };
         if self.in_setup() {
             self.setup[player] = None;
             self.next_setup_choice();
-            return Ok(());
+            return Ok(happened);
         }
         self.end_turn();
-        Ok(())
+        Ok(happened)
     }
 
     /// During the start-of-game choice, points the player to move (and what
@@ -699,7 +803,9 @@ impl<'b> Game<'b> {
         self.ticket_deck.drain(..n).collect()
     }
 
-    fn take_face_up(&mut self, player: usize, i: usize) -> Result<Card, RuleError> {
+    /// Takes face-up card `i` (the `second` of a draw or not) and refills
+    /// the row.
+    fn take_face_up(&mut self, player: usize, i: usize, second: bool) -> Result<Draw, RuleError> {
         if i >= self.face_up.len() {
             return illegal(
                 Illegal::NoCard,
@@ -711,21 +817,44 @@ impl<'b> Game<'b> {
         }
         let card = self.face_up.remove(i);
         self.players[player].hand[card.index()] += 1;
+        let (kept, redeals, shuffles) = (self.face_up.len(), self.reshuffles, self.deck_shuffles);
         self.refill_face_up();
-        Ok(card)
+        let redeals = self.reshuffles - redeals;
+        // Redealt, the whole row is new; else the cards after those kept.
+        let revealed = self.face_up[if redeals > 0 { 0 } else { kept }..].to_vec();
+        Ok(Draw {
+            card,
+            from: Source::FaceUp {
+                slot: i,
+                revealed,
+                redeals,
+            },
+            second,
+            reshuffled: self.deck_shuffles > shuffles,
+        })
     }
 
-    fn take_from_deck(&mut self, player: usize) -> Result<Card, RuleError> {
+    /// Takes the top card of the deck (the `second` of a draw or not).
+    fn take_from_deck(&mut self, player: usize, second: bool) -> Result<Draw, RuleError> {
+        let shuffles = self.deck_shuffles;
         let Some(card) = self.pop_deck() else {
             return illegal(Illegal::NoCard, "no train cards left to draw");
         };
         self.players[player].hand[card.index()] += 1;
-        Ok(card)
+        Ok(Draw {
+            card,
+            from: Source::Deck,
+            second,
+            reshuffled: self.deck_shuffles > shuffles,
+        })
     }
 
     /// The top card, reshuffling the discard pile into the deck when empty.
     fn pop_deck(&mut self) -> Option<Card> {
         if self.deck.is_empty() {
+            if !self.discard.is_empty() {
+                self.deck_shuffles += 1;
+            }
             self.deck = std::mem::take(&mut self.discard);
             self.deck.shuffle(&mut self.rng);
         }
@@ -829,9 +958,10 @@ impl<'b> Game<'b> {
         track: usize,
         colour: Colour,
         locomotives: u32,
-    ) -> Result<(), RuleError> {
+    ) -> Result<Claimed, RuleError> {
         self.can_claim_track(player, route, track)?;
         self.payment(player, route, track, colour, locomotives)?;
+        let before = self.completed_tickets(player);
         let r = self.board.route(route);
         let coloured = r.length - locomotives;
         let p = &mut self.players[player];
@@ -847,7 +977,35 @@ impl<'b> Game<'b> {
         p.route_points += r.points;
         p.tracks.push((route, track));
         self.owner[route.0][track] = Some(player);
-        Ok(())
+        let completed = self
+            .completed_tickets(player)
+            .into_iter()
+            .filter(|t| !before.contains(t))
+            .collect();
+        Ok(Claimed {
+            route,
+            track,
+            paid: Paid {
+                cards: (coloured > 0).then_some((colour, coloured)),
+                locomotives,
+            },
+            completed,
+        })
+    }
+
+    /// The held tickets of `player` (each by its first trip) that the
+    /// player's routes complete (a ticket with several trips: any of them).
+    pub fn completed_tickets(&self, player: usize) -> Vec<TicketId> {
+        let board: &Board = &self.board;
+        let p = &self.players[player];
+        let trips = |t: &TicketId| &board.cards[board.ticket(*t).card].trips;
+        let all: Vec<TicketId> = p.tickets.iter().flat_map(trips).copied().collect();
+        let eval = evaluate(board, &p.routes(), &all);
+        p.tickets
+            .iter()
+            .copied()
+            .filter(|t| trips(t).iter().any(|x| eval.completed.contains(x)))
+            .collect()
     }
 
     /// Every claim `player` could make now, with its cheapest payment in
@@ -861,32 +1019,67 @@ impl<'b> Game<'b> {
 
     /// The claims of `route` that `player` could make now: per claimable
     /// track and card colour (any colour on gray), the payment with the
-    /// fewest locomotives, if the hand has it.
+    /// fewest locomotives, if the hand has it (locomotives alone, as that
+    /// colour, when the hand has none of it). Built from
+    /// [`Game::payments`].
     pub fn claims_of(&self, player: usize, route: RouteId) -> Vec<Action> {
         let mut out = Vec::new();
-        let hand = &self.players[player].hand;
         let r = self.board.route(route);
         for (track, &tc) in r.tracks.iter().enumerate() {
-            if self.can_claim_track(player, route, track).is_err() {
+            let payments = self.payments(player, route, track);
+            if payments.is_empty() {
                 continue;
             }
-            let colours: Vec<Colour> = if tc == Colour::Gray {
-                COLOURS.to_vec()
-            } else {
-                vec![tc]
-            };
-            for colour in colours {
-                let have = hand[Card::Train(colour).index()];
-                let locomotives = r.length.saturating_sub(have);
-                if locomotives <= hand[8] {
-                    out.push(Action::Claim {
-                        route,
-                        track,
-                        colour,
-                        locomotives,
-                    });
-                }
+            let alone = payments.iter().any(|p| p.colour.is_none());
+            for colour in card_colours(tc) {
+                let locomotives = match payments.iter().find(|p| p.colour == Some(colour)) {
+                    Some(p) => p.min_locomotives,
+                    None if alone => r.length,
+                    None => continue,
+                };
+                out.push(Action::Claim {
+                    route,
+                    track,
+                    colour,
+                    locomotives,
+                });
             }
+        }
+        out
+    }
+
+    /// Every way `player` may pay for track `track` of `route` now (none if
+    /// the track is closed to them, [`Game::can_claim_track`]): per card
+    /// colour the track takes (every colour on gray, in [`COLOURS`] order)
+    /// of which the hand holds at least one, the fewest and the most
+    /// locomotives standing in for the rest; then locomotives alone, if the
+    /// hand holds enough. Any count between a payment's fewest and most is
+    /// legal.
+    pub fn payments(&self, player: usize, route: RouteId, track: usize) -> Vec<Payment> {
+        if self.can_claim_track(player, route, track).is_err() {
+            return Vec::new();
+        }
+        let r = self.board.route(route);
+        let hand = &self.players[player].hand;
+        let locomotives = hand[Card::Locomotive.index()];
+        let mut out: Vec<Payment> = card_colours(r.tracks[track])
+            .filter_map(|colour| {
+                let have = hand[Card::Train(colour).index()];
+                let min = r.length.saturating_sub(have);
+                let max = locomotives.min(r.length - 1);
+                (have > 0 && min <= max).then_some(Payment {
+                    colour: Some(colour),
+                    min_locomotives: min,
+                    max_locomotives: max,
+                })
+            })
+            .collect();
+        if locomotives >= r.length {
+            out.push(Payment {
+                colour: None,
+                min_locomotives: r.length,
+                max_locomotives: r.length,
+            });
         }
         out
     }
@@ -974,7 +1167,9 @@ impl<'b> Game<'b> {
         self.expect = Expect::Turn;
     }
 
-    /// Ends a game stuck in endless passes (every player unable to move).
+    /// Ends the game now, for a limit of the caller's own (a simulation's
+    /// move cap); a game nobody can move in ends by itself (the stall rule,
+    /// [`Game::stalled`]).
     pub fn stop(&mut self) {
         self.over = true;
     }

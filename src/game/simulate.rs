@@ -14,7 +14,10 @@ use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Game, Illegal, RuleError};
 
 /// Moves after which a game is stopped as stalled (no real game comes near:
-/// 45 cars at one route per turn is a few hundred moves for 5 players).
+/// 45 cars at one route per turn is a few hundred moves for 5 players): a
+/// guard of the simulation's own against a strategy that never ends a game,
+/// on top of the rules engine's stall rule (a game nobody can move in ends,
+/// [`Game::stalled`]), which the online game plays by too.
 const MAX_MOVES: usize = 5_000;
 
 /// One player's game.
@@ -89,12 +92,11 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
     let mut moves = 0;
     let mut actions = Vec::new();
-    let mut passes = 0;
-    let mut stalled = false;
+    let mut capped = false;
     while !g.is_over() {
-        if moves >= MAX_MOVES || passes > 2 * names.len() {
+        if moves >= MAX_MOVES {
             g.stop();
-            stalled = true;
+            capped = true;
             break;
         }
         let me = g.current();
@@ -108,14 +110,10 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
                 ),
             )
         })?;
-        actions.push((me, action.clone()));
-        passes = if action == Action::Pass {
-            passes + 1
-        } else {
-            0
-        };
+        actions.push((me, action));
         moves += 1;
     }
+    let stalled = capped || g.stalled();
     let results = g.results();
     let seats = results
         .iter()

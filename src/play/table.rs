@@ -10,9 +10,9 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, Colour, RouteId, TicketId};
+use crate::game::event::{Ending, Happened, Next, Source};
 use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
-use crate::solve::verify::evaluate;
 
 use super::store::{ChatRecord, GameId, GameRecord, MoveRecord, SeatRecord, UserId};
 use crate::game::saved::Move;
@@ -22,10 +22,6 @@ pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
 
 /// The most players at a table.
 pub const MAX_SEATS: usize = 5;
-
-/// Consecutive passes after which a game in which nobody can move is
-/// stopped, per player (as `simulate` does).
-const STALL_PASSES: usize = 2;
 
 /// A bot's level: the strategies of `ttr-opt simulate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,8 +176,6 @@ pub struct Table {
     pub history: Vec<String>,
     /// The chat.
     pub chat: Vec<ChatRecord>,
-    /// Passes in a row.
-    passes: usize,
     /// The bots' strategies, per seat (`None` for people, and for a bot whose
     /// strategy is out deciding a move).
     bots: Vec<Option<Box<dyn Strategy>>>,
@@ -235,7 +229,6 @@ impl Table {
             moves: Vec::new(),
             history: Vec::new(),
             chat: Vec::new(),
-            passes: 0,
             bots: Vec::new(),
             bot_rng: ChaCha8Rng::seed_from_u64(0),
             bot_pending: false,
@@ -337,7 +330,8 @@ impl Table {
     }
 
     /// Makes `action` for `seat`: checked by the rules engine, recorded if
-    /// legal, and nothing changed if not.
+    /// legal, and nothing changed if not. What the move did comes from the
+    /// engine's [`Event`](crate::game::event::Event).
     pub fn act(&mut self, seat: usize, action: &Action) -> Result<Outcome, RuleError> {
         let Some(game) = self.game.as_mut() else {
             return Err(RuleError::new(
@@ -345,89 +339,71 @@ impl Table {
                 "the game has not started",
             ));
         };
-        let before = game.clone();
-        game.apply(seat, action)?;
+        let event = game.apply(seat, action)?;
         let game = &*game;
-        let mut out = Outcome::default();
-        let name = self.seats[seat].name.clone();
+        let name = &self.seats[seat].name;
         let board = &self.board.board;
-        let line = match action {
-            Action::DrawFaceUp(i) => {
-                out.card = before.face_up().get(*i).copied();
-                format!("{name} took a face-up {}", card_name(out.card))
-            }
-            Action::DrawDeck => {
-                let had = before.players[seat].hand;
-                let now = game.players[seat].hand;
-                out.card = (0..9).find(|&k| now[k] > had[k]).map(card_of_index);
-                format!("{name} drew a card from the deck")
-            }
-            Action::DrawTickets => format!("{name} drew destination tickets"),
-            Action::KeepTickets(kept) => {
+        let line = match &event.happened {
+            Happened::Drew(draw) => match draw.from {
+                Source::FaceUp { .. } => {
+                    format!("{name} took a face-up {}", card_name(Some(draw.card)))
+                }
+                Source::Deck => format!("{name} drew a card from the deck"),
+            },
+            Happened::TicketsOffered(_) => format!("{name} drew destination tickets"),
+            Happened::TicketsKept { kept, .. } => {
                 format!(
                     "{name} kept {}",
                     counted(kept.len() as u32, "destination ticket")
                 )
             }
-            Action::Claim {
-                route,
-                track,
-                colour,
-                locomotives,
-            } => {
-                let r = board.route(*route);
-                let coloured = r.length - locomotives;
+            Happened::Claimed(c) => {
+                let r = board.route(c.route);
                 let mut paid = Vec::new();
-                if coloured > 0 {
-                    paid.push(format!("{coloured} {colour}"));
+                if let Some((colour, n)) = c.paid.cards {
+                    paid.push(format!("{n} {colour}"));
                 }
-                if *locomotives > 0 {
-                    paid.push(format!("{locomotives} wild"));
+                if c.paid.locomotives > 0 {
+                    paid.push(format!("{} wild", c.paid.locomotives));
                 }
                 format!(
                     "{name} claimed {} ({} track, {}, {}) with {}",
-                    board.route_label(*route),
-                    r.tracks[*track],
+                    board.route_label(c.route),
+                    r.tracks[c.track],
                     counted(r.length, "car"),
                     counted(r.points, "point"),
                     paid.join(" + ")
                 )
             }
-            Action::Pass => format!("{name} passed: no move was possible"),
+            Happened::Passed => format!("{name} passed: no move was possible"),
         };
         self.history.push(line);
-        if matches!(action, Action::DrawFaceUp(_) | Action::DrawDeck) {
-            out.draw_again = game.drawing_second() && game.current() == seat;
+        // Only a claim can begin the last round on a board of more than 2
+        // cars; the history has always told it after a claim alone.
+        if event.last_round_began() && matches!(event.happened, Happened::Claimed(_)) {
+            self.history.push(format!(
+                "{name} has {} left: every player has one last turn",
+                counted(game.players[seat].cars, "car")
+            ));
         }
-        if let Action::Claim { .. } = action {
-            out.completed = completed(board, game, seat)
-                .into_iter()
-                .filter(|t| !completed(board, &before, seat).contains(t))
-                .collect();
-            if game.in_last_round() && !before.in_last_round() {
-                self.history.push(format!(
-                    "{name} has {} left: every player has one last turn",
-                    counted(game.players[seat].cars, "car")
-                ));
-            }
-        }
-        self.passes = if *action == Action::Pass {
-            self.passes + 1
-        } else {
-            0
-        };
-        self.moves.push((seat, action.clone()));
-        let game = self.game.as_mut().expect("started above");
-        if !game.is_over() && self.passes > STALL_PASSES * self.seats.len() {
-            game.stop();
+        if event.ended() == Some(Ending::Stalled) {
             self.history
                 .push("Nobody can move any more: the game ends here".to_string());
         }
-        let game = &*game;
-        out.ended = game.is_over();
-        let turns = |g: &Game| g.players.iter().map(|p| p.turns).sum::<u32>();
-        out.turn_started =
-            !out.ended && !game.in_setup() && (before.in_setup() || turns(game) > turns(&before));
+        let out = Outcome {
+            card: event.card(),
+            // A draw that ends the game as a turn's second card has always
+            // said "draw again": the engine's `drawing_second` stays true in
+            // a game over (`canDrawWild` too reads it).
+            draw_again: match (&event.happened, event.next) {
+                (Happened::Drew(_), Next::Again) => true,
+                (Happened::Drew(draw), Next::Over(_)) => draw.second,
+                _ => false,
+            },
+            completed: event.completed().to_vec(),
+            turn_started: event.turn_begins().is_some(),
+            ended: event.ended().is_some(),
+        };
         if out.ended {
             let results = game.results();
             let line = results
@@ -437,10 +413,11 @@ impl Table {
                 .collect::<Vec<_>>()
                 .join(", ");
             self.history.push(format!("The game is over: {line}"));
-        } else if out.turn_started {
-            let next = &self.seats[game.current()].name;
+        } else if let Some(next) = event.turn_begins() {
+            let next = &self.seats[next].name;
             self.history.push(format!("{next}'s turn"));
         }
+        self.moves.push((seat, action.clone()));
         Ok(out)
     }
 
@@ -541,19 +518,6 @@ impl Table {
             action: Move::from(a).to_json(),
         })
     }
-}
-
-/// The held tickets (by first trip) that `seat`'s routes complete.
-pub fn completed(board: &Board, game: &Game, seat: usize) -> Vec<TicketId> {
-    let p = &game.players[seat];
-    let trips = |t: &TicketId| board.cards[board.ticket(*t).card].trips.clone();
-    let all: Vec<TicketId> = p.tickets.iter().flat_map(trips).collect();
-    let eval = evaluate(board, &p.routes(), &all);
-    p.tickets
-        .iter()
-        .copied()
-        .filter(|t| trips(t).iter().any(|x| eval.completed.contains(x)))
-        .collect()
 }
 
 /// "1 car", "2 cars".

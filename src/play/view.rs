@@ -6,10 +6,10 @@
 
 use serde_json::{json, Value};
 
-use crate::board::{Board, Colour, TicketId};
-use crate::game::rules::{Card, Expect, Game, COLOURS};
+use crate::board::{Board, TicketId};
+use crate::game::rules::{Expect, Game};
 
-use super::table::{card_name, card_of_index, completed, Phase, Table, Who};
+use super::table::{card_name, card_of_index, Phase, Table, Who};
 
 /// The lines of history a model carries: the latest (a whole game's would
 /// make every message of its end long).
@@ -61,40 +61,24 @@ fn turn(game: &Game) -> Value {
     json!({ "playerId": player, "phase": phase, "lastRound": game.in_last_round() })
 }
 
-/// Every track `seat` may claim now and every way to pay: per card colour,
-/// the fewest and the most wilds; paying with wilds alone is the colour
-/// `wild`.
+/// Every track `seat` may claim now and every way to pay (the engine's
+/// [`Game::payments`]): per card colour, the fewest and the most wilds;
+/// paying with wilds alone is the colour `wild`.
 fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
     if game.is_over() || game.in_setup() || game.current() != seat || *game.expect() != Expect::Turn
     {
         return json!([]);
     }
-    let board = &table.board.board;
-    let h = &game.players[seat].hand;
-    let wilds = h[Card::Locomotive.index()];
     let mut out = Vec::new();
     for (index, &(route, track)) in table.board.tracks.iter().enumerate() {
-        if game.can_claim_track(seat, route, track).is_err() {
-            continue;
-        }
-        let r = board.route(route);
-        let colours: Vec<Colour> = match r.tracks[track] {
-            Colour::Gray => COLOURS.to_vec(),
-            c => vec![c],
-        };
-        let mut payments: Vec<Value> = colours
+        let payments: Vec<Value> = game
+            .payments(seat, route, track)
             .iter()
-            .filter_map(|&c| {
-                let have = h[Card::Train(c).index()];
-                let min = r.length.saturating_sub(have);
-                let max = wilds.min(r.length - 1);
-                (have > 0 && min <= max)
-                    .then(|| json!({ "color": c.to_string(), "minWilds": min, "maxWilds": max }))
+            .map(|p| {
+                let colour = p.colour.map_or("wild".to_string(), |c| c.to_string());
+                json!({ "color": colour, "minWilds": p.min_locomotives, "maxWilds": p.max_locomotives })
             })
             .collect();
-        if wilds >= r.length {
-            payments.push(json!({ "color": "wild", "minWilds": r.length, "maxWilds": r.length }));
-        }
         if !payments.is_empty() {
             out.push(json!({ "routeIndex": index, "payments": payments }));
         }
@@ -161,7 +145,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });
     if let (Some(g), Some(s)) = (game, seat) {
-        let done = completed(board, g, s);
+        let done = g.completed_tickets(s);
         out["cities"] = g.players[s]
             .tickets
             .iter()
@@ -202,7 +186,7 @@ pub fn results(table: &Table) -> Value {
         .enumerate()
         .map(|(i, r)| {
             let trip = |&t: &TicketId| destination(board, t);
-            let done = completed(board, game, i);
+            let done = game.completed_tickets(i);
             json!({
                 "playerIndex": i,
                 "username": table.seats[i].name,
