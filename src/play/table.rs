@@ -9,8 +9,8 @@ use std::sync::Arc;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{Board, Colour, RouteId, TicketId};
-use crate::game::event::{Ending, Happened, Next, Source};
+use crate::board::{Board, Colour, RouteId};
+use crate::game::event::{Ending, Event, Happened, Source};
 use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
 
@@ -135,21 +135,6 @@ pub enum Phase {
     Playing,
     /// Over: final scores are known.
     Over,
-}
-
-/// What an accepted move did, for the messages it causes.
-#[derive(Clone, Debug, Default)]
-pub struct Outcome {
-    /// The card a draw took, if it was one.
-    pub card: Option<Card>,
-    /// A draw that leaves the player to draw a second card.
-    pub draw_again: bool,
-    /// Tickets the move completed for its player.
-    pub completed: Vec<TicketId>,
-    /// A new turn began (for the player to move now).
-    pub turn_started: bool,
-    /// The game ended with this move.
-    pub ended: bool,
 }
 
 /// A game and its seats.
@@ -332,7 +317,7 @@ impl Table {
     /// Makes `action` for `seat`: checked by the rules engine, recorded if
     /// legal, and nothing changed if not. What the move did comes from the
     /// engine's [`Event`](crate::game::event::Event).
-    pub fn act(&mut self, seat: usize, action: &Action) -> Result<Outcome, RuleError> {
+    pub fn act(&mut self, seat: usize, action: &Action) -> Result<Event, RuleError> {
         let Some(game) = self.game.as_mut() else {
             return Err(RuleError::new(
                 Illegal::NotYourTurn,
@@ -390,21 +375,7 @@ impl Table {
             self.history
                 .push("Nobody can move any more: the game ends here".to_string());
         }
-        let out = Outcome {
-            card: event.card(),
-            // A draw that ends the game as a turn's second card has always
-            // said "draw again": the engine's `drawing_second` stays true in
-            // a game over (`canDrawWild` too reads it).
-            draw_again: match (&event.happened, event.next) {
-                (Happened::Drew(_), Next::Again) => true,
-                (Happened::Drew(draw), Next::Over(_)) => draw.second,
-                _ => false,
-            },
-            completed: event.completed().to_vec(),
-            turn_started: event.turn_begins().is_some(),
-            ended: event.ended().is_some(),
-        };
-        if out.ended {
+        if event.ended().is_some() {
             let results = game.results();
             let line = results
                 .iter()
@@ -418,7 +389,7 @@ impl Table {
             self.history.push(format!("{next}'s turn"));
         }
         self.moves.push((seat, action.clone()));
-        Ok(out)
+        Ok(event)
     }
 
     /// The seat a bot must move for now, if any: a bot still to choose its

@@ -18,9 +18,10 @@ use super::journal::Batch;
 use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand};
 use super::sessions::{now, Accounts};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
-use super::table::{self, parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
+use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
 use super::view;
 use crate::board::Colour;
+use crate::game::event::Happened;
 use crate::game::rules::{Action, Illegal, RuleError};
 use crate::game::saved::{Move, SavedGame};
 use crate::game::state::GameState;
@@ -237,16 +238,8 @@ impl Tables {
         let game = m.game_id();
         let (t, seat) = self.seated(ask.user, game)?;
         let action = move_of(t, seat, m)?;
-        let command = m.name().as_str();
-        self.play(
-            conns,
-            batch,
-            game,
-            seat,
-            &action,
-            Some((ask.conn, ask.id, command)),
-        )
-        .map_err(|e| json!({ "description": refusal(m, &e), "reason": e.message }))
+        self.play(conns, batch, game, seat, &action, Some((ask.conn, ask.id)))
+            .map_err(|e| json!({ "description": refusal(m, &e), "reason": e.message }))
     }
 
     /// Plays `action` for `seat` (a person's command, answered on `answer`,
@@ -261,14 +254,14 @@ impl Tables {
         game: GameId,
         seat: usize,
         action: &Action,
-        answer: Option<(ConnId, Option<&Value>, &str)>,
+        answer: Option<(ConnId, Option<&Value>)>,
     ) -> Result<bool, RuleError> {
         let t = self
             .games
             .get_mut(&game)
             .ok_or_else(|| RuleError::new(Illegal::Setup, "no such game"))?;
         let seq = t.moves.len();
-        let outcome = t.act(seat, action)?;
+        let event = t.act(seat, action)?;
         batch.write(Write::Move {
             game,
             seq,
@@ -278,11 +271,9 @@ impl Tables {
             },
         });
         let t = &self.games[&game];
-        let g = t.game().expect("a move was made");
-        let board = &t.board.board;
-        let ask = answer.map(|(c, id, _)| (c, id));
-        // Each user at the table gets the move's message: the asking
-        // connection with its id; a card from the deck only to its player.
+        // Each user at the table gets the move's message, built from the
+        // engine's event for that user's seat: the asking connection with
+        // its id.
         let users: Vec<(usize, UserId)> = t
             .seats
             .iter()
@@ -292,100 +283,34 @@ impl Tables {
                 Who::Bot(_) => None,
             })
             .collect();
-        let totals: Vec<Value> = g
-            .players
-            .iter()
-            .enumerate()
-            .map(|(i, p)| json!({ "playerId": i, "points": p.route_points }))
-            .collect();
         for &(s, u) in &users {
-            let mine = s == seat;
-            let (command, out) = match action {
-                Action::Claim {
-                    route,
-                    track,
-                    colour,
-                    locomotives,
-                } => (
-                    "buyRoute",
-                    json!({
-                        "description": d::SUCCESS, "gameId": game, "playerId": seat,
-                        "routeIndexPurchased": t.board.index_of(*route, *track),
-                        "trainColor": if *locomotives == board.route(*route).length { "wild".to_string() } else { colour.to_string() },
-                        "numberOfWilds": locomotives,
-                        "trainsLeft": g.players[seat].cars, "pointTotals": totals,
-                    }),
-                ),
-                Action::DrawFaceUp(_) | Action::DrawDeck => {
-                    let from_deck = *action == Action::DrawDeck;
-                    let shown = if mine || !from_deck {
-                        Value::from(table::card_name(outcome.card))
-                    } else {
-                        Value::Null
-                    };
-                    (
-                        "drawTrainCard",
-                        json!({
-                            "description": d::SUCCESS, "gameId": game, "playerId": seat,
-                            "cardDrawn": shown,
-                            "cardLocation": match action { Action::DrawFaceUp(i) => *i, _ => 5 },
-                            "drawAgain": outcome.draw_again,
-                            "deckCount": g.deck_len(),
-                            "availableTrainCards": g.face_up().iter().enumerate().map(|(i, &c)| json!({ "color": table::card_name(Some(c)), "index": i })).collect::<Vec<_>>(),
-                            "canDrawWild": !g.drawing_second(),
-                        }),
-                    )
-                }
-                Action::DrawTickets => {
-                    let mut out =
-                        json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat });
-                    let offered = g.offer(seat).map(|(o, _)| o.to_vec()).unwrap_or_default();
-                    if mine {
-                        out["destinationCards"] = offered
-                            .iter()
-                            .map(|&x| view::destination(board, x))
-                            .collect();
-                    } else {
-                        out["count"] = offered.len().into();
-                    }
-                    ("getDestinations", out)
-                }
-                Action::KeepTickets(kept) => (
-                    "selectDestinations",
-                    json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat, "kept": kept.len() }),
-                ),
-                Action::Pass => (
-                    "passTurn",
-                    json!({ "description": d::SUCCESS, "gameId": game, "playerId": seat }),
-                ),
-            };
-            let from = if mine { ask } else { None };
+            let (command, out) = view::move_message(t, s, &event);
+            let from = if s == seat { answer } else { None };
             conns.send_user(batch, u, from, command, &out);
         }
         if let Some(&(_, u)) = users.iter().find(|(s, _)| *s == seat) {
-            for &x in &outcome.completed {
-                let out = json!({
-                    "gameId": game, "playerId": seat,
-                    "route": { "start": board.city(board.ticket(x).a).name, "end": board.city(board.ticket(x).b).name, "points": board.ticket(x).points },
-                });
+            for &x in event.completed() {
+                let out = view::ticket_completed(t, &event, x);
                 conns.send_user(batch, u, None, "notifyDestinationRouteCompleted", &out);
             }
         }
-        if outcome.turn_started {
-            let out =
-                json!({ "gameId": game, "playerId": g.current(), "lastRound": g.in_last_round() });
+        let turn_started = event.turn_begins().is_some();
+        if turn_started {
+            let out = view::turn_started(t);
             for &(_, u) in &users {
                 conns.send_user(batch, u, None, "turnStartedNotification", &out);
             }
         }
-        if outcome.ended {
+        let ended = event.ended().is_some();
+        if ended {
             let out = view::results(t);
             for &(_, u) in &users {
                 conns.send_user(batch, u, None, "gameEnded", &out);
             }
         }
         self.push_models(conns, batch, game);
-        Ok(outcome.turn_started || outcome.ended || matches!(action, Action::KeepTickets(_)))
+        let kept = matches!(event.happened, Happened::TicketsKept { .. });
+        Ok(turn_started || ended || kept)
     }
 
     /// What the coach may know for `getCoach`: the asking player's own

@@ -3,12 +3,19 @@
 //! anything, and it sends a seat only its own. Another player's hand is a
 //! count, their tickets a count until the end, the deck a count; the seed
 //! is never sent.
+//!
+//! A move's messages ([`move_message`], [`ticket_completed`],
+//! [`turn_started`]) are built here from the rules engine's
+//! [`Event`], whose secrets (the card drawn from the deck, the tickets
+//! offered) go to the player who moved alone.
 
 use serde_json::{json, Value};
 
 use crate::board::{Board, TicketId};
+use crate::game::event::{Event, Happened, Next, Source};
 use crate::game::rules::{Expect, Game};
 
+use super::protocol::description as d;
 use super::table::{card_name, card_of_index, Phase, Table, Who};
 
 /// The lines of history a model carries: the latest (a whole game's would
@@ -265,4 +272,112 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "yourTurn": your_turn,
         "turnOf": table.game().filter(|g| !g.is_over() && !g.in_setup()).map(|g| table.seats[g.current()].name.clone()),
     })
+}
+
+/// A move's message to the player at `viewer`: its command and output.
+/// Every player sees the move; the card a draw took from the deck and the
+/// tickets offered only the player who moved (the others see that a card
+/// was drawn, and how many tickets).
+pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static str, Value) {
+    let game = table.game().expect("a move was made");
+    let board = &table.board.board;
+    let (seat, id) = (event.player, table.id);
+    let mine = viewer == seat;
+    match &event.happened {
+        Happened::Claimed(c) => {
+            let totals: Vec<Value> = game
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| json!({ "playerId": i, "points": p.route_points }))
+                .collect();
+            // Paid in locomotives alone, the payment is named `wild`.
+            let colour = match c.paid.cards {
+                Some((colour, _)) => colour.to_string(),
+                None => "wild".to_string(),
+            };
+            (
+                "buyRoute",
+                json!({
+                    "description": d::SUCCESS, "gameId": id, "playerId": seat,
+                    "routeIndexPurchased": table.board.index_of(c.route, c.track),
+                    "trainColor": colour,
+                    "numberOfWilds": c.paid.locomotives,
+                    "trainsLeft": game.players[seat].cars, "pointTotals": totals,
+                }),
+            )
+        }
+        Happened::Drew(draw) => {
+            let (location, from_deck) = match draw.from {
+                Source::FaceUp { slot, .. } => (slot, false),
+                Source::Deck => (5, true),
+            };
+            let shown = if mine || !from_deck {
+                Value::from(card_name(Some(draw.card)))
+            } else {
+                Value::Null
+            };
+            // A second card that ends the game has always said "draw
+            // again", as the engine's `drawing_second` stays true in a game
+            // over (`canDrawWild` reads it too).
+            let draw_again = match event.next {
+                Next::Again => true,
+                Next::Over(_) => draw.second,
+                _ => false,
+            };
+            let face_up: Vec<Value> = game
+                .face_up()
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| json!({ "color": card_name(Some(c)), "index": i }))
+                .collect();
+            (
+                "drawTrainCard",
+                json!({
+                    "description": d::SUCCESS, "gameId": id, "playerId": seat,
+                    "cardDrawn": shown,
+                    "cardLocation": location,
+                    "drawAgain": draw_again,
+                    "deckCount": game.deck_len(),
+                    "availableTrainCards": face_up,
+                    "canDrawWild": !game.drawing_second(),
+                }),
+            )
+        }
+        Happened::TicketsOffered(offered) => {
+            let mut out = json!({ "description": d::SUCCESS, "gameId": id, "playerId": seat });
+            if mine {
+                out["destinationCards"] = offered.iter().map(|&x| destination(board, x)).collect();
+            } else {
+                out["count"] = offered.len().into();
+            }
+            ("getDestinations", out)
+        }
+        Happened::TicketsKept { kept, .. } => (
+            "selectDestinations",
+            json!({ "description": d::SUCCESS, "gameId": id, "playerId": seat, "kept": kept.len() }),
+        ),
+        Happened::Passed => (
+            "passTurn",
+            json!({ "description": d::SUCCESS, "gameId": id, "playerId": seat }),
+        ),
+    }
+}
+
+/// `notifyDestinationRouteCompleted`: a ticket the move completed, for the
+/// player who moved alone.
+pub fn ticket_completed(table: &Table, event: &Event, ticket: TicketId) -> Value {
+    let board = &table.board.board;
+    let t = board.ticket(ticket);
+    json!({
+        "gameId": table.id, "playerId": event.player,
+        "route": { "start": board.city(t.a).name, "end": board.city(t.b).name, "points": t.points },
+    })
+}
+
+/// `turnStartedNotification`: whose turn it is, and whether the last round
+/// is on.
+pub fn turn_started(table: &Table) -> Value {
+    let game = table.game().expect("a move was made");
+    json!({ "gameId": table.id, "playerId": game.current(), "lastRound": game.in_last_round() })
 }
