@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::replan::{held_score, replan};
-use crate::game::rules::{Action, Game, RuleError};
+use crate::game::rules::{Action, FinalScore, Game, RuleError};
 use crate::game::state::GameState;
 use crate::model::Instance;
 use crate::solve::{solve, SolveError, SolveOptions};
@@ -175,6 +175,8 @@ struct Turn {
 
 /// Reviews the game of `players` players that the moves `moves` played
 /// on `game` (a new game, as dealt from its seed); `names` names the seats.
+/// Three phases: the moves replayed into the states to value, those states
+/// solved, and each player's review from their values.
 pub fn review(
     mut game: Game,
     moves: &[(usize, Action)],
@@ -183,6 +185,39 @@ pub fn review(
 ) -> Result<Review, ReviewError> {
     let started = std::time::Instant::now();
     let board: Board = (*game.board).clone();
+    let turns = replay(&mut game, &board, moves, names)?;
+    let results = game.results();
+    let solved = solve_turns(&board, &game, &turns, options)?;
+    let players = (0..game.players.len())
+        .map(|p| {
+            let name = names
+                .get(p)
+                .cloned()
+                .unwrap_or_else(|| format!("player {p}"));
+            player_review(&board, &game, (&turns, &solved), (p, name, &results[p]))
+        })
+        .collect();
+    Ok(Review {
+        board: board.name.clone(),
+        cars: board.cars,
+        board_optimum: solved.board_optimum,
+        board_optimum_proven: solved.optimum_proven,
+        all_proven: solved.all_proven,
+        solves: solved.solves,
+        seconds: started.elapsed().as_secs_f64(),
+        players,
+    })
+}
+
+/// Phase 1: the moves played on `game`, each player's turns recorded with
+/// the state at their start and after the player's own move, and what the
+/// others claimed in between.
+fn replay(
+    game: &mut Game,
+    board: &Board,
+    moves: &[(usize, Action)],
+    names: &[String],
+) -> Result<Vec<Turn>, ReviewError> {
     let n = game.players.len();
     let mut turns: Vec<Turn> = Vec::new();
     // Per seat: its turn in progress, and its latest turn.
@@ -197,7 +232,7 @@ pub fn review(
                 seat: *seat,
                 turn: number,
                 move_index: index,
-                start: GameState::of_player(&game, *seat),
+                start: GameState::of_player(game, *seat),
                 action: Vec::new(),
                 after: None,
                 others: Vec::new(),
@@ -209,7 +244,7 @@ pub fn review(
             .apply(*seat, action)
             .map_err(|error| ReviewError::Move { index, error })?;
         if let Some(i) = open[*seat] {
-            turns[i].action.push(describe(&board, action));
+            turns[i].action.push(describe(board, action));
         }
         if let Action::Claim { route, .. } = action {
             // Each other player's latest turn hears of it: it happened
@@ -226,12 +261,33 @@ pub fn review(
         }
         if event.ends_turn() {
             if let Some(i) = open[*seat].take() {
-                turns[i].after = Some(GameState::of_player(&game, *seat));
+                turns[i].after = Some(GameState::of_player(game, *seat));
             }
         }
     }
-    let results = game.results();
+    Ok(turns)
+}
 
+/// What the solves of a review found: per player, each turn's best from
+/// its start and after its own move; the best of the player's tickets on
+/// an open board; the board's own optimum; and the counts.
+struct Solved {
+    chains: Vec<Vec<(Best, Best)>>,
+    open_board: Vec<Option<Best>>,
+    board_optimum: u32,
+    optimum_proven: bool,
+    solves: usize,
+    all_proven: bool,
+}
+
+/// Phase 2: every state solved.
+fn solve_turns(
+    board: &Board,
+    game: &Game,
+    turns: &[Turn],
+    options: &ReviewOptions,
+) -> Result<Solved, ReviewError> {
+    let n = game.players.len();
     // Per player, its states in order (each turn's start, then after its
     // own move), solved one after another so that a plan carries over; the
     // players, their open boards and the board's optimum side by side.
@@ -262,9 +318,9 @@ pub fn review(
                     let mut prev: Option<Best> = None;
                     let mut out = Vec::new();
                     for t in turns.iter().filter(|t| t.seat == p) {
-                        let start = best(&board, &t.start, prev.as_ref(), &o)?;
+                        let start = best(board, &t.start, prev.as_ref(), &o)?;
                         let after = match &t.after {
-                            Some(a) => best(&board, a, Some(&start), &o)?,
+                            Some(a) => best(board, a, Some(&start), &o)?,
                             None => start.clone(),
                         };
                         prev = Some(after.clone());
@@ -281,10 +337,10 @@ pub fn review(
                         tickets: game.players[p].tickets.clone(),
                         may_draw: false,
                     };
-                    Ok(Done::Open(p, best(&board, &s, None, &o)?))
+                    Ok(Done::Open(p, best(board, &s, None, &o)?))
                 }
                 Job::Optimum => {
-                    let r = solve(&Instance::new(&board, board.cars), &o)?;
+                    let r = solve(&Instance::new(board, board.cars), &o)?;
                     Ok(Done::Optimum(r.plan.score(), r.proven))
                 }
             }
@@ -312,69 +368,72 @@ pub fn review(
         && open_board.iter().flatten().all(|b| b.proven)
         && optimum_proven;
 
-    let mut players = Vec::new();
-    for p in 0..n {
-        let r = &results[p];
-        let network = r.score - r.bonus as i64;
-        let mut reviews = Vec::new();
-        let mine = turns.iter().filter(|t| t.seat == p);
-        for (t, (s, after)) in mine.zip(&chains[p]) {
-            reviews.push(TurnReview {
-                turn: t.turn,
-                move_index: t.move_index,
-                best: s.score,
-                bound: s.bound,
-                proven: s.proven,
-                gap: s.score - network,
-                action: t.action.join(", then "),
-                after_own: after.score,
-                others: t.others.clone(),
-                plan: s.claim.iter().map(|&r| board.route_label(r)).collect(),
-            });
-        }
-        let all = losses(&reviews, network);
-        let lost = |cause: &str| -> i64 {
-            all.iter()
-                .filter(|l| l.cause == cause)
-                .map(|l| l.points)
-                .sum()
-        };
-        let (lost_own, lost_others, lost_end) = (lost(OWN), lost(OTHERS), lost(END));
-        let costliest: Vec<Loss> = all.into_iter().take(3).collect();
-        let single = open_board[p].clone().expect("every open board is solved");
-        players.push(PlayerReview {
-            seat: p,
-            name: names
-                .get(p)
-                .cloned()
-                .unwrap_or_else(|| format!("player {p}")),
-            score: r.score,
-            bonus: r.bonus,
-            network_score: network,
-            single_player_optimum: single.score,
-            single_player_proven: single.proven,
-            tickets: game.players[p]
-                .tickets
-                .iter()
-                .map(|&t| ticket(&board, t))
-                .collect(),
-            turns: reviews,
-            costliest,
-            lost_own,
-            lost_others,
-            lost_end,
+    Ok(Solved {
+        chains,
+        open_board,
+        board_optimum,
+        optimum_proven,
+        solves,
+        all_proven,
+    })
+}
+
+/// Phase 3: one player's review: each turn's value against the final
+/// score, the points lost by cause, and the costliest moves.
+fn player_review(
+    board: &Board,
+    game: &Game,
+    (turns, solved): (&[Turn], &Solved),
+    (p, name, r): (usize, String, &FinalScore),
+) -> PlayerReview {
+    let network = r.score - r.bonus as i64;
+    let mut reviews = Vec::new();
+    let mine = turns.iter().filter(|t| t.seat == p);
+    for (t, (s, after)) in mine.zip(&solved.chains[p]) {
+        reviews.push(TurnReview {
+            turn: t.turn,
+            move_index: t.move_index,
+            best: s.score,
+            bound: s.bound,
+            proven: s.proven,
+            gap: s.score - network,
+            action: t.action.join(", then "),
+            after_own: after.score,
+            others: t.others.clone(),
+            plan: s.claim.iter().map(|&r| board.route_label(r)).collect(),
         });
     }
-    Ok(Review {
-        board: board.name.clone(),
-        cars: board.cars,
-        board_optimum,
-        board_optimum_proven: optimum_proven,
-        all_proven,
-        solves,
-        seconds: started.elapsed().as_secs_f64(),
-        players,
-    })
+    let all = losses(&reviews, network);
+    let lost = |cause: &str| -> i64 {
+        all.iter()
+            .filter(|l| l.cause == cause)
+            .map(|l| l.points)
+            .sum()
+    };
+    let (lost_own, lost_others, lost_end) = (lost(OWN), lost(OTHERS), lost(END));
+    let costliest: Vec<Loss> = all.into_iter().take(3).collect();
+    let single = solved.open_board[p]
+        .clone()
+        .expect("every open board is solved");
+    PlayerReview {
+        seat: p,
+        name,
+        score: r.score,
+        bonus: r.bonus,
+        network_score: network,
+        single_player_optimum: single.score,
+        single_player_proven: single.proven,
+        tickets: game.players[p]
+            .tickets
+            .iter()
+            .map(|&t| ticket(board, t))
+            .collect(),
+        turns: reviews,
+        costliest,
+        lost_own,
+        lost_others,
+        lost_end,
+    }
 }
 
 /// The best final score still reachable from a state, with the plan that
