@@ -290,6 +290,22 @@ impl BalanceReport {
     pub fn markdown(&self, figures: &[(&str, &str)]) -> String {
         let mut md = String::new();
         let w = &mut md;
+        self.write_intro(w, figures);
+        self.write_curve(w);
+        self.write_tickets(w);
+        self.write_candidates(w);
+        if let Some(d) = &self.deal {
+            self.write_deal(w, d);
+        }
+        self.write_routes(w);
+        let _ = writeln!(w, "\n*Tie-break among alternate optima:* {TIE_BREAK}");
+        let _ = writeln!(w, "\n*Computed in {:.0} s.*", self.seconds);
+        md
+    }
+
+    /// The title, what the numbers are, what is missing if a time limit
+    /// cut the run short, and the figures.
+    fn write_intro(&self, w: &mut String, figures: &[(&str, &str)]) {
         let _ = writeln!(w, "# Balance report: {}\n", self.title);
         let _ = writeln!(
             w,
@@ -310,7 +326,11 @@ impl BalanceReport {
         for (caption, file) in figures {
             let _ = writeln!(w, "![{caption}]({file})\n");
         }
+    }
 
+    /// The score curve: a car's average worth, the biggest step, the
+    /// budgets where a car adds nothing, and the table of every budget.
+    fn write_curve(&self, w: &mut String) {
         let _ = writeln!(w, "## Score curve and marginal points per car\n");
         let best = self
             .curve
@@ -344,7 +364,11 @@ impl BalanceReport {
                 p.cars, p.score, p.ticket_points, p.route_points, p.marginal
             );
         }
+    }
 
+    /// The tickets' table: points per car against the median rate, how
+    /// often each is in the sweep's optima, and its break-even values.
+    fn write_tickets(&self, w: &mut String) {
         let _ = writeln!(w, "\n## Tickets: value against cost\n");
         let _ = writeln!(
             w,
@@ -387,6 +411,11 @@ impl BalanceReport {
                 lower
             );
         }
+    }
+
+    /// The tickets perhaps valued too high or too low: in every optimum and
+    /// most budgets', or in none.
+    fn write_candidates(&self, w: &mut String) {
         let budgets = self.curve.len();
         let names = |keep: &dyn Fn(&TicketValue) -> bool| -> String {
             let v: Vec<String> = self
@@ -416,68 +445,75 @@ impl BalanceReport {
             self.cars,
             names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0)
         );
+    }
 
-        if let Some(d) = &self.deal {
-            let _ = writeln!(w, "\n## The luck of the deal\n");
-            let long = if d.long > 0 {
-                format!(", {} of them from the long-route deck", d.long)
+    /// The luck of the deal `d`: the spread of the sampled hands' worth,
+    /// the tickets that are gifts and traps, and the best hand.
+    fn write_deal(&self, w: &mut String, d: &DealReport) {
+        let _ = writeln!(w, "\n## The luck of the deal\n");
+        let long = if d.long > 0 {
+            format!(", {} of them from the long-route deck", d.long)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            w,
+            "A seeded sample of {} starting hands of {} tickets{long} (of {} possible), \
+             each valued by the best score it allows alone on the board at {} cars, \
+             keeping at least {} of its tickets{}. `ttr-opt deals` values every hand.\n",
+            d.hands_valued,
+            d.hand,
+            d.hands_possible,
+            d.cars,
+            d.keep,
+            if d.all_proven {
+                ""
             } else {
-                String::new()
-            };
-            let _ = writeln!(
-                w,
-                "A seeded sample of {} starting hands of {} tickets{long} (of {} possible), \
-                 each valued by the best score it allows alone on the board at {} cars, \
-                 keeping at least {} of its tickets{}. `ttr-opt deals` values every hand.\n",
-                d.hands_valued,
-                d.hand,
-                d.hands_possible,
-                d.cars,
-                d.keep,
-                if d.all_proven {
-                    ""
-                } else {
-                    " (a time limit left some solves unproven)"
-                }
-            );
-            let _ = writeln!(
-                w,
-                "- A hand is worth {} to {} points: median {:.0}, 10th percentile {:.0}, \
-                 90th {:.0}; {:.1} % of the hands come within 10 % of the best hand sampled.",
-                d.min,
-                d.max,
-                d.median,
-                d.p10,
-                d.p90,
-                d.within_10_percent * 100.0
-            );
-            let cards = |v: &[&crate::game::deals::CardValue]| -> String {
-                v.iter()
-                    .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let held: Vec<&crate::game::deals::CardValue> =
-                d.tickets.iter().filter(|c| c.hands > 0).collect();
-            let top: Vec<_> = held.iter().take(5).copied().collect();
-            let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();
-            let _ = writeln!(
-                w,
-                "- Gifts, by the mean value of the hands holding them: {}",
-                cards(&top)
-            );
-            let _ = writeln!(w, "- Traps: {}", cards(&bottom));
-            if let Some(best) = d.best_hands.first() {
-                let _ = writeln!(
-                    w,
-                    "- Best hand sampled: {} ({} points, keeping {})",
-                    best.hand.join(", "),
-                    best.best,
-                    best.keep.join(", ")
-                );
+                " (a time limit left some solves unproven)"
             }
+        );
+        let _ = writeln!(
+            w,
+            "- A hand is worth {} to {} points: median {:.0}, 10th percentile {:.0}, \
+             90th {:.0}; {:.1} % of the hands come within 10 % of the best hand sampled.",
+            d.min,
+            d.max,
+            d.median,
+            d.p10,
+            d.p90,
+            d.within_10_percent * 100.0
+        );
+        let cards = |v: &[&crate::game::deals::CardValue]| -> String {
+            v.iter()
+                .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let held: Vec<&crate::game::deals::CardValue> =
+            d.tickets.iter().filter(|c| c.hands > 0).collect();
+        let top: Vec<_> = held.iter().take(5).copied().collect();
+        let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();
+        let _ = writeln!(
+            w,
+            "- Gifts, by the mean value of the hands holding them: {}",
+            cards(&top)
+        );
+        let _ = writeln!(w, "- Traps: {}", cards(&bottom));
+        if let Some(best) = d.best_hands.first() {
+            let _ = writeln!(
+                w,
+                "- Best hand sampled: {} ({} points, keeping {})",
+                best.hand.join(", "),
+                best.best,
+                best.keep.join(", ")
+            );
         }
+    }
 
+    /// The routes most and never used over the budgets' optima, and the
+    /// cost of losing each route of the optimum.
+    fn write_routes(&self, w: &mut String) {
+        let budgets = self.curve.len();
         let _ = writeln!(w, "\n## Routes\n");
         let used = |keep: &dyn Fn(usize) -> bool| -> String {
             let v: Vec<String> = self
@@ -520,9 +556,6 @@ impl BalanceReport {
                 r.name, r.points, r.optimum, r.change
             );
         }
-        let _ = writeln!(w, "\n*Tie-break among alternate optima:* {TIE_BREAK}");
-        let _ = writeln!(w, "\n*Computed in {:.0} s.*", self.seconds);
-        md
     }
 }
 
