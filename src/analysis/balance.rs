@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_from, frequency, Balance, Frequency, Membership};
+use crate::analysis::{break_even_from, frequency, Balance, BreakEven, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
 use crate::game::deals::{deals, keepable_per_hand, DealError, DealOptions, DealReport};
@@ -191,9 +191,35 @@ pub fn balance(
         Err(DealError::Solve(e)) => return Err(e),
     };
 
+    let curve = curve_of(&entries);
+    let (median_rate, tickets) = ticket_values(board, &entries, &break_even_rows, deal.as_ref());
+    let report = BalanceReport {
+        board: board.name.clone(),
+        title: if board.title.is_empty() {
+            board.name.clone()
+        } else {
+            board.title.clone()
+        },
+        cars,
+        optimum,
+        curve,
+        median_rate,
+        tickets,
+        frequency: freq,
+        blocking,
+        deal,
+        unfinished,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((report, entries))
+}
+
+/// The score curve of a sweep: each budget's optimum, its parts, and the
+/// points its last car added.
+fn curve_of(entries: &[SweepEntry]) -> Vec<CurvePoint> {
     let mut curve = Vec::new();
     let mut last = 0i64;
-    for e in &entries {
+    for e in entries {
         let plan = &e.outcome.plan;
         curve.push(CurvePoint {
             cars: e.cars,
@@ -204,7 +230,19 @@ pub fn balance(
         });
         last = plan.score() as i64;
     }
+    curve
+}
 
+/// Every ticket's value against its cost, most points per car first, with
+/// the median rate: its cheapest connection, how often the sweep's optima
+/// complete it, its break-even values (its row of `break_even_rows`, where
+/// its solve finished) and its value in the `deal`'s hands.
+fn ticket_values(
+    board: &Board,
+    entries: &[SweepEntry],
+    break_even_rows: &[BreakEven],
+    deal: Option<&DealReport>,
+) -> (f64, Vec<TicketValue>) {
     // Cheapest connection of every trip, by Dijkstra over route lengths; of
     // a ticket with several trips, the trip paying most per car (its points,
     // cars and rate together).
@@ -227,7 +265,7 @@ pub fn balance(
     // Per trip's card: budgets whose plan completes it (by index: names of
     // identical cards repeat).
     let mut in_sweep = vec![0usize; board.tickets.len()];
-    for e in &entries {
+    for e in entries {
         for &t in &e.outcome.plan.tickets {
             in_sweep[board.cards[board.ticket(t).card].trips[0].0] += 1;
         }
@@ -263,25 +301,7 @@ pub fn balance(
         })
         .collect();
     tickets.sort_by(|a, b| b.points_per_car.total_cmp(&a.points_per_car));
-    let report = BalanceReport {
-        board: board.name.clone(),
-        title: if board.title.is_empty() {
-            board.name.clone()
-        } else {
-            board.title.clone()
-        },
-        cars,
-        optimum,
-        curve,
-        median_rate,
-        tickets,
-        frequency: freq,
-        blocking,
-        deal,
-        unfinished,
-        seconds: started.elapsed().as_secs_f64(),
-    };
-    Ok((report, entries))
+    (median_rate, tickets)
 }
 
 impl BalanceReport {
