@@ -369,13 +369,35 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
     tracks.into_iter().collect()
 }
 
+/// Reads every field of the board file, each problem reported to `r`
+/// (`None` where the file is no object); the entries are checked against
+/// each other by [`validate`].
 fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     let map = r.object(root, "", BOARD_FIELDS)?;
     let name = r.required(map, "", "name", Reader::name);
     let title = r.optional(map, "", "title", Reader::string);
     r.optional(map, "", "source", Reader::string);
     let cars = r.required(map, "", "cars", |r, v, at| r.integer(v, at, input::CARS));
+    let route_points = read_route_points(r, map);
+    let cities = read_cities(r, map);
+    let routes = read_routes(r, map);
+    let tickets = read_tickets(r, map);
 
+    // Bad scalars were reported above; defaults let the checks across
+    // entries run all the same.
+    Some(RawBoard {
+        name: name.unwrap_or_default().to_string(),
+        title: title.flatten().unwrap_or_default().to_string(),
+        cars: cars.unwrap_or(1),
+        route_points,
+        cities,
+        routes,
+        tickets,
+    })
+}
+
+/// The rule card `route_points`: points by route length.
+fn read_route_points(r: &mut Reader, map: &Map<String, Value>) -> HashMap<u32, u32> {
     let mut route_points = HashMap::new();
     // The rule card's keys are lengths, read here rather than by `object`.
     let card = r.required(map, "", "route_points", |r, v, at| {
@@ -414,7 +436,11 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             route_points.insert(l, p);
         }
     }
+    route_points
+}
 
+/// The `cities` list: the entries read whole (a bad coordinate reads as 0).
+fn read_cities(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawCity> {
     let mut cities = Vec::new();
     let list = r.required(map, "", "cities", |r, v, at| {
         r.list(v, at, input::MAX_CITIES)
@@ -441,7 +467,12 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             });
         }
     }
+    cities
+}
 
+/// The `routes` list: the entries read whole, their ends not yet checked
+/// against the cities.
+fn read_routes(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawRoute> {
     let mut routes = Vec::new();
     let list = r.required(map, "", "routes", |r, v, at| {
         r.list(v, at, input::MAX_ROUTES)
@@ -462,72 +493,19 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             });
         }
     }
+    routes
+}
 
+/// The `tickets` list: the entries read whole, and no more trips in all
+/// than allowed.
+fn read_tickets(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawTicket> {
     let mut tickets = Vec::new();
     let list = r.required(map, "", "tickets", |r, v, at| {
         r.list(v, at, input::MAX_TICKETS)
     });
     let mut trips_total = 0;
-    // One trip: its entry, its cities and points.
-    let trip = |r: &mut Reader, e: &Map<String, Value>, at: &str| {
-        let ends = r.ends(e, at);
-        let points = r.required(e, at, "points", |r, v, at| {
-            r.integer(v, at, input::TICKET_POINTS)
-        });
-        let (from, to) = ends?;
-        Some((at.to_string(), from, to, points?))
-    };
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
-        let at = input::index("tickets", i);
-        let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips", "long"]) else {
-            continue;
-        };
-        let long = r
-            .optional(e, &at, "long", Reader::boolean)
-            .flatten()
-            .unwrap_or(false);
-        // One trip, or a named list of trips: never a mix.
-        let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
-        if single == e.contains_key("trips") || (single && e.contains_key("name")) {
-            r.problem(
-                &at,
-                "needs either \"from\", \"to\" and \"points\", or a non-empty \"trips\" list (with an optional \"name\")",
-            );
-            continue;
-        }
-        let ticket = if single {
-            trip(r, e, &at).map(|t| RawTicket {
-                name: None,
-                long,
-                trips: vec![t],
-            })
-        } else {
-            let name = r.optional(e, &at, "name", Reader::name);
-            let trips = r.required(e, &at, "trips", |r, v, at| {
-                let list = r.nonempty_list(v, at, input::MAX_TRIPS, "must not be empty")?;
-                // A bad trip is reported; the others are still checked
-                // against the cities.
-                let trips: Vec<_> = list
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(j, v)| {
-                        let at = input::index(at, j);
-                        let e = r.object(v, &at, &["from", "to", "points"])?;
-                        trip(r, e, &at)
-                    })
-                    .collect();
-                Some(trips)
-            });
-            match (name, trips) {
-                (Some(name), Some(trips)) => Some(RawTicket {
-                    name: name.map(str::to_string),
-                    long,
-                    trips,
-                }),
-                _ => None,
-            }
-        };
-        if let Some(t) = ticket {
+        if let Some(t) = read_ticket(r, v, i) {
             trips_total += t.trips.len();
             tickets.push(t);
         }
@@ -541,18 +519,71 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             ),
         );
     }
+    tickets
+}
 
-    // Bad scalars were reported above; defaults let the checks across
-    // entries run all the same.
-    Some(RawBoard {
-        name: name.unwrap_or_default().to_string(),
-        title: title.flatten().unwrap_or_default().to_string(),
-        cars: cars.unwrap_or(1),
-        route_points,
-        cities,
-        routes,
-        tickets,
-    })
+/// One trip: its entry, its cities and points.
+fn read_trip(
+    r: &mut Reader,
+    e: &Map<String, Value>,
+    at: &str,
+) -> Option<(String, String, String, u32)> {
+    let ends = r.ends(e, at);
+    let points = r.required(e, at, "points", |r, v, at| {
+        r.integer(v, at, input::TICKET_POINTS)
+    });
+    let (from, to) = ends?;
+    Some((at.to_string(), from, to, points?))
+}
+
+/// Ticket `i` of the list: one trip, or a named list of trips.
+fn read_ticket(r: &mut Reader, v: &Value, i: usize) -> Option<RawTicket> {
+    let at = input::index("tickets", i);
+    let e = r.object(v, &at, &["name", "from", "to", "points", "trips", "long"])?;
+    let long = r
+        .optional(e, &at, "long", Reader::boolean)
+        .flatten()
+        .unwrap_or(false);
+    // One trip, or a named list of trips: never a mix.
+    let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
+    if single == e.contains_key("trips") || (single && e.contains_key("name")) {
+        r.problem(
+            &at,
+            "needs either \"from\", \"to\" and \"points\", or a non-empty \"trips\" list (with an optional \"name\")",
+        );
+        return None;
+    }
+    if single {
+        return read_trip(r, e, &at).map(|t| RawTicket {
+            name: None,
+            long,
+            trips: vec![t],
+        });
+    }
+    let name = r.optional(e, &at, "name", Reader::name);
+    let trips = r.required(e, &at, "trips", |r, v, at| {
+        let list = r.nonempty_list(v, at, input::MAX_TRIPS, "must not be empty")?;
+        // A bad trip is reported; the others are still checked
+        // against the cities.
+        let trips: Vec<_> = list
+            .iter()
+            .enumerate()
+            .filter_map(|(j, v)| {
+                let at = input::index(at, j);
+                let e = r.object(v, &at, &["from", "to", "points"])?;
+                read_trip(r, e, &at)
+            })
+            .collect();
+        Some(trips)
+    });
+    match (name, trips) {
+        (Some(name), Some(trips)) => Some(RawTicket {
+            name: name.map(str::to_string),
+            long,
+            trips,
+        }),
+        _ => None,
+    }
 }
 
 impl Board {
