@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_from, frequency, Balance, Frequency, Membership};
+use crate::analysis::{break_even_from, frequency, Balance, BreakEven, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
 use crate::game::deals::{deals, keepable_per_hand, DealError, DealOptions, DealReport};
@@ -191,9 +191,35 @@ pub fn balance(
         Err(DealError::Solve(e)) => return Err(e),
     };
 
+    let curve = curve_of(&entries);
+    let (median_rate, tickets) = ticket_values(board, &entries, &break_even_rows, deal.as_ref());
+    let report = BalanceReport {
+        board: board.name.clone(),
+        title: if board.title.is_empty() {
+            board.name.clone()
+        } else {
+            board.title.clone()
+        },
+        cars,
+        optimum,
+        curve,
+        median_rate,
+        tickets,
+        frequency: freq,
+        blocking,
+        deal,
+        unfinished,
+        seconds: started.elapsed().as_secs_f64(),
+    };
+    Ok((report, entries))
+}
+
+/// The score curve of a sweep: each budget's optimum, its parts, and the
+/// points its last car added.
+fn curve_of(entries: &[SweepEntry]) -> Vec<CurvePoint> {
     let mut curve = Vec::new();
     let mut last = 0i64;
-    for e in &entries {
+    for e in entries {
         let plan = &e.outcome.plan;
         curve.push(CurvePoint {
             cars: e.cars,
@@ -204,7 +230,19 @@ pub fn balance(
         });
         last = plan.score() as i64;
     }
+    curve
+}
 
+/// Every ticket's value against its cost, most points per car first, with
+/// the median rate: its cheapest connection, how often the sweep's optima
+/// complete it, its break-even values (its row of `break_even_rows`, where
+/// its solve finished) and its value in the `deal`'s hands.
+fn ticket_values(
+    board: &Board,
+    entries: &[SweepEntry],
+    break_even_rows: &[BreakEven],
+    deal: Option<&DealReport>,
+) -> (f64, Vec<TicketValue>) {
     // Cheapest connection of every trip, by Dijkstra over route lengths; of
     // a ticket with several trips, the trip paying most per car (its points,
     // cars and rate together).
@@ -227,7 +265,7 @@ pub fn balance(
     // Per trip's card: budgets whose plan completes it (by index: names of
     // identical cards repeat).
     let mut in_sweep = vec![0usize; board.tickets.len()];
-    for e in &entries {
+    for e in entries {
         for &t in &e.outcome.plan.tickets {
             in_sweep[board.cards[board.ticket(t).card].trips[0].0] += 1;
         }
@@ -263,25 +301,7 @@ pub fn balance(
         })
         .collect();
     tickets.sort_by(|a, b| b.points_per_car.total_cmp(&a.points_per_car));
-    let report = BalanceReport {
-        board: board.name.clone(),
-        title: if board.title.is_empty() {
-            board.name.clone()
-        } else {
-            board.title.clone()
-        },
-        cars,
-        optimum,
-        curve,
-        median_rate,
-        tickets,
-        frequency: freq,
-        blocking,
-        deal,
-        unfinished,
-        seconds: started.elapsed().as_secs_f64(),
-    };
-    Ok((report, entries))
+    (median_rate, tickets)
 }
 
 impl BalanceReport {
@@ -290,6 +310,22 @@ impl BalanceReport {
     pub fn markdown(&self, figures: &[(&str, &str)]) -> String {
         let mut md = String::new();
         let w = &mut md;
+        self.write_intro(w, figures);
+        self.write_curve(w);
+        self.write_tickets(w);
+        self.write_candidates(w);
+        if let Some(d) = &self.deal {
+            self.write_deal(w, d);
+        }
+        self.write_routes(w);
+        let _ = writeln!(w, "\n*Tie-break among alternate optima:* {TIE_BREAK}");
+        let _ = writeln!(w, "\n*Computed in {:.0} s.*", self.seconds);
+        md
+    }
+
+    /// The title, what the numbers are, what is missing if a time limit
+    /// cut the run short, and the figures.
+    fn write_intro(&self, w: &mut String, figures: &[(&str, &str)]) {
         let _ = writeln!(w, "# Balance report: {}\n", self.title);
         let _ = writeln!(
             w,
@@ -310,7 +346,11 @@ impl BalanceReport {
         for (caption, file) in figures {
             let _ = writeln!(w, "![{caption}]({file})\n");
         }
+    }
 
+    /// The score curve: a car's average worth, the biggest step, the
+    /// budgets where a car adds nothing, and the table of every budget.
+    fn write_curve(&self, w: &mut String) {
         let _ = writeln!(w, "## Score curve and marginal points per car\n");
         let best = self
             .curve
@@ -344,7 +384,11 @@ impl BalanceReport {
                 p.cars, p.score, p.ticket_points, p.route_points, p.marginal
             );
         }
+    }
 
+    /// The tickets' table: points per car against the median rate, how
+    /// often each is in the sweep's optima, and its break-even values.
+    fn write_tickets(&self, w: &mut String) {
         let _ = writeln!(w, "\n## Tickets: value against cost\n");
         let _ = writeln!(
             w,
@@ -387,6 +431,11 @@ impl BalanceReport {
                 lower
             );
         }
+    }
+
+    /// The tickets perhaps valued too high or too low: in every optimum and
+    /// most budgets', or in none.
+    fn write_candidates(&self, w: &mut String) {
         let budgets = self.curve.len();
         let names = |keep: &dyn Fn(&TicketValue) -> bool| -> String {
             let v: Vec<String> = self
@@ -416,68 +465,75 @@ impl BalanceReport {
             self.cars,
             names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0)
         );
+    }
 
-        if let Some(d) = &self.deal {
-            let _ = writeln!(w, "\n## The luck of the deal\n");
-            let long = if d.long > 0 {
-                format!(", {} of them from the long-route deck", d.long)
+    /// The luck of the deal `d`: the spread of the sampled hands' worth,
+    /// the tickets that are gifts and traps, and the best hand.
+    fn write_deal(&self, w: &mut String, d: &DealReport) {
+        let _ = writeln!(w, "\n## The luck of the deal\n");
+        let long = if d.long > 0 {
+            format!(", {} of them from the long-route deck", d.long)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            w,
+            "A seeded sample of {} starting hands of {} tickets{long} (of {} possible), \
+             each valued by the best score it allows alone on the board at {} cars, \
+             keeping at least {} of its tickets{}. `ttr-opt deals` values every hand.\n",
+            d.hands_valued,
+            d.hand,
+            d.hands_possible,
+            d.cars,
+            d.keep,
+            if d.all_proven {
+                ""
             } else {
-                String::new()
-            };
-            let _ = writeln!(
-                w,
-                "A seeded sample of {} starting hands of {} tickets{long} (of {} possible), \
-                 each valued by the best score it allows alone on the board at {} cars, \
-                 keeping at least {} of its tickets{}. `ttr-opt deals` values every hand.\n",
-                d.hands_valued,
-                d.hand,
-                d.hands_possible,
-                d.cars,
-                d.keep,
-                if d.all_proven {
-                    ""
-                } else {
-                    " (a time limit left some solves unproven)"
-                }
-            );
-            let _ = writeln!(
-                w,
-                "- A hand is worth {} to {} points: median {:.0}, 10th percentile {:.0}, \
-                 90th {:.0}; {:.1} % of the hands come within 10 % of the best hand sampled.",
-                d.min,
-                d.max,
-                d.median,
-                d.p10,
-                d.p90,
-                d.within_10_percent * 100.0
-            );
-            let cards = |v: &[&crate::game::deals::CardValue]| -> String {
-                v.iter()
-                    .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            };
-            let held: Vec<&crate::game::deals::CardValue> =
-                d.tickets.iter().filter(|c| c.hands > 0).collect();
-            let top: Vec<_> = held.iter().take(5).copied().collect();
-            let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();
-            let _ = writeln!(
-                w,
-                "- Gifts, by the mean value of the hands holding them: {}",
-                cards(&top)
-            );
-            let _ = writeln!(w, "- Traps: {}", cards(&bottom));
-            if let Some(best) = d.best_hands.first() {
-                let _ = writeln!(
-                    w,
-                    "- Best hand sampled: {} ({} points, keeping {})",
-                    best.hand.join(", "),
-                    best.best,
-                    best.keep.join(", ")
-                );
+                " (a time limit left some solves unproven)"
             }
+        );
+        let _ = writeln!(
+            w,
+            "- A hand is worth {} to {} points: median {:.0}, 10th percentile {:.0}, \
+             90th {:.0}; {:.1} % of the hands come within 10 % of the best hand sampled.",
+            d.min,
+            d.max,
+            d.median,
+            d.p10,
+            d.p90,
+            d.within_10_percent * 100.0
+        );
+        let cards = |v: &[&crate::game::deals::CardValue]| -> String {
+            v.iter()
+                .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let held: Vec<&crate::game::deals::CardValue> =
+            d.tickets.iter().filter(|c| c.hands > 0).collect();
+        let top: Vec<_> = held.iter().take(5).copied().collect();
+        let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();
+        let _ = writeln!(
+            w,
+            "- Gifts, by the mean value of the hands holding them: {}",
+            cards(&top)
+        );
+        let _ = writeln!(w, "- Traps: {}", cards(&bottom));
+        if let Some(best) = d.best_hands.first() {
+            let _ = writeln!(
+                w,
+                "- Best hand sampled: {} ({} points, keeping {})",
+                best.hand.join(", "),
+                best.best,
+                best.keep.join(", ")
+            );
         }
+    }
 
+    /// The routes most and never used over the budgets' optima, and the
+    /// cost of losing each route of the optimum.
+    fn write_routes(&self, w: &mut String) {
+        let budgets = self.curve.len();
         let _ = writeln!(w, "\n## Routes\n");
         let used = |keep: &dyn Fn(usize) -> bool| -> String {
             let v: Vec<String> = self
@@ -520,9 +576,6 @@ impl BalanceReport {
                 r.name, r.points, r.optimum, r.change
             );
         }
-        let _ = writeln!(w, "\n*Tie-break among alternate optima:* {TIE_BREAK}");
-        let _ = writeln!(w, "\n*Computed in {:.0} s.*", self.seconds);
-        md
     }
 }
 

@@ -17,7 +17,7 @@ pub mod scenario;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::board::{Board, RouteId, TicketId};
+use crate::board::{Board, Card, RouteId, TicketId};
 use crate::model::Instance;
 use crate::model::Plan;
 use crate::solve::frontier::{Frontier, Goal};
@@ -558,8 +558,74 @@ pub fn break_even_from(
     } else {
         Method::Auto
     };
-    // Card c's row.
-    let row = |c: usize| -> Result<BreakEven, SolveError> {
+    let solver = Rows {
+        board,
+        cars,
+        optimum,
+        in_plan,
+        without: &without,
+        needed: &needed,
+        total,
+        method,
+        progress,
+    };
+    let order = row_order(board, in_plan, &needed);
+    let mut rows: Vec<(usize, Result<BreakEven, SolveError>)> = solve::worker_pool(threads)?
+        .install(|| {
+            order
+                .into_iter()
+                .par_bridge()
+                .map(|c| (c, solver.row(c)))
+                .collect()
+        });
+    rows.sort_by_key(|&(c, _)| c);
+    let rows: Vec<Result<BreakEven, SolveError>> = rows.into_iter().map(|(_, row)| row).collect();
+    let mut unfinished = Vec::new();
+    let rows = finished(rows, &mut unfinished, |c| board.cards[c].name.clone())?;
+    unfinished.extend_from_slice(&s.unfinished[tickets_unfinished..]);
+    Ok(Balance {
+        cars,
+        optimum,
+        tickets: rows,
+        routes: s.routes,
+        unfinished,
+    })
+}
+
+/// What every card's break-even row is computed from: the sensitivity's
+/// answers, and how the rows still to solve are solved.
+struct Rows<'a> {
+    board: &'a Board,
+    cars: u32,
+    /// The optimum at `cars`.
+    optimum: u32,
+    /// The tickets of the optimal plan.
+    in_plan: &'a [TicketId],
+    /// The optimum without each ticket of the plan whose solve finished.
+    without: &'a [(TicketId, u32)],
+    /// By card: the best plan completing it, where the family search
+    /// answered.
+    needed: &'a [Option<Outcome>],
+    /// Solves in all, for `progress`.
+    total: usize,
+    /// The method of the forced solves.
+    method: Method,
+    progress: &'a (dyn Fn(Step) + Sync),
+}
+
+impl Rows<'_> {
+    /// Card c's row.
+    fn row(&self, c: usize) -> Result<BreakEven, SolveError> {
+        let &Rows {
+            board,
+            optimum,
+            in_plan,
+            without,
+            needed,
+            total,
+            progress,
+            ..
+        } = self;
         let card = &board.cards[c];
         // A ticket with several trips counts by its best trip.
         let points = board.best_trip(card);
@@ -579,90 +645,138 @@ pub fn break_even_from(
             });
             (Some(w), optimum)
         } else {
-            // Every trip worth W = S − p + 1 more, p its least
-            // trip's points: a plan completing the ticket then
-            // scores at least p + W > S, more than any plan that
-            // does not, so the best plan completes it if any plan
-            // can, and scores S_in + W. (W no larger than that keeps
-            // the objective balanced: with W above every plan's
-            // score the branch and cut stalled at small budgets, and
-            // the frontier's tables outgrew memory at large ones.)
-            let least = card
-                .trips
-                .iter()
-                .map(|&t| board.ticket(t).points)
-                .min()
-                .unwrap_or(0);
-            let worth = optimum.saturating_sub(least) + 1;
-            let mut forced = board.clone();
-            for &t in &card.trips {
-                forced.tickets[t.0].points += worth;
-            }
-            let inst = Instance::new(&forced, cars);
-            let what = || format!("the break-even of {} was proven", card.name);
-            let options = SolveOptions {
-                method,
-                ..SolveOptions::default()
-            };
-            let mut best = solve::solve(&inst, &options)?;
-            // Should the frontier outgrow memory after all, the
-            // branch and cut takes over.
-            if !best.proven && method == Method::Frontier && !crate::solve::limits::expired() {
-                best = solve::solve(&inst, &SolveOptions::default())?;
-            }
-            if !best.proven {
-                return Err(SolveError::TimeLimit(what()));
-            }
-            let with = best
-                .plan
-                .tickets
-                .iter()
-                .any(ours)
-                .then(|| best.plan.score() - worth);
-            let what = match with {
-                Some(w) => format!("best plan with {}: {w} points", card.name),
-                None => format!("no plan completes {}", card.name),
-            };
-            progress(Step { total, what: &what });
-            (with, optimum)
+            self.forced(card, &ours)?
         };
-        let membership = match (best_with == Some(optimum), best_without == optimum) {
-            (true, false) => Membership::Every,
-            (true, true) => Membership::Some,
-            _ => Membership::None,
-        };
-        let raise_by = match membership {
-            Membership::None => best_with.map(|w| optimum - w),
-            _ => Some(0),
-        };
-        let lower_by = match membership {
-            // Plans without the ticket beat those with it once it is
-            // worth less than S − R, if R is not itself reached by
-            // completing the ticket (then R = S_in − points).
-            Membership::Every if card.trips.len() > 1 => None,
-            Membership::Every if best_without + points > optimum => Some(optimum - best_without),
-            Membership::Every => None,
-            _ => Some(0),
-        };
-        Ok(BreakEven {
-            card: c,
-            name: card.name.clone(),
+        Ok(break_even_row(
+            c,
+            card,
             points,
-            membership,
+            optimum,
             best_with,
             best_without,
-            raise_by,
-            lower_by,
-            several_trips: card.trips.len() > 1,
-        })
+        ))
+    }
+
+    /// The best score of a plan completing `card` (`None`: no plan within
+    /// the budget can), by one solve with its trips made worth more than
+    /// every plan without it, and the optimum without it (the optimum: no
+    /// optimal plan completes it).
+    fn forced(
+        &self,
+        card: &Card,
+        ours: &dyn Fn(&TicketId) -> bool,
+    ) -> Result<(Option<u32>, u32), SolveError> {
+        let &Rows {
+            board,
+            cars,
+            optimum,
+            total,
+            method,
+            progress,
+            ..
+        } = self;
+        // Every trip worth W = S − p + 1 more, p its least
+        // trip's points: a plan completing the ticket then
+        // scores at least p + W > S, more than any plan that
+        // does not, so the best plan completes it if any plan
+        // can, and scores S_in + W. (W no larger than that keeps
+        // the objective balanced: with W above every plan's
+        // score the branch and cut stalled at small budgets, and
+        // the frontier's tables outgrew memory at large ones.)
+        let least = card
+            .trips
+            .iter()
+            .map(|&t| board.ticket(t).points)
+            .min()
+            .unwrap_or(0);
+        let worth = optimum.saturating_sub(least) + 1;
+        let mut forced = board.clone();
+        for &t in &card.trips {
+            forced.tickets[t.0].points += worth;
+        }
+        let inst = Instance::new(&forced, cars);
+        let what = || format!("the break-even of {} was proven", card.name);
+        let options = SolveOptions {
+            method,
+            ..SolveOptions::default()
+        };
+        let mut best = solve::solve(&inst, &options)?;
+        // Should the frontier outgrow memory after all, the
+        // branch and cut takes over.
+        if !best.proven && method == Method::Frontier && !crate::solve::limits::expired() {
+            best = solve::solve(&inst, &SolveOptions::default())?;
+        }
+        if !best.proven {
+            return Err(SolveError::TimeLimit(what()));
+        }
+        let with = best
+            .plan
+            .tickets
+            .iter()
+            .any(ours)
+            .then(|| best.plan.score() - worth);
+        let what = match with {
+            Some(w) => format!("best plan with {}: {w} points", card.name),
+            None => format!("no plan completes {}", card.name),
+        };
+        progress(Step { total, what: &what });
+        Ok((with, optimum))
+    }
+}
+
+/// Card `c`'s row from the best score of a plan completing it
+/// (`best_with`) and the optimum without it (`best_without`): whether
+/// every, some or no optimal plan completes it, and how far its points
+/// are from changing that.
+fn break_even_row(
+    c: usize,
+    card: &Card,
+    points: u32,
+    optimum: u32,
+    best_with: Option<u32>,
+    best_without: u32,
+) -> BreakEven {
+    let membership = match (best_with == Some(optimum), best_without == optimum) {
+        (true, false) => Membership::Every,
+        (true, true) => Membership::Some,
+        _ => Membership::None,
     };
-    // The forced solves go to the workers in order, each to the first one
-    // free, the least valuable tickets first: the plan a long ticket forces
-    // is mostly its own path, and its proof short (Europe at 45 cars: the
-    // 20- and 21-point tickets 2.0-4.2 s, the 5- to 11-point ones 3.6-12.9
-    // s), so the last solves to start are short ones and the two workers
-    // end together. (In board order one worker ran alone for the last 9 s
-    // of 68.) The cards answered already come first: they cost nothing.
+    let raise_by = match membership {
+        Membership::None => best_with.map(|w| optimum - w),
+        _ => Some(0),
+    };
+    let lower_by = match membership {
+        // Plans without the ticket beat those with it once it is
+        // worth less than S − R, if R is not itself reached by
+        // completing the ticket (then R = S_in − points).
+        Membership::Every if card.trips.len() > 1 => None,
+        Membership::Every if best_without + points > optimum => Some(optimum - best_without),
+        Membership::Every => None,
+        _ => Some(0),
+    };
+    BreakEven {
+        card: c,
+        name: card.name.clone(),
+        points,
+        membership,
+        best_with,
+        best_without,
+        raise_by,
+        lower_by,
+        several_trips: card.trips.len() > 1,
+    }
+}
+
+/// The order the rows go to the workers in.
+///
+/// The forced solves go to the workers in order, each to the first one
+/// free, the least valuable tickets first: the plan a long ticket forces
+/// is mostly its own path, and its proof short (Europe at 45 cars: the
+/// 20- and 21-point tickets 2.0-4.2 s, the 5- to 11-point ones 3.6-12.9
+/// s), so the last solves to start are short ones and the two workers
+/// end together. (In board order one worker ran alone for the last 9 s
+/// of 68.) The cards answered already come first: they cost nothing.
+fn row_order(board: &Board, in_plan: &[TicketId], needed: &[Option<Outcome>]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..board.cards.len()).collect();
     order.sort_by_key(|&c| {
         let card = &board.cards[c];
@@ -670,26 +784,7 @@ pub fn break_even_from(
             || needed.get(c).is_some_and(Option::is_some);
         (!known, board.best_trip(card), c)
     });
-    let mut rows: Vec<(usize, Result<BreakEven, SolveError>)> = solve::worker_pool(threads)?
-        .install(|| {
-            order
-                .into_iter()
-                .par_bridge()
-                .map(|c| (c, row(c)))
-                .collect()
-        });
-    rows.sort_by_key(|&(c, _)| c);
-    let rows: Vec<Result<BreakEven, SolveError>> = rows.into_iter().map(|(_, row)| row).collect();
-    let mut unfinished = Vec::new();
-    let rows = finished(rows, &mut unfinished, |c| board.cards[c].name.clone())?;
-    unfinished.extend_from_slice(&s.unfinished[tickets_unfinished..]);
-    Ok(Balance {
-        cars,
-        optimum,
-        tickets: rows,
-        routes: s.routes,
-        unfinished,
-    })
+    order
 }
 
 /// Memory the frontier programme may take in [`frontier_friendly`]'s trial.

@@ -139,6 +139,28 @@ fn optima_of(
         ))
         .into());
     }
+    let layers = walk_back(&dp, cars, score);
+    let (count, route_counts, ticket_counts) = count_through(board, &dp, &layers);
+    let (fewest_cars, plans, capped) = list_plans(&layers, cars, max);
+
+    checked(board, inst, cars, score, &plans)?;
+    Ok(Optima {
+        cars,
+        score,
+        count,
+        route_counts,
+        ticket_counts,
+        fewest_cars,
+        plans,
+        capped,
+    })
+}
+
+/// The graph of optimal entries, walked back from the final states that
+/// score `score` with `cars` cars: `layers[i]` holds the entries after `i`
+/// steps an optimal plan can pass through, each with its edges to the
+/// next layer and its count of optimal completions.
+fn walk_back(dp: &Frontier, cars: u32, score: u32) -> Vec<Vec<Node>> {
     let m = dp.steps_len();
     let c_max = cars as usize;
 
@@ -157,18 +179,24 @@ fn optima_of(
         }
     }
     for i in (0..m).rev() {
-        let options = dp.options(i);
-        let mut by_state: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
-        for (j, n) in layers[i + 1].iter().enumerate() {
-            by_state.entry(n.state).or_default().push(j);
-        }
-        let mut index: FxHashMap<(u32, u16), usize> = FxHashMap::default();
-        let mut nodes: Vec<Node> = Vec::new();
-        let mut add = |nodes: &mut Vec<Node>,
-                       s: usize,
-                       c: usize,
-                       value: i16,
-                       edge: (usize, Option<RouteId>)| {
+        layers[i] = layer_before(dp, i, &layers[i + 1]);
+    }
+    layers
+}
+
+/// The optimal entries of layer `i`: those with an edge into an entry of
+/// `after` (layer `i + 1`) that keeps its value optimal, each with its
+/// optimal completions counted.
+fn layer_before(dp: &Frontier, i: usize, after: &[Node]) -> Vec<Node> {
+    let options = dp.options(i);
+    let mut by_state: FxHashMap<u32, Vec<usize>> = FxHashMap::default();
+    for (j, n) in after.iter().enumerate() {
+        by_state.entry(n.state).or_default().push(j);
+    }
+    let mut index: FxHashMap<(u32, u16), usize> = FxHashMap::default();
+    let mut nodes: Vec<Node> = Vec::new();
+    let mut add =
+        |nodes: &mut Vec<Node>, s: usize, c: usize, value: i16, edge: (usize, Option<RouteId>)| {
             let at = *index.entry((s as u32, c as u16)).or_insert_with(|| {
                 nodes.push(Node {
                     state: s as u32,
@@ -181,46 +209,56 @@ fn optima_of(
             });
             nodes[at].edges.push(edge);
         };
-        for s in 0..dp.layer_len(i) {
-            let link = dp.link(i, s);
-            let values = dp.values(i, s);
-            if let Some(next) = link.skip.and_then(|t| by_state.get(&t)) {
-                for &j in next {
-                    let n = &layers[i + 1][j];
-                    let c = n.c as usize;
-                    if values[c] >= 0 && values[c] == n.value {
-                        add(&mut nodes, s, c, values[c], (j, None));
-                    }
+    for s in 0..dp.layer_len(i) {
+        let link = dp.link(i, s);
+        let values = dp.values(i, s);
+        if let Some(next) = link.skip.and_then(|t| by_state.get(&t)) {
+            for &j in next {
+                let n = &after[j];
+                let c = n.c as usize;
+                if values[c] >= 0 && values[c] == n.value {
+                    add(&mut nodes, s, c, values[c], (j, None));
                 }
             }
-            if let Some((next, tickets)) = link
-                .take
-                .and_then(|(u, g)| by_state.get(&u).map(|n| (n, g)))
-            {
-                for &j in next {
-                    let n = &layers[i + 1][j];
-                    let c = n.c as usize;
-                    // Each route of the pair that gets there is its own plan.
-                    for o in options {
-                        if c >= o.length
-                            && values[c - o.length] >= 0
-                            && values[c - o.length] + tickets + o.points == n.value
-                        {
-                            let before = values[c - o.length];
-                            add(&mut nodes, s, c - o.length, before, (j, Some(o.route)));
-                        }
+        }
+        if let Some((next, tickets)) = link
+            .take
+            .and_then(|(u, g)| by_state.get(&u).map(|n| (n, g)))
+        {
+            for &j in next {
+                let n = &after[j];
+                let c = n.c as usize;
+                // Each route of the pair that gets there is its own plan.
+                for o in options {
+                    if c >= o.length
+                        && values[c - o.length] >= 0
+                        && values[c - o.length] + tickets + o.points == n.value
+                    {
+                        let before = values[c - o.length];
+                        add(&mut nodes, s, c - o.length, before, (j, Some(o.route)));
                     }
                 }
             }
         }
-        for n in &mut nodes {
-            n.to_end = n.edges.iter().fold(0u128, |sum, &(j, _)| {
-                sum.saturating_add(layers[i + 1][j].to_end)
-            });
-        }
-        layers[i] = nodes;
     }
+    for n in &mut nodes {
+        n.to_end = n
+            .edges
+            .iter()
+            .fold(0u128, |sum, &(j, _)| sum.saturating_add(after[j].to_end));
+    }
+    nodes
+}
 
+/// How many optimal plans there are, and per route (by id) and per printed
+/// ticket (by card) how many claim or complete it, counted forward over
+/// the `layers` of optimal entries.
+fn count_through(
+    board: &Board,
+    dp: &Frontier,
+    layers: &[Vec<Node>],
+) -> (u128, Vec<u128>, Vec<u128>) {
+    let m = dp.steps_len();
     // Forward: how many optimal prefixes reach each node, and with them the
     // plans through each claimed route and completed ticket.
     let count = layers[0]
@@ -248,7 +286,13 @@ fn optima_of(
         }
         from_start = next;
     }
+    (count, route_counts, ticket_counts)
+}
 
+/// The fewest cars an optimal plan uses, and the optimal plans over
+/// `layers`, fewest cars first, at most `max` (and whether more exist).
+fn list_plans(layers: &[Vec<Node>], cars: u32, max: usize) -> (u32, Vec<Vec<RouteId>>, bool) {
+    let m = layers.len() - 1;
     // List plans, fewest cars first (the most cars left over at the start).
     let mut starts: Vec<usize> = (0..layers[0].len()).collect();
     starts.sort_by_key(|&k| std::cmp::Reverse(layers[0][k].c));
@@ -278,18 +322,7 @@ fn optima_of(
             }
         }
     }
-
-    checked(board, inst, cars, score, &plans)?;
-    Ok(Optima {
-        cars,
-        score,
-        count,
-        route_counts,
-        ticket_counts,
-        fewest_cars,
-        plans,
-        capped,
-    })
+    (fewest_cars, plans, capped)
 }
 
 /// The union-find verifier's evaluation of every listed plan, each checked

@@ -25,6 +25,49 @@ const COLOURS: [&str; 9] = [
 pub fn board_json(seed: u64) -> Value {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let n = rng.random_range(35..=60usize);
+    let at = place_cities(&mut rng, n);
+    let edges = draw_routes(&mut rng, &at);
+    let lengths = route_lengths(&mut rng, &at, &edges);
+
+    let cities: Vec<Value> = (0..n)
+        .map(|c| json!({ "name": name(c), "x": at[c].0.round(), "y": at[c].1.round() }))
+        .collect();
+    let mut routes = Vec::new();
+    for (e, &(a, b)) in edges.iter().enumerate() {
+        let l = lengths[e];
+        let colour = COLOURS[rng.random_range(0..COLOURS.len())];
+        let tracks = if l <= 5 && rng.random_bool(1.0 / 6.0) {
+            vec![colour, COLOURS[rng.random_range(0..COLOURS.len())]]
+        } else {
+            vec![colour]
+        };
+        routes.push(json!({ "from": name(a), "to": name(b), "length": l, "tracks": tracks }));
+    }
+
+    // Tickets: cars of the cheapest connection, give or take.
+    let d = all_pairs(n, &edges, &lengths);
+    let mut tickets = one_trip_tickets(&mut rng, &d);
+    several_trip_tickets(&mut rng, &d, &mut tickets);
+
+    json!({
+        "name": format!("generated-{seed}"),
+        "title": format!("Generated board, seed {seed}"),
+        "source": "ttr-opt generate: a seeded random board shaped like the published maps",
+        "cars": 45,
+        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21 },
+        "cities": cities,
+        "routes": routes,
+        "tickets": tickets,
+    })
+}
+
+/// City `c`'s name on a generated board.
+fn name(c: usize) -> String {
+    format!("City {c:02}")
+}
+
+/// `n` cities on the map: uniform, at least a gap apart.
+fn place_cities(rng: &mut ChaCha8Rng, n: usize) -> Vec<(f64, f64)> {
     let (width, height) = (1400.0, 900.0);
 
     // Cities: uniform, at least `gap` apart.
@@ -36,7 +79,14 @@ pub fn board_json(seed: u64) -> Value {
             at.push(p);
         }
     }
+    at
+}
 
+/// The city pairs with a route between the cities `at`: the shortest pairs
+/// that cross no route already drawn, until there are enough and every
+/// city is joined.
+fn draw_routes(rng: &mut ChaCha8Rng, at: &[(f64, f64)]) -> Vec<(usize, usize)> {
+    let n = at.len();
     // Routes: the shortest pairs that cross no route already drawn.
     let mut pairs: Vec<(f64, usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
@@ -68,6 +118,12 @@ pub fn board_json(seed: u64) -> Value {
             joined.union(a, b);
         }
     }
+    edges
+}
+
+/// Each route's length in cars, 1 to 8: in proportion to the distance,
+/// times a bend.
+fn route_lengths(rng: &mut ChaCha8Rng, at: &[(f64, f64)], edges: &[(usize, usize)]) -> Vec<u32> {
     let mut lengths_px: Vec<f64> = edges.iter().map(|&(a, b)| dist(at[a], at[b])).collect();
     lengths_px.sort_by(f64::total_cmp);
     // The median pair is 3 cars long, as on the published maps.
@@ -78,26 +134,14 @@ pub fn board_json(seed: u64) -> Value {
         let (a, b) = edges[e];
         ((dist(at[a], at[b]) * bends[e] / scale).round() as u32).clamp(1, 8)
     };
+    (0..edges.len()).map(length).collect()
+}
 
-    let name = |c: usize| format!("City {c:02}");
-    let cities: Vec<Value> = (0..n)
-        .map(|c| json!({ "name": name(c), "x": at[c].0.round(), "y": at[c].1.round() }))
-        .collect();
-    let mut routes = Vec::new();
-    for (e, &(a, b)) in edges.iter().enumerate() {
-        let l = length(e);
-        let colour = COLOURS[rng.random_range(0..COLOURS.len())];
-        let tracks = if l <= 5 && rng.random_bool(1.0 / 6.0) {
-            vec![colour, COLOURS[rng.random_range(0..COLOURS.len())]]
-        } else {
-            vec![colour]
-        };
-        routes.push(json!({ "from": name(a), "to": name(b), "length": l, "tracks": tracks }));
-    }
-
-    // Tickets: cars of the cheapest connection, give or take.
-    let lengths: Vec<u32> = (0..edges.len()).map(length).collect();
-    let d = all_pairs(n, &edges, &lengths);
+/// The tickets of one trip, worth the cars of the cheapest connection (by
+/// `d`) give or take: six long ones among the farthest pairs, then short
+/// ones, no pair twice.
+fn one_trip_tickets(rng: &mut ChaCha8Rng, d: &[Vec<u32>]) -> Vec<Value> {
+    let n = d.len();
     let mut far: Vec<(u32, usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
         .map(|(a, b)| (d[a][b], a, b))
@@ -132,6 +176,13 @@ pub fn board_json(seed: u64) -> Value {
         let points = (cars as i64 + noise).max(1);
         tickets.push(json!({ "from": name(a), "to": name(b), "points": points }));
     }
+    tickets
+}
+
+/// Adds two to four tickets with several trips to `tickets`: one city to
+/// any of two or three others, each trip worth its cars by `d`.
+fn several_trip_tickets(rng: &mut ChaCha8Rng, d: &[Vec<u32>], tickets: &mut Vec<Value>) {
+    let n = d.len();
     // Tickets with several trips: one city to any of two or three others.
     for t in 0..rng.random_range(2..=4) {
         let from = rng.random_range(0..n);
@@ -152,17 +203,6 @@ pub fn board_json(seed: u64) -> Value {
             tickets.push(json!({ "name": format!("Several {t}"), "trips": trips }));
         }
     }
-
-    json!({
-        "name": format!("generated-{seed}"),
-        "title": format!("Generated board, seed {seed}"),
-        "source": "ttr-opt generate: a seeded random board shaped like the published maps",
-        "cars": 45,
-        "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "5": 10, "6": 15, "7": 18, "8": 21 },
-        "cities": cities,
-        "routes": routes,
-        "tickets": tickets,
-    })
 }
 
 fn dist(p: (f64, f64), q: (f64, f64)) -> f64 {

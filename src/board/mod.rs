@@ -369,13 +369,35 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
     tracks.into_iter().collect()
 }
 
+/// Reads every field of the board file, each problem reported to `r`
+/// (`None` where the file is no object); the entries are checked against
+/// each other by [`validate`].
 fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     let map = r.object(root, "", BOARD_FIELDS)?;
     let name = r.required(map, "", "name", Reader::name);
     let title = r.optional(map, "", "title", Reader::string);
     r.optional(map, "", "source", Reader::string);
     let cars = r.required(map, "", "cars", |r, v, at| r.integer(v, at, input::CARS));
+    let route_points = read_route_points(r, map);
+    let cities = read_cities(r, map);
+    let routes = read_routes(r, map);
+    let tickets = read_tickets(r, map);
 
+    // Bad scalars were reported above; defaults let the checks across
+    // entries run all the same.
+    Some(RawBoard {
+        name: name.unwrap_or_default().to_string(),
+        title: title.flatten().unwrap_or_default().to_string(),
+        cars: cars.unwrap_or(1),
+        route_points,
+        cities,
+        routes,
+        tickets,
+    })
+}
+
+/// The rule card `route_points`: points by route length.
+fn read_route_points(r: &mut Reader, map: &Map<String, Value>) -> HashMap<u32, u32> {
     let mut route_points = HashMap::new();
     // The rule card's keys are lengths, read here rather than by `object`.
     let card = r.required(map, "", "route_points", |r, v, at| {
@@ -414,7 +436,11 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             route_points.insert(l, p);
         }
     }
+    route_points
+}
 
+/// The `cities` list: the entries read whole (a bad coordinate reads as 0).
+fn read_cities(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawCity> {
     let mut cities = Vec::new();
     let list = r.required(map, "", "cities", |r, v, at| {
         r.list(v, at, input::MAX_CITIES)
@@ -441,7 +467,12 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             });
         }
     }
+    cities
+}
 
+/// The `routes` list: the entries read whole, their ends not yet checked
+/// against the cities.
+fn read_routes(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawRoute> {
     let mut routes = Vec::new();
     let list = r.required(map, "", "routes", |r, v, at| {
         r.list(v, at, input::MAX_ROUTES)
@@ -462,72 +493,19 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             });
         }
     }
+    routes
+}
 
+/// The `tickets` list: the entries read whole, and no more trips in all
+/// than allowed.
+fn read_tickets(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawTicket> {
     let mut tickets = Vec::new();
     let list = r.required(map, "", "tickets", |r, v, at| {
         r.list(v, at, input::MAX_TICKETS)
     });
     let mut trips_total = 0;
-    // One trip: its entry, its cities and points.
-    let trip = |r: &mut Reader, e: &Map<String, Value>, at: &str| {
-        let ends = r.ends(e, at);
-        let points = r.required(e, at, "points", |r, v, at| {
-            r.integer(v, at, input::TICKET_POINTS)
-        });
-        let (from, to) = ends?;
-        Some((at.to_string(), from, to, points?))
-    };
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
-        let at = input::index("tickets", i);
-        let Some(e) = r.object(v, &at, &["name", "from", "to", "points", "trips", "long"]) else {
-            continue;
-        };
-        let long = r
-            .optional(e, &at, "long", Reader::boolean)
-            .flatten()
-            .unwrap_or(false);
-        // One trip, or a named list of trips: never a mix.
-        let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
-        if single == e.contains_key("trips") || (single && e.contains_key("name")) {
-            r.problem(
-                &at,
-                "needs either \"from\", \"to\" and \"points\", or a non-empty \"trips\" list (with an optional \"name\")",
-            );
-            continue;
-        }
-        let ticket = if single {
-            trip(r, e, &at).map(|t| RawTicket {
-                name: None,
-                long,
-                trips: vec![t],
-            })
-        } else {
-            let name = r.optional(e, &at, "name", Reader::name);
-            let trips = r.required(e, &at, "trips", |r, v, at| {
-                let list = r.nonempty_list(v, at, input::MAX_TRIPS, "must not be empty")?;
-                // A bad trip is reported; the others are still checked
-                // against the cities.
-                let trips: Vec<_> = list
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(j, v)| {
-                        let at = input::index(at, j);
-                        let e = r.object(v, &at, &["from", "to", "points"])?;
-                        trip(r, e, &at)
-                    })
-                    .collect();
-                Some(trips)
-            });
-            match (name, trips) {
-                (Some(name), Some(trips)) => Some(RawTicket {
-                    name: name.map(str::to_string),
-                    long,
-                    trips,
-                }),
-                _ => None,
-            }
-        };
-        if let Some(t) = ticket {
+        if let Some(t) = read_ticket(r, v, i) {
             trips_total += t.trips.len();
             tickets.push(t);
         }
@@ -541,18 +519,71 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
             ),
         );
     }
+    tickets
+}
 
-    // Bad scalars were reported above; defaults let the checks across
-    // entries run all the same.
-    Some(RawBoard {
-        name: name.unwrap_or_default().to_string(),
-        title: title.flatten().unwrap_or_default().to_string(),
-        cars: cars.unwrap_or(1),
-        route_points,
-        cities,
-        routes,
-        tickets,
-    })
+/// One trip: its entry, its cities and points.
+fn read_trip(
+    r: &mut Reader,
+    e: &Map<String, Value>,
+    at: &str,
+) -> Option<(String, String, String, u32)> {
+    let ends = r.ends(e, at);
+    let points = r.required(e, at, "points", |r, v, at| {
+        r.integer(v, at, input::TICKET_POINTS)
+    });
+    let (from, to) = ends?;
+    Some((at.to_string(), from, to, points?))
+}
+
+/// Ticket `i` of the list: one trip, or a named list of trips.
+fn read_ticket(r: &mut Reader, v: &Value, i: usize) -> Option<RawTicket> {
+    let at = input::index("tickets", i);
+    let e = r.object(v, &at, &["name", "from", "to", "points", "trips", "long"])?;
+    let long = r
+        .optional(e, &at, "long", Reader::boolean)
+        .flatten()
+        .unwrap_or(false);
+    // One trip, or a named list of trips: never a mix.
+    let single = ["from", "to", "points"].iter().any(|k| e.contains_key(*k));
+    if single == e.contains_key("trips") || (single && e.contains_key("name")) {
+        r.problem(
+            &at,
+            "needs either \"from\", \"to\" and \"points\", or a non-empty \"trips\" list (with an optional \"name\")",
+        );
+        return None;
+    }
+    if single {
+        return read_trip(r, e, &at).map(|t| RawTicket {
+            name: None,
+            long,
+            trips: vec![t],
+        });
+    }
+    let name = r.optional(e, &at, "name", Reader::name);
+    let trips = r.required(e, &at, "trips", |r, v, at| {
+        let list = r.nonempty_list(v, at, input::MAX_TRIPS, "must not be empty")?;
+        // A bad trip is reported; the others are still checked
+        // against the cities.
+        let trips: Vec<_> = list
+            .iter()
+            .enumerate()
+            .filter_map(|(j, v)| {
+                let at = input::index(at, j);
+                let e = r.object(v, &at, &["from", "to", "points"])?;
+                read_trip(r, e, &at)
+            })
+            .collect();
+        Some(trips)
+    });
+    match (name, trips) {
+        (Some(name), Some(trips)) => Some(RawTicket {
+            name: name.map(str::to_string),
+            long,
+            trips,
+        }),
+        _ => None,
+    }
 }
 
 impl Board {
@@ -743,14 +774,43 @@ impl Board {
     }
 }
 
+/// Checks the entries against each other (city names unique and known,
+/// a score for every track, one entry per city pair) and builds the board;
+/// every problem is reported at once.
 fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
     let mut problems = Vec::new();
+    let (cities, by_name) = city_table(&raw.cities, &mut problems);
+    let (routes, pairs) = route_table(&raw, &by_name, &mut problems);
+    let (mut tickets, names, long) = trip_table(&raw.tickets, &by_name, &mut problems);
 
-    let route_points = &raw.route_points;
+    if !problems.is_empty() {
+        return Err(problems);
+    }
 
-    let mut cities = Vec::with_capacity(raw.cities.len());
+    let warnings = drop_unconnected(&cities, &routes, &mut tickets);
+    let cards = number_cards(&mut tickets, &names, &long);
+
+    Ok(Board {
+        name: raw.name,
+        title: raw.title,
+        cars: raw.cars,
+        cities,
+        routes,
+        pairs,
+        tickets,
+        cards,
+        warnings,
+    })
+}
+
+/// The cities, and their ids by name (a name given twice is a problem).
+fn city_table<'a>(
+    raw: &'a [RawCity],
+    problems: &mut Vec<String>,
+) -> (Vec<City>, HashMap<&'a str, CityId>) {
+    let mut cities = Vec::with_capacity(raw.len());
     let mut by_name: HashMap<&str, CityId> = HashMap::new();
-    for (i, c) in raw.cities.iter().enumerate() {
+    for (i, c) in raw.iter().enumerate() {
         if by_name.insert(&c.name, CityId(i)).is_some() {
             problems.push(format!(
                 "cities[{}]: duplicate city name \"{}\"",
@@ -763,72 +823,55 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
             y: c.y,
         });
     }
+    (cities, by_name)
+}
 
-    // Resolves both ends of a route or ticket, reporting unknown names and self-loops.
-    let resolve = |what: &str, from: &str, to: &str, problems: &mut Vec<String>| {
-        let a = by_name.get(from).copied();
-        let b = by_name.get(to).copied();
-        for (name, id) in [(from, a), (to, b)] {
-            if id.is_none() {
-                problems.push(format!("{what} ({from} – {to}): unknown city \"{name}\""));
-            }
+/// Resolves both ends of a route or ticket, reporting unknown names and self-loops.
+fn resolve(
+    by_name: &HashMap<&str, CityId>,
+    what: &str,
+    from: &str,
+    to: &str,
+    problems: &mut Vec<String>,
+) -> Option<(CityId, CityId)> {
+    let a = by_name.get(from).copied();
+    let b = by_name.get(to).copied();
+    for (name, id) in [(from, a), (to, b)] {
+        if id.is_none() {
+            problems.push(format!("{what} ({from} – {to}): unknown city \"{name}\""));
         }
-        match (a, b) {
-            (Some(a), Some(b)) if a == b => {
-                problems.push(format!(
-                    "{what} ({from} – {to}): both ends are the same city"
-                ));
-                None
-            }
-            (Some(a), Some(b)) => Some((a, b)),
-            _ => None,
+    }
+    match (a, b) {
+        (Some(a), Some(b)) if a == b => {
+            problems.push(format!(
+                "{what} ({from} – {to}): both ends are the same city"
+            ));
+            None
         }
-    };
+        (Some(a), Some(b)) => Some((a, b)),
+        _ => None,
+    }
+}
 
+/// Tracks of one entry alike in length and points: the length, the points
+/// and their colours.
+type TrackKind = (u32, u32, Vec<Colour>);
+
+/// The routes, one per kind of track of each entry, and the routes of each
+/// city pair; an entry with a problem makes no route.
+fn route_table(
+    raw: &RawBoard,
+    by_name: &HashMap<&str, CityId>,
+    problems: &mut Vec<String>,
+) -> (Vec<Route>, Vec<Vec<RouteId>>) {
     let mut routes: Vec<Route> = Vec::with_capacity(raw.routes.len());
     let mut pairs: Vec<Vec<RouteId>> = Vec::with_capacity(raw.routes.len());
     let mut pair_of: HashMap<(CityId, CityId), usize> = HashMap::new();
     for r in &raw.routes {
         let what = format!("routes[{}]", r.index);
-        let ends = resolve(&what, &r.from, &r.to, &mut problems);
-        let mut ok = ends.is_some();
-        // Tracks alike in length and points make one route (a double
-        // route); each other kind of track is a route of the same pair.
-        let mut kinds: Vec<(u32, u32, Vec<Colour>)> = Vec::new();
-        for (j, t) in r.tracks.iter().enumerate() {
-            let Some(points) = t.points.or_else(|| route_points.get(&t.length).copied()) else {
-                let track = if r.tracks.iter().all(|u| u.length == t.length) {
-                    String::new()
-                } else {
-                    format!(".tracks[{j}]")
-                };
-                problems.push(format!(
-                    "{what}{track} ({} – {}): no score for length {} in route_points and no \"points\" given",
-                    r.from, r.to, t.length
-                ));
-                ok = false;
-                break;
-            };
-            if let Some(k) = r.tracks[..j]
-                .iter()
-                .position(|u| u.colour == t.colour && u.length == t.length)
-            {
-                let theirs = r.tracks[k]
-                    .points
-                    .or_else(|| route_points.get(&t.length).copied());
-                if theirs != Some(points) {
-                    problems.push(format!(
-                        "{what}.tracks[{j}] ({} – {}): same colour and length as tracks[{k}] but other points: a game state could not tell them apart",
-                        r.from, r.to
-                    ));
-                    ok = false;
-                }
-            }
-            match kinds.iter_mut().find(|k| (k.0, k.1) == (t.length, points)) {
-                Some(kind) => kind.2.push(t.colour),
-                None => kinds.push((t.length, points, vec![t.colour])),
-            }
-        }
+        let ends = resolve(by_name, &what, &r.from, &r.to, problems);
+        let (kinds, tracks_ok) = track_kinds(&what, r, &raw.route_points, problems);
+        let mut ok = ends.is_some() && tracks_ok;
         if let Some((a, b)) = ends {
             let key = (a.min(b), a.max(b));
             if let Some(first) = pair_of.insert(key, r.index) {
@@ -856,12 +899,70 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
             }
         }
     }
+    (routes, pairs)
+}
 
-    // Trips with the index of their card; card names alongside.
-    let mut tickets = Vec::with_capacity(raw.tickets.len());
-    let mut names = Vec::with_capacity(raw.tickets.len());
-    let mut long = Vec::with_capacity(raw.tickets.len());
-    for t in &raw.tickets {
+/// The kinds of track of route entry `r` (named `what`), each track scored
+/// by its own points or the rule card's; false where a track has no score
+/// or two tracks a game state could not tell apart differ in points.
+fn track_kinds(
+    what: &str,
+    r: &RawRoute,
+    route_points: &HashMap<u32, u32>,
+    problems: &mut Vec<String>,
+) -> (Vec<TrackKind>, bool) {
+    let mut ok = true;
+    // Tracks alike in length and points make one route (a double
+    // route); each other kind of track is a route of the same pair.
+    let mut kinds: Vec<TrackKind> = Vec::new();
+    for (j, t) in r.tracks.iter().enumerate() {
+        let Some(points) = t.points.or_else(|| route_points.get(&t.length).copied()) else {
+            let track = if r.tracks.iter().all(|u| u.length == t.length) {
+                String::new()
+            } else {
+                format!(".tracks[{j}]")
+            };
+            problems.push(format!(
+                "{what}{track} ({} – {}): no score for length {} in route_points and no \"points\" given",
+                r.from, r.to, t.length
+            ));
+            ok = false;
+            break;
+        };
+        if let Some(k) = r.tracks[..j]
+            .iter()
+            .position(|u| u.colour == t.colour && u.length == t.length)
+        {
+            let theirs = r.tracks[k]
+                .points
+                .or_else(|| route_points.get(&t.length).copied());
+            if theirs != Some(points) {
+                problems.push(format!(
+                    "{what}.tracks[{j}] ({} – {}): same colour and length as tracks[{k}] but other points: a game state could not tell them apart",
+                    r.from, r.to
+                ));
+                ok = false;
+            }
+        }
+        match kinds.iter_mut().find(|k| (k.0, k.1) == (t.length, points)) {
+            Some(kind) => kind.2.push(t.colour),
+            None => kinds.push((t.length, points, vec![t.colour])),
+        }
+    }
+    (kinds, ok)
+}
+
+/// Trips with the index of their card; card names and whether each card
+/// is a long ticket alongside.
+fn trip_table(
+    raw: &[RawTicket],
+    by_name: &HashMap<&str, CityId>,
+    problems: &mut Vec<String>,
+) -> (Vec<Ticket>, Vec<String>, Vec<bool>) {
+    let mut tickets = Vec::with_capacity(raw.len());
+    let mut names = Vec::with_capacity(raw.len());
+    let mut long = Vec::with_capacity(raw.len());
+    for t in raw {
         long.push(t.long);
         let trips = &t.trips;
         let name = t.name.clone().unwrap_or_else(|| {
@@ -869,7 +970,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
             format!("{from} – {to}")
         });
         for (what, from, to, points) in trips {
-            if let Some((a, b)) = resolve(what, from, to, &mut problems) {
+            if let Some((a, b)) = resolve(by_name, what, from, to, problems) {
                 tickets.push(Ticket {
                     a,
                     b,
@@ -880,14 +981,14 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         }
         names.push(name);
     }
+    (tickets, names, long)
+}
 
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-
-    // A ticket whose cities no set of routes connects can never score; the
-    // paper assumes such tickets away, so drop them and say so.
-    let components = crate::board::graph::components(cities.len(), &routes);
+/// Drops the trips whose cities no set of routes connects, returning the
+/// warnings that say so: such a ticket can never score, and the paper
+/// assumes such tickets away.
+fn drop_unconnected(cities: &[City], routes: &[Route], tickets: &mut Vec<Ticket>) -> Vec<String> {
+    let components = crate::board::graph::components(cities.len(), routes);
     let mut warnings = Vec::new();
     tickets.retain(|t| {
         let keep = components[t.a.0] == components[t.b.0];
@@ -899,7 +1000,12 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         }
         keep
     });
-    // Number the cards that still have a trip, in file order.
+    warnings
+}
+
+/// The cards that still have a trip, numbered in file order, each trip's
+/// `card` renumbered to match.
+fn number_cards(tickets: &mut [Ticket], names: &[String], long: &[bool]) -> Vec<Card> {
     let mut cards: Vec<Card> = Vec::new();
     let mut renumber: HashMap<usize, usize> = HashMap::new();
     for (i, t) in tickets.iter_mut().enumerate() {
@@ -914,16 +1020,5 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         cards[card].trips.push(TicketId(i));
         t.card = card;
     }
-
-    Ok(Board {
-        name: raw.name,
-        title: raw.title,
-        cars: raw.cars,
-        cities,
-        routes,
-        pairs,
-        tickets,
-        cards,
-        warnings,
-    })
+    cards
 }

@@ -81,6 +81,7 @@ use super::{route_sums, Col, Columns, Instance};
 use crate::board::CityId;
 use crate::model::mip::{Mip, MipError};
 use crate::model::steiner;
+use good_lp::solvers::highs::HighsProblem;
 
 /// A group's LP value below this counts as not completed at all.
 const INTEGRAL_Z: f64 = 1e-6;
@@ -367,6 +368,265 @@ fn conflicting_groups(
     conflicts
 }
 
+/// The ticket cities ("terminals") in the order that picks each component's
+/// root ([`Terminals::new`]), and the cities' neighbours.
+struct Terminals {
+    /// The terminals, first root first.
+    list: Vec<CityId>,
+    /// Per city: its place in `list` (`None`: not a terminal).
+    order: Vec<Option<usize>>,
+    /// Per city: its neighbours over the instance's routes.
+    neighbours: Vec<BTreeSet<CityId>>,
+}
+
+impl Terminals {
+    /// The terminals in the order that picks each component's root: cities
+    /// with more than one neighbour first, then most ticket points (a
+    /// ticket with several trips counts its best trip once per city, not
+    /// once per trip), so the likely hubs are the first roots. A city
+    /// with one neighbour (the Swiss map's country stations) is a poor
+    /// root: any tree holding it holds its neighbour, but as an early
+    /// root its tree spans nearly the whole map, and every later
+    /// terminal's tree must avoid it. Last, it roots only trees that hold
+    /// no other terminal. On the Swiss map at 40 cars this takes the
+    /// model from 26 useful roots and 5,157 columns to 16 and about
+    /// 2,100, and its proof from 76 s to 2–3 s (at 37 cars: from 21
+    /// minutes to 4 s). Any fixed order is exact.
+    fn new(inst: &Instance, ends: &[(CityId, CityId)]) -> Terminals {
+        let board = inst.board;
+        let n = board.cities.len();
+        let mut best: BTreeMap<(usize, CityId), u32> = BTreeMap::new();
+        for &t in &inst.tickets {
+            let ticket = board.ticket(t);
+            for c in [ticket.a, ticket.b] {
+                let points = best.entry((ticket.card, c)).or_default();
+                *points = (*points).max(ticket.points);
+            }
+        }
+        let mut weight = vec![0u32; n];
+        for ((_, c), points) in best {
+            weight[c.0] += points;
+        }
+        let mut neighbours: Vec<BTreeSet<CityId>> = vec![BTreeSet::new(); n];
+        for &(a, b) in ends {
+            neighbours[a.0].insert(b);
+            neighbours[b.0].insert(a);
+        }
+        let mut terminals: Vec<CityId> = (0..n).map(CityId).filter(|c| weight[c.0] > 0).collect();
+        terminals.sort_by_key(|c| (neighbours[c.0].len() == 1, Reverse(weight[c.0]), *c));
+        let mut order = vec![None; n];
+        for (i, c) in terminals.iter().enumerate() {
+            order[c.0] = Some(i);
+        }
+        Terminals {
+            list: terminals,
+            order,
+            neighbours,
+        }
+    }
+}
+
+/// Per terminal r (in root order): the cars from r to every city over
+/// the cities r's tree may pass through (`u32::MAX`: out of reach).
+///
+/// A city can be in r's tree unless it is a terminal that comes
+/// before r, or farther from r than the budget (the tree's path from
+/// r to it costs at most the whole tree).
+fn reach(
+    n: usize,
+    terminals: &[CityId],
+    order: &[Option<usize>],
+    neighbours: &[BTreeSet<CityId>],
+    ends: &[(CityId, CityId)],
+    lengths: &[u32],
+) -> Vec<Vec<u32>> {
+    terminals
+        .iter()
+        .enumerate()
+        .map(|(ri, &r)| {
+            let open =
+                |c: CityId| !neighbours[c.0].is_empty() && order[c.0].is_none_or(|o| o >= ri);
+            distances_within(n, ends, lengths, r, open)
+        })
+        .collect()
+}
+
+/// Per group: the roots (by place in the root order) whose tree can
+/// score it: no later than some city of each side, and within the
+/// budget's reach of one.
+fn scoring_roots(
+    inst: &Instance,
+    groups: &[Group],
+    order: &[Option<usize>],
+    reach: &[Vec<u32>],
+) -> Vec<Vec<usize>> {
+    groups
+        .iter()
+        .map(|g| {
+            let latest = |cities: &[CityId]| {
+                cities
+                    .iter()
+                    .map(|c| order[c.0].expect("ticket cities are terminals"))
+                    .max()
+                    .expect("a group has cities")
+            };
+            let last = latest(&g.from).min(latest(&g.to));
+            let reaches =
+                |ri: usize, cities: &[CityId]| cities.iter().any(|c| reach[ri][c.0] <= inst.cars);
+            (0..=last)
+                .filter(|&ri| reaches(ri, &g.from) && reaches(ri, &g.to))
+                .collect()
+        })
+        .collect()
+}
+
+/// The columns of every root's tree: its own column and its arcs, over
+/// the cities within its `reach` of the budget; a root no group scores
+/// in (`scoring_roots`) gets none.
+fn tree_columns(
+    cols: &mut Columns,
+    inst: &Instance,
+    terminals: &[CityId],
+    reach: &[Vec<u32>],
+    scoring_roots: &[Vec<usize>],
+    ends: &[(CityId, CityId)],
+    lengths: &[u32],
+) -> Vec<Root> {
+    let n = inst.board.cities.len();
+    let unit = || variable().min(0).max(1);
+    let mut roots = Vec::with_capacity(terminals.len());
+    // A tree that can score nothing is never needed (its routes count
+    // through x alone), so such a root gets no columns at all.
+    let mut useful = vec![false; terminals.len()];
+    for &ri in scoring_roots.iter().flatten() {
+        useful[ri] = true;
+    }
+    for (ri, &r) in terminals.iter().enumerate() {
+        let allowed = |c: CityId| useful[ri] && reach[ri][c.0] <= inst.cars;
+        let own = allowed(r).then(|| cols.add(unit()));
+        let mut into: Vec<Vec<Col>> = vec![Vec::new(); n];
+        let mut arcs = Vec::new();
+        let mut pairs: Vec<(Vec<usize>, CityId, CityId)> = Vec::new();
+        for (e, (&(a, b), &length)) in ends.iter().zip(lengths).enumerate() {
+            if allowed(a) && allowed(b) {
+                let mut on = Vec::new();
+                for (from, to) in [(a, b), (b, a)] {
+                    if to != r && reach[ri][from.0].saturating_add(length) <= inst.cars {
+                        let col = cols.add(unit());
+                        on.push(col.index);
+                        into[to.0].push(col);
+                        arcs.push(Arc {
+                            from,
+                            to,
+                            route: e,
+                            col,
+                        });
+                    }
+                }
+                if !on.is_empty() {
+                    pairs.push((on, a, b));
+                }
+            }
+        }
+        roots.push(Root {
+            city: r,
+            own,
+            into,
+            arcs,
+            pairs,
+        });
+    }
+    roots
+}
+
+/// The rows among the x and z columns: the budget (the first row,
+/// [`BUDGET_ROW`]), one route per city pair, one scoring trip per ticket.
+fn add_choice_rows(
+    problem: &mut HighsProblem,
+    inst: &Instance,
+    x: &[Col],
+    cars: Expression,
+    groups: &[Group],
+) {
+    // The first row: BUDGET_ROW.
+    problem.add_constraint(cars.leq(inst.cars as f64));
+    // A player claims one route of a city pair.
+    for expr in super::one_route_per_pair(inst, x) {
+        problem.add_constraint(expr.leq(1));
+    }
+    // A ticket with several trips scores one of them (with one trip, its
+    // two cities can only be in one tree, so this holds anyway).
+    let mut by_card: BTreeMap<usize, (usize, Expression)> = Default::default();
+    for g in groups {
+        let entry = by_card.entry(g.card).or_default();
+        entry.0 += g.trips.len();
+        for &(_, c) in &g.z {
+            entry.1 += c.var;
+        }
+    }
+    for (_, (trips, expr)) in by_card {
+        if trips > 1 {
+            problem.add_constraint(expr.leq(1));
+        }
+    }
+}
+
+/// The rows of the trees written up front: arcs need their route, a
+/// city is in one tree, no Steiner leaves, and a group scores in a tree
+/// only holding a city of each of its sides.
+fn add_tree_rows(
+    problem: &mut HighsProblem,
+    roots: &[Root],
+    groups: &[Group],
+    x: &[Col],
+    order: &[Option<usize>],
+) {
+    let n = order.len();
+    // Arcs of all trees on a route together need the route.
+    let mut on_route: Vec<Expression> = vec![Expression::default(); x.len()];
+    let mut in_tree_of: Vec<Expression> = vec![Expression::default(); n];
+    for root in roots {
+        let mut indeg: Vec<Expression> = vec![Expression::default(); n];
+        let mut outdeg: Vec<Expression> = vec![Expression::default(); n];
+        for arc in &root.arcs {
+            on_route[arc.route] += arc.col.var;
+            indeg[arc.to.0] += arc.col.var;
+            outdeg[arc.from.0] += arc.col.var;
+        }
+        // A root that can score nothing has no tree.
+        if root.own.is_none() {
+            continue;
+        }
+        for v in 0..n {
+            for c in root.y(v) {
+                in_tree_of[v] += c.var;
+            }
+            if v != root.city.0 && !root.into[v].is_empty() && order[v].is_none() {
+                // Pruned trees have no Steiner leaves.
+                problem.add_constraint(indeg[v].clone().leq(outdeg[v].clone()));
+            }
+        }
+    }
+    for (e, expr) in on_route.into_iter().enumerate() {
+        problem.add_constraint(expr.leq(x[e].var));
+    }
+    for expr in in_tree_of {
+        problem.add_constraint(expr.leq(1));
+    }
+    for g in groups {
+        for &(ri, zc) in &g.z {
+            for side in [&g.from, &g.to] {
+                let y: Expression = side
+                    .iter()
+                    .flat_map(|c| roots[ri].y(c.0))
+                    .map(|c| c.var)
+                    .sum();
+                problem.add_constraint(Expression::from(zc.var).leq(y));
+            }
+        }
+    }
+}
+
 impl ForestModel {
     /// Builds the model for `inst` and hands it to HiGHS, without the rows that
     /// are separated later ([`ForestModel::separate`]). Every column is
@@ -381,41 +641,11 @@ impl ForestModel {
             .map(|&r| (board.route(r).a, board.route(r).b))
             .collect();
 
-        // Terminals in the order that picks each component's root: cities
-        // with more than one neighbour first, then most ticket points (a
-        // ticket with several trips counts its best trip once per city, not
-        // once per trip), so the likely hubs are the first roots. A city
-        // with one neighbour (the Swiss map's country stations) is a poor
-        // root: any tree holding it holds its neighbour, but as an early
-        // root its tree spans nearly the whole map, and every later
-        // terminal's tree must avoid it. Last, it roots only trees that hold
-        // no other terminal. On the Swiss map at 40 cars this takes the
-        // model from 26 useful roots and 5,157 columns to 16 and about
-        // 2,100, and its proof from 76 s to 2–3 s (at 37 cars: from 21
-        // minutes to 4 s). Any fixed order is exact.
-        let mut best: BTreeMap<(usize, CityId), u32> = BTreeMap::new();
-        for &t in &inst.tickets {
-            let ticket = board.ticket(t);
-            for c in [ticket.a, ticket.b] {
-                let points = best.entry((ticket.card, c)).or_default();
-                *points = (*points).max(ticket.points);
-            }
-        }
-        let mut weight = vec![0u32; n];
-        for ((_, c), points) in best {
-            weight[c.0] += points;
-        }
-        let mut neighbours: Vec<BTreeSet<CityId>> = vec![BTreeSet::new(); n];
-        for &(a, b) in &ends {
-            neighbours[a.0].insert(b);
-            neighbours[b.0].insert(a);
-        }
-        let mut terminals: Vec<CityId> = (0..n).map(CityId).filter(|c| weight[c.0] > 0).collect();
-        terminals.sort_by_key(|c| (neighbours[c.0].len() == 1, Reverse(weight[c.0]), *c));
-        let mut order = vec![None; n];
-        for (i, c) in terminals.iter().enumerate() {
-            order[c.0] = Some(i);
-        }
+        let Terminals {
+            list: terminals,
+            order,
+            neighbours,
+        } = Terminals::new(inst, &ends);
 
         let mut cols = Columns::default();
         let x: Vec<Col> = inst
@@ -424,83 +654,19 @@ impl ForestModel {
             .map(|_| cols.add(variable().min(0).max(1)))
             .collect();
         let unit = || variable().min(0).max(1);
-        let mut roots = Vec::with_capacity(terminals.len());
         let lengths: Vec<u32> = inst.routes.iter().map(|&r| board.route(r).length).collect();
-        // A city can be in r's tree unless it is a terminal that comes
-        // before r, or farther from r than the budget (the tree's path from
-        // r to it costs at most the whole tree).
-        let reach: Vec<Vec<u32>> = terminals
-            .iter()
-            .enumerate()
-            .map(|(ri, &r)| {
-                let open =
-                    |c: CityId| !neighbours[c.0].is_empty() && order[c.0].is_none_or(|o| o >= ri);
-                distances_within(n, &ends, &lengths, r, open)
-            })
-            .collect();
+        let reach = reach(n, &terminals, &order, &neighbours, &ends, &lengths);
         let mut groups = group_trips(inst);
-        // The roots whose tree can score each group: no later than some city
-        // of each side, and within the budget's reach of one.
-        let scoring_roots: Vec<Vec<usize>> = groups
-            .iter()
-            .map(|g| {
-                let latest = |cities: &[CityId]| {
-                    cities
-                        .iter()
-                        .map(|c| order[c.0].expect("ticket cities are terminals"))
-                        .max()
-                        .expect("a group has cities")
-                };
-                let last = latest(&g.from).min(latest(&g.to));
-                let reaches = |ri: usize, cities: &[CityId]| {
-                    cities.iter().any(|c| reach[ri][c.0] <= inst.cars)
-                };
-                (0..=last)
-                    .filter(|&ri| reaches(ri, &g.from) && reaches(ri, &g.to))
-                    .collect()
-            })
-            .collect();
-        // A tree that can score nothing is never needed (its routes count
-        // through x alone), so such a root gets no columns at all.
-        let mut useful = vec![false; terminals.len()];
-        for &ri in scoring_roots.iter().flatten() {
-            useful[ri] = true;
-        }
-        for (ri, &r) in terminals.iter().enumerate() {
-            let allowed = |c: CityId| useful[ri] && reach[ri][c.0] <= inst.cars;
-            let own = allowed(r).then(|| cols.add(unit()));
-            let mut into: Vec<Vec<Col>> = vec![Vec::new(); n];
-            let mut arcs = Vec::new();
-            let mut pairs: Vec<(Vec<usize>, CityId, CityId)> = Vec::new();
-            for (e, (&(a, b), &length)) in ends.iter().zip(&lengths).enumerate() {
-                if allowed(a) && allowed(b) {
-                    let mut on = Vec::new();
-                    for (from, to) in [(a, b), (b, a)] {
-                        if to != r && reach[ri][from.0].saturating_add(length) <= inst.cars {
-                            let col = cols.add(unit());
-                            on.push(col.index);
-                            into[to.0].push(col);
-                            arcs.push(Arc {
-                                from,
-                                to,
-                                route: e,
-                                col,
-                            });
-                        }
-                    }
-                    if !on.is_empty() {
-                        pairs.push((on, a, b));
-                    }
-                }
-            }
-            roots.push(Root {
-                city: r,
-                own,
-                into,
-                arcs,
-                pairs,
-            });
-        }
+        let scoring_roots = scoring_roots(inst, &groups, &order, &reach);
+        let roots = tree_columns(
+            &mut cols,
+            inst,
+            &terminals,
+            &reach,
+            &scoring_roots,
+            &ends,
+            &lengths,
+        );
         for (g, ris) in groups.iter_mut().zip(&scoring_roots) {
             g.z = ris.iter().map(|&ri| (ri, cols.add(unit()))).collect();
         }
@@ -514,71 +680,8 @@ impl ForestModel {
         let columns = cols.count;
         let mut problem = cols.vars.maximise(objective).using(good_lp::highs);
 
-        // The first row: BUDGET_ROW.
-        problem.add_constraint(cars.leq(inst.cars as f64));
-        // A player claims one route of a city pair.
-        for expr in super::one_route_per_pair(inst, &x) {
-            problem.add_constraint(expr.leq(1));
-        }
-        // A ticket with several trips scores one of them (with one trip, its
-        // two cities can only be in one tree, so this holds anyway).
-        let mut by_card: BTreeMap<usize, (usize, Expression)> = Default::default();
-        for g in &groups {
-            let entry = by_card.entry(g.card).or_default();
-            entry.0 += g.trips.len();
-            for &(_, c) in &g.z {
-                entry.1 += c.var;
-            }
-        }
-        for (_, (trips, expr)) in by_card {
-            if trips > 1 {
-                problem.add_constraint(expr.leq(1));
-            }
-        }
-
-        // Arcs of all trees on a route together need the route.
-        let mut on_route: Vec<Expression> = vec![Expression::default(); ends.len()];
-        let mut in_tree_of: Vec<Expression> = vec![Expression::default(); n];
-        for root in &roots {
-            let mut indeg: Vec<Expression> = vec![Expression::default(); n];
-            let mut outdeg: Vec<Expression> = vec![Expression::default(); n];
-            for arc in &root.arcs {
-                on_route[arc.route] += arc.col.var;
-                indeg[arc.to.0] += arc.col.var;
-                outdeg[arc.from.0] += arc.col.var;
-            }
-            // A root that can score nothing has no tree.
-            if root.own.is_none() {
-                continue;
-            }
-            for v in 0..n {
-                for c in root.y(v) {
-                    in_tree_of[v] += c.var;
-                }
-                if v != root.city.0 && !root.into[v].is_empty() && order[v].is_none() {
-                    // Pruned trees have no Steiner leaves.
-                    problem.add_constraint(indeg[v].clone().leq(outdeg[v].clone()));
-                }
-            }
-        }
-        for (e, expr) in on_route.into_iter().enumerate() {
-            problem.add_constraint(expr.leq(x[e].var));
-        }
-        for expr in in_tree_of {
-            problem.add_constraint(expr.leq(1));
-        }
-        for g in &groups {
-            for &(ri, zc) in &g.z {
-                for side in [&g.from, &g.to] {
-                    let y: Expression = side
-                        .iter()
-                        .flat_map(|c| roots[ri].y(c.0))
-                        .map(|c| c.var)
-                        .sum();
-                    problem.add_constraint(Expression::from(zc.var).leq(y));
-                }
-            }
-        }
+        add_choice_rows(&mut problem, inst, &x, cars, &groups);
+        add_tree_rows(&mut problem, &roots, &groups, &x, &order);
 
         let mip = Mip::new(problem, false)?;
         Ok((

@@ -435,208 +435,269 @@ fn better_start(inst: &Instance, prior: Prior) -> Option<Vec<crate::board::Route
     Some(heuristic::better(inst, heuristic::start(inst), carried))
 }
 
+/// The worker: takes the next computation ([`next_job`]), runs it and
+/// records how it ended, until the server stops.
 fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
-    let lock = || shared.0.lock().unwrap_or_else(|p| p.into_inner());
-    loop {
-        let next = {
-            let mut state = lock();
-            loop {
-                if state.stopping {
-                    return;
-                }
-                // A variant's first budget, then the base, then the
-                // variant's other budgets.
-                if state
-                    .variant_waiting
-                    .as_ref()
-                    .is_some_and(|v| !v.focus_done)
-                {
-                    break Next::Variant(state.variant_waiting.take().expect("just checked"));
-                }
-                if state.base_waiting {
-                    state.base_waiting = false;
-                    break Next::Base(state.status.base.id, state.base_board.clone());
-                }
-                if let Some(job) = state.variant_waiting.take() {
-                    break Next::Variant(job);
-                }
-                state = shared.1.wait(state).unwrap_or_else(|p| p.into_inner());
-            }
-        };
+    while let Some(next) = next_job(&shared) {
         let id = match &next {
             Next::Base(id, _) => *id,
             Next::Variant(job) => job.id,
         };
+        let current = Current {
+            shared: &shared,
+            id,
+        };
+        current.start();
+        let result: Result<Ended, String> = match next {
+            Next::Base(_, board) => current.base(&board, threads),
+            Next::Variant(job) if !job.focus_done => current.variant_focus(job),
+            Next::Variant(job) => current.variant_budgets(&job, threads),
+        };
+        current.end(result);
+    }
+}
+
+/// Waits for the next computation and takes it off the queue; `None` once
+/// the server is stopping.
+fn next_job(shared: &(Mutex<State>, Condvar)) -> Option<Next> {
+    let mut state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+    loop {
+        if state.stopping {
+            return None;
+        }
+        // A variant's first budget, then the base, then the
+        // variant's other budgets.
+        if state
+            .variant_waiting
+            .as_ref()
+            .is_some_and(|v| !v.focus_done)
         {
-            let mut state = lock();
-            limits::clear_cancel();
-            state.running = Some(id);
-            state.started = Some(Instant::now());
-            if let Some(run) = run_of(&mut state, id) {
-                run.state = RunState::Running;
-                run.message = "solving".into();
+            return Some(Next::Variant(
+                state.variant_waiting.take().expect("just checked"),
+            ));
+        }
+        if state.base_waiting {
+            state.base_waiting = false;
+            return Some(Next::Base(state.status.base.id, state.base_board.clone()));
+        }
+        if let Some(job) = state.variant_waiting.take() {
+            return Some(Next::Variant(job));
+        }
+        state = shared.1.wait(state).unwrap_or_else(|p| p.into_inner());
+    }
+}
+
+/// The run the worker is on, by id: what it publishes goes into that run
+/// only while it is current (a newer request may have replaced it).
+struct Current<'a> {
+    shared: &'a Arc<(Mutex<State>, Condvar)>,
+    id: u64,
+}
+
+/// The balance progress counted for the base run's message: break-even
+/// solves (done, total), then the deal's sample solves (done, at most).
+type Counts = std::sync::Mutex<((usize, usize), (usize, usize))>;
+
+impl Current<'_> {
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.shared.0.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Marks the run as running, its clock started and the cancel flag of
+    /// the run before cleared.
+    fn start(&self) {
+        let mut state = self.lock();
+        limits::clear_cancel();
+        state.running = Some(self.id);
+        state.started = Some(Instant::now());
+        if let Some(run) = run_of(&mut state, self.id) {
+            run.state = RunState::Running;
+            run.message = "solving".into();
+        }
+    }
+
+    /// Publishes into the run if it is still current.
+    fn publish(&self, f: &mut dyn FnMut(&mut Run)) {
+        let mut state = self.lock();
+        if let Some(run) = run_of(&mut state, self.id) {
+            f(run);
+        }
+    }
+
+    /// Publishes a proven budget of `board` (and keeps it, for a base run,
+    /// as what variants start from).
+    fn add_budget(&self, board: &Board, e: &SweepEntry) {
+        // A cancelled sweep reports its budgets left unsolved: a paused
+        // base must not show them.
+        if !e.outcome.proven {
+            return;
+        }
+        {
+            let mut state = self.lock();
+            if state.status.base.id == self.id {
+                state.base_proven.insert(e.cars, e.outcome.clone());
             }
         }
-        // Publishes into the run if it is still current.
-        let publish = |f: &mut dyn FnMut(&mut Run)| {
-            let mut state = lock();
-            if let Some(run) = run_of(&mut state, id) {
-                f(run);
+        let budget = Budget::new(board, e.cars, &e.outcome.plan);
+        self.publish(&mut |run: &mut Run| {
+            // A base run resumed after a pause proves its budgets again.
+            let at = run.budgets.partition_point(|b| b.cars < budget.cars);
+            if run.budgets.get(at).is_some_and(|b| b.cars == budget.cars) {
+                run.budgets[at] = budget.clone();
+            } else {
+                run.budgets.insert(at, budget.clone());
             }
+            run.heat = Heat::of(&run.budgets);
+            run.message = format!("{} cars proven", budget.cars);
+        });
+    }
+
+    /// The base run: the board's own budget first, then the balance
+    /// analyses (every budget, the break-even values, the deal).
+    fn base(&self, board: &Arc<Board>, threads: usize) -> Result<Ended, String> {
+        // The budget the page shows first (the board's own) before
+        // the sweep, which publishes nothing until its setup is done
+        // (on Europe, 12 s).
+        let own = board.cars.max(1);
+        // Nothing else runs: both cores on the budget on screen
+        // (Europe's 7.2 s to 5.1 s in scripts/bench-edit).
+        let options = SolveOptions {
+            watch: Some(best_so_far(self.shared, self.id, board.clone(), own)),
+            both_cores: true,
+            ..SolveOptions::default()
         };
-        let add_budget = |board: &Board, e: &SweepEntry| {
-            // A cancelled sweep reports its budgets left unsolved: a paused
-            // base must not show them.
-            if !e.outcome.proven {
-                return;
-            }
-            {
-                let mut state = lock();
-                if state.status.base.id == id {
-                    state.base_proven.insert(e.cars, e.outcome.clone());
-                }
-            }
-            let budget = Budget::new(board, e.cars, &e.outcome.plan);
-            publish(&mut |run: &mut Run| {
-                // A base run resumed after a pause proves its budgets again.
-                let at = run.budgets.partition_point(|b| b.cars < budget.cars);
-                if run.budgets.get(at).is_some_and(|b| b.cars == budget.cars) {
-                    run.budgets[at] = budget.clone();
-                } else {
-                    run.budgets.insert(at, budget.clone());
-                }
-                run.heat = Heat::of(&run.budgets);
-                run.message = format!("{} cars proven", budget.cars);
-            });
+        // A base resumed after a what-if pause proved it already.
+        let known = self.lock().base_proven.get(&own).cloned();
+        let first = match known {
+            Some(outcome) => Ok(outcome),
+            None => solve_proven(&Instance::new(board, own), &options, || {
+                format!("the optimum of {own} cars was proven")
+            }),
         };
-        let result: Result<Ended, String> = match next {
-            Next::Base(_, board) => {
-                // The budget the page shows first (the board's own) before
-                // the sweep, which publishes nothing until its setup is done
-                // (on Europe, 12 s).
-                let own = board.cars.max(1);
-                // Nothing else runs: both cores on the budget on screen
-                // (Europe's 7.2 s to 5.1 s in scripts/bench-edit).
+        self.publish(&mut |run: &mut Run| run.best_so_far = None);
+        if let Ok(o) = &first {
+            let entry = SweepEntry {
+                cars: own,
+                outcome: o.clone(),
+                plan_from: own,
+            };
+            self.add_budget(board, &entry);
+        }
+        // The break-even's solves and the deal's sample run side by
+        // side: the message counts both.
+        let counts = std::sync::Mutex::new(((0, 0), (0, 0)));
+        let outcome = balance(board, board.cars, threads, &|p| {
+            self.balance_progress(board, &counts, p)
+        });
+        outcome
+            .map(|(report, entries)| {
+                self.publish(&mut |run: &mut Run| {
+                    run.finish(board, &entries);
+                    run.tickets = Some(report.tickets.clone());
+                });
+                Ended::Done
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Publishes what the base run's balance analyses have done: a budget
+    /// proven, or the solves of the break-even and the deal counted in the
+    /// run's message.
+    fn balance_progress(&self, board: &Board, counts: &Counts, p: Progress) {
+        if let Progress::Budget(e) = p {
+            return self.add_budget(board, e);
+        }
+        let (steps, deal) = {
+            let mut counts = counts.lock().expect("no progress call panics");
+            match p {
+                Progress::Deal { total } => counts.1 = (counts.1 .0 + 1, total),
+                Progress::Step(step) => counts.0 = (counts.0 .0 + 1, step.total),
+                Progress::Budget(_) => {}
+            }
+            *counts
+        };
+        let mut parts = Vec::new();
+        if steps.0 > 0 && (steps.0 < steps.1 || deal.0 == 0) {
+            parts.push(format!(
+                "break-even values at {} cars: {} of {} solves",
+                board.cars, steps.0, steps.1
+            ));
+        }
+        if deal.0 > 0 {
+            parts.push(format!(
+                "the luck of the deal: {} of at most {} solves",
+                deal.0, deal.1
+            ));
+        }
+        self.publish(&mut |run: &mut Run| run.message = parts.join("; "));
+    }
+
+    /// A variant's first budget (the one on screen), from the base's
+    /// optimum there where that proves it; then queues its other budgets.
+    fn variant_focus(&self, job: VariantJob) -> Result<Ended, String> {
+        let board = job.board.clone();
+        let inst = Instance::new(&board, job.focus);
+        // The base's optimum at the budget may prove the variant's
+        // at once; else its plan is a start.
+        let (base, known) = base_proven(self.shared);
+        let carried = Carry::new(&base, &board).prior(job.focus, known.get(&job.focus));
+        let proven = match carried {
+            Ok(Prior::Proven(outcome)) => Ok(outcome),
+            Err(e) => Err(e),
+            Ok(prior) => {
                 let options = SolveOptions {
-                    watch: Some(best_so_far(&shared, id, board.clone(), own)),
+                    watch: Some(best_so_far(self.shared, self.id, board.clone(), job.focus)),
                     both_cores: true,
+                    start: better_start(&inst, prior),
                     ..SolveOptions::default()
                 };
-                // A base resumed after a what-if pause proved it already.
-                let known = lock().base_proven.get(&own).cloned();
-                let first = match known {
-                    Some(outcome) => Ok(outcome),
-                    None => solve_proven(&Instance::new(&board, own), &options, || {
-                        format!("the optimum of {own} cars was proven")
-                    }),
-                };
-                publish(&mut |run: &mut Run| run.best_so_far = None);
-                if let Ok(o) = &first {
-                    let entry = SweepEntry {
-                        cars: own,
-                        outcome: o.clone(),
-                        plan_from: own,
-                    };
-                    add_budget(&board, &entry);
-                }
-                // The break-even's solves and the deal's sample run side by
-                // side: the message counts both.
-                let counts = std::sync::Mutex::new(((0, 0), (0, 0)));
-                let outcome = balance(&board, board.cars, threads, &|p| {
-                    if let Progress::Budget(e) = p {
-                        return add_budget(&board, e);
-                    }
-                    let (steps, deal) = {
-                        let mut counts = counts.lock().expect("no progress call panics");
-                        match p {
-                            Progress::Deal { total } => counts.1 = (counts.1 .0 + 1, total),
-                            Progress::Step(step) => counts.0 = (counts.0 .0 + 1, step.total),
-                            Progress::Budget(_) => {}
-                        }
-                        *counts
-                    };
-                    let mut parts = Vec::new();
-                    if steps.0 > 0 && (steps.0 < steps.1 || deal.0 == 0) {
-                        parts.push(format!(
-                            "break-even values at {} cars: {} of {} solves",
-                            board.cars, steps.0, steps.1
-                        ));
-                    }
-                    if deal.0 > 0 {
-                        parts.push(format!(
-                            "the luck of the deal: {} of at most {} solves",
-                            deal.0, deal.1
-                        ));
-                    }
-                    publish(&mut |run: &mut Run| run.message = parts.join("; "));
-                });
-                outcome
-                    .map(|(report, entries)| {
-                        publish(&mut |run: &mut Run| {
-                            run.finish(&board, &entries);
-                            run.tickets = Some(report.tickets.clone());
-                        });
-                        Ended::Done
-                    })
-                    .map_err(|e| e.to_string())
-            }
-            Next::Variant(job) if !job.focus_done => {
-                let board = job.board.clone();
-                let inst = Instance::new(&board, job.focus);
-                // The base's optimum at the budget may prove the variant's
-                // at once; else its plan is a start.
-                let (base, known) = base_proven(&shared);
-                let carried = Carry::new(&base, &board).prior(job.focus, known.get(&job.focus));
-                let proven = match carried {
-                    Ok(Prior::Proven(outcome)) => Ok(outcome),
-                    Err(e) => Err(e),
-                    Ok(prior) => {
-                        let options = SolveOptions {
-                            watch: Some(best_so_far(&shared, id, board.clone(), job.focus)),
-                            both_cores: true,
-                            start: better_start(&inst, prior),
-                            ..SolveOptions::default()
-                        };
-                        solve_proven(&inst, &options, || {
-                            format!("the optimum of {} cars was proven", job.focus)
-                        })
-                    }
-                };
-                publish(&mut |run: &mut Run| run.best_so_far = None);
-                proven
-                    .map(|o| {
-                        let at = Budget::new(&board, job.focus, &o.plan);
-                        publish(&mut |run: &mut Run| run.focus = Some(at.clone()));
-                        // Every budget next, after the base run if it waits.
-                        let mut state = lock();
-                        let current = state.status.variant.as_ref().map(|v| v.id) == Some(job.id);
-                        if current && state.variant_waiting.is_none() {
-                            state.variant_waiting = Some(VariantJob {
-                                focus_done: true,
-                                ..job
-                            });
-                        }
-                        Ended::Queued
-                    })
-                    .map_err(|e| e.to_string())
-            }
-            Next::Variant(job) => {
-                let board = &job.board;
-                let (base, known) = base_proven(&shared);
-                let carry = Carry::new(&base, board);
-                let prior = |cars: u32| carry.prior(cars, known.get(&cars));
-                sweep_with(board, 1, board.cars.max(1), threads, &prior, &|e| {
-                    add_budget(board, e)
+                solve_proven(&inst, &options, || {
+                    format!("the optimum of {} cars was proven", job.focus)
                 })
-                .and_then(|entries| all_proven(board, &entries).map(|()| entries))
-                .map(|entries| {
-                    publish(&mut |run: &mut Run| run.finish(board, &entries));
-                    Ended::Done
-                })
-                .map_err(|e| e.to_string())
             }
         };
-        let mut state = lock();
+        self.publish(&mut |run: &mut Run| run.best_so_far = None);
+        proven
+            .map(|o| {
+                let at = Budget::new(&board, job.focus, &o.plan);
+                self.publish(&mut |run: &mut Run| run.focus = Some(at.clone()));
+                // Every budget next, after the base run if it waits.
+                let mut state = self.lock();
+                let current = state.status.variant.as_ref().map(|v| v.id) == Some(job.id);
+                if current && state.variant_waiting.is_none() {
+                    state.variant_waiting = Some(VariantJob {
+                        focus_done: true,
+                        ..job
+                    });
+                }
+                Ended::Queued
+            })
+            .map_err(|e| e.to_string())
+    }
+
+    /// Every budget of a variant whose first budget is proven, each carried
+    /// from the base's optimum where it can be.
+    fn variant_budgets(&self, job: &VariantJob, threads: usize) -> Result<Ended, String> {
+        let board = &job.board;
+        let (base, known) = base_proven(self.shared);
+        let carry = Carry::new(&base, board);
+        let prior = |cars: u32| carry.prior(cars, known.get(&cars));
+        sweep_with(board, 1, board.cars.max(1), threads, &prior, &|e| {
+            self.add_budget(board, e)
+        })
+        .and_then(|entries| all_proven(board, &entries).map(|()| entries))
+        .map(|entries| {
+            self.publish(&mut |run: &mut Run| run.finish(board, &entries));
+            Ended::Done
+        })
+        .map_err(|e| e.to_string())
+    }
+
+    /// Records how the run ended, if it is still current: done, queued for
+    /// its other budgets, paused, cancelled or failed.
+    fn end(&self, result: Result<Ended, String>) {
+        let id = self.id;
+        let mut state = self.lock();
         let cancelled = crate::solve::limits::stopped();
         // The base, cancelled to let a variant's first budget go first, and
         // queued again.
