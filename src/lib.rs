@@ -17,11 +17,14 @@
 //!   the least forest joining a few tickets' ends (`model::steiner`, a
 //!   bound both the forest model and the frontier programme use);
 //! - [`solve`]: runs a method (or picks one) and verifies the answer
-//!   ([`solve::solve`]), and says why it stopped ([`solve::Status`]); the
+//!   ([`solve::solve`]; the choice and every fallback in one table there),
+//!   and says why it stopped ([`solve::Stop`], reported as
+//!   [`solve::Status`]); the
 //!   branch and cut ([`solve::branch`]), the frontier programme
 //!   ([`solve::frontier`]), starting plans ([`solve::heuristic`]), every
 //!   budget of a range ([`solve::sweep`]), the independent union-find check
-//!   ([`solve::verify`]) and the run's time limit ([`solve::limits`]);
+//!   ([`solve::verify`]) and a call's limits ([`solve::limits::Limits`]:
+//!   deadline, memory budget, cancellation, made by each face per call);
 //! - [`game`]: the rules engine, simulated players, a game in progress and
 //!   its best continuation, the coach, the review and the deal;
 //! - [`analysis`]: sensitivity, frequency and break-even

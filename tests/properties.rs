@@ -236,6 +236,7 @@ proptest! {
                         .unwrap()
                         .push((g.plan.score(), g.bound, g.plan.cars_used))
                 })),
+                ..SolveOptions::default()
             };
             let outcome = solve(&inst, &options).unwrap();
             prop_assert!(outcome.proven);

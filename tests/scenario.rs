@@ -167,7 +167,7 @@ fn a_base_optimum_proves_the_variants_it_bounds() {
     use ttr_opt::analysis::carry::Carry;
     use ttr_opt::analysis::scenario::sweep_variant;
     use ttr_opt::solve::sweep::{sweep, Prior};
-    use ttr_opt::solve::Method;
+    use ttr_opt::solve::Produced as Method;
 
     let base = Board::from_json(LINE, "line.json").unwrap();
     let base_sweep = sweep(&base, 1, 6, 1, &|_| {}).unwrap();

@@ -517,7 +517,7 @@ proptest! {
         // The branch and cut from an empty plan must find its own plans,
         // never one with two tracks of a pair.
         let inst = Instance::new(&board, cars);
-        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()), both_cores: false, watch: None };
+        let options = SolveOptions { method: Method::Forest, time_limit: None, start: Some(Vec::new()), both_cores: false, watch: None, ..SolveOptions::default() };
         let outcome = ttr_opt::solve::solve(&inst, &options).unwrap();
         prop_assert!(outcome.proven);
         prop_assert_eq!(outcome.plan.score(), expected);

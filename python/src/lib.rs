@@ -15,27 +15,28 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde::Serialize;
 
-use ttr_opt::analysis::check::{check as check_plan, PlanFile};
-use ttr_opt::analysis::optima::all_optima;
-use ttr_opt::analysis::scenario::{compare as compare_boards, Scenario};
-use ttr_opt::analysis::{break_even, sensitivity};
+use ttr_opt::analysis::check::{check_within, PlanFile};
+use ttr_opt::analysis::optima::all_optima_within;
+use ttr_opt::analysis::scenario::{compare_within, Scenario};
+use ttr_opt::analysis::{break_even_within, sensitivity_with};
 use ttr_opt::board::Board;
 use ttr_opt::game::deals::{
-    deal_hands, deal_report, value_hands, DealOptions, DealReport, HandValue,
+    deal_hands, deal_report, value_hands_within, DealOptions, DealReport, HandValue,
 };
 use ttr_opt::game::players::check_players;
 use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
 use ttr_opt::game::review::{review_games, review_saved, ReviewOptions};
 use ttr_opt::game::saved::SavedGame;
 use ttr_opt::game::simulate::{
-    simulate as play_games, simulate_range, single_player_optimum, GameRecord, Played,
+    simulate as play_games, simulate_range_within, single_player_optimum, GameRecord, Played,
 };
 use ttr_opt::game::state::GameState;
 use ttr_opt::model::Instance;
 use ttr_opt::output::report::{
     BreakEvenReport, OptimaReport, SensitivityReport, SimulateReport, SolveReport, SweepReport,
 };
-use ttr_opt::solve::sweep::sweep as sweep_budgets;
+use ttr_opt::solve::limits::Limits;
+use ttr_opt::solve::sweep::{sweep_with as sweep_budgets, Prior};
 use ttr_opt::solve::{solve as solve_instance, worker_pool, Method, SolveOptions};
 
 /// An error of the input (a file, an entry): `ValueError`.
@@ -104,13 +105,15 @@ fn json(value: &impl Serialize) -> PyResult<String> {
     serde_json::to_string(value).map_err(failed)
 }
 
-/// Runs `work` without the GIL under the call's time limit, checking for
-/// Ctrl-C every tenth of a second: on one, the solvers stop as at a time
-/// limit, and the call raises `KeyboardInterrupt` once they have.
+/// Runs `work` without the GIL within the call's own limits (its time
+/// limit, and a token of its own), checking for Ctrl-C every tenth of a
+/// second: on one, the token is cancelled, the call's solvers stop as at a
+/// time limit, and the call raises `KeyboardInterrupt` once they have.
+/// Calls on other Python threads keep their own limits.
 fn run<T: Send>(
     py: Python<'_>,
     time_limit: Option<f64>,
-    work: impl FnOnce() -> PyResult<T> + Send,
+    work: impl FnOnce(&Limits) -> PyResult<T> + Send,
 ) -> PyResult<T> {
     if let Some(t) = time_limit {
         if !(t > 0.0 && t <= 1e7) {
@@ -119,16 +122,17 @@ fn run<T: Send>(
             )));
         }
     }
-    ttr_opt::solve::limits::set_time_limit(time_limit);
+    let limits = Limits::none().with_time_limit(time_limit);
+    let cancel = limits.cancel.clone();
     let mut interrupted: Option<PyErr> = None;
     let result = py.detach(|| {
         std::thread::scope(|scope| {
-            let worker = scope.spawn(work);
+            let worker = scope.spawn(|| work(&limits));
             while !worker.is_finished() {
                 std::thread::sleep(Duration::from_millis(100));
                 if interrupted.is_none() {
                     if let Err(e) = Python::attach(|py| py.check_signals()) {
-                        ttr_opt::solve::limits::interrupt();
+                        cancel.cancel();
                         interrupted = Some(e);
                     }
                 }
@@ -138,8 +142,6 @@ fn run<T: Send>(
                 .unwrap_or_else(|_| Err(failed("the solver stopped unexpectedly")))
         })
     });
-    ttr_opt::solve::limits::set_time_limit(None);
-    ttr_opt::solve::limits::clear_interrupt();
     match interrupted {
         Some(e) => Err(e),
         None => result,
@@ -168,11 +170,12 @@ fn solve(
 ) -> PyResult<String> {
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let m = method(method_name)?;
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         // As the command line: the answer waited for, on both cores.
         let options = SolveOptions {
             method: m,
             both_cores: true,
+            limits: limits.clone(),
             ..SolveOptions::default()
         };
         let outcome = solve_instance(&Instance::new(&b, cars), &options).map_err(failed)?;
@@ -200,8 +203,17 @@ fn sweep(
             "end must not be below start: got {start}..{end}"
         )));
     }
-    run(py, time_limit, || {
-        let entries = sweep_budgets(&b, start, end, threads, &|_| {}).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let entries = sweep_budgets(
+            &b,
+            start,
+            end,
+            threads,
+            limits,
+            &|_| Ok(Prior::Nothing),
+            &|_| {},
+        )
+        .map_err(failed)?;
         let reports: Vec<SweepReport> = entries.iter().map(|e| SweepReport::new(&b, e)).collect();
         json(&reports)
     })
@@ -219,8 +231,8 @@ fn sensitivity_json(
 ) -> PyResult<String> {
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
-        let s = sensitivity(&b, cars, threads).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let s = sensitivity_with(&b, cars, threads, limits, &|_| {}).map_err(failed)?;
         json(&SensitivityReport::new(&b, &s))
     })
 }
@@ -237,8 +249,8 @@ fn breakeven(
 ) -> PyResult<String> {
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
-        let r = break_even(&b, cars, threads).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let r = break_even_within(&b, cars, threads, None, limits, &|_| {}).map_err(failed)?;
         json(&BreakEvenReport::new(&b, &r))
     })
 }
@@ -254,8 +266,8 @@ fn optima(
     time_limit: Option<f64>,
 ) -> PyResult<String> {
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
-    run(py, time_limit, || {
-        let o = all_optima(&b, cars, max).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let o = all_optima_within(&b, cars, max, Method::Auto, limits).map_err(failed)?;
         json(&OptimaReport::new(&b, &o))
     })
 }
@@ -270,11 +282,12 @@ fn replan(
 ) -> PyResult<String> {
     let (b, state) = GameState::load(&state_path).map_err(bad_input)?;
     let m = method(method_name)?;
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         // As the command line: the answer waited for, on both cores.
         let options = SolveOptions {
             method: m,
             both_cores: true,
+            limits: limits.clone(),
             ..SolveOptions::default()
         };
         let r = replan_state(&b, &state, &options).map_err(failed)?;
@@ -308,8 +321,8 @@ fn check(
         "cars",
         cars.or(plan.cars.map(i64::from)).unwrap_or(b.cars as i64),
     )?;
-    run(py, time_limit, || {
-        let verdict = check_plan(&b, &claimed, cars).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let verdict = check_within(&b, &claimed, cars, limits).map_err(failed)?;
         json(&verdict)
     })
 }
@@ -337,8 +350,8 @@ fn compare(
     let (base, text) = board_with_text(board_path, board_json)?;
     let variant = scenario.apply(&text, &file).map_err(bad_input)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
-        let c = compare_boards(&base, &variant, threads, &|_, _| {}).map_err(failed)?;
+    run(py, time_limit, |limits| {
+        let c = compare_within(&base, &variant, threads, limits, &|_, _| {}).map_err(failed)?;
         json(&c)
     })
 }
@@ -377,10 +390,10 @@ fn simulate(
     check_players(&names).map_err(bad_input)?;
     let games = in_range("games", games, 1, 1_000_000)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         let optimum = match optimum {
             Some(o) => o,
-            None => single_player_optimum(&b).map_err(failed)?,
+            None => single_player_optimum(&b, limits).map_err(failed)?,
         };
         let started = Instant::now();
         let played = worker_pool(threads)
@@ -396,7 +409,7 @@ fn simulate(
                 let games = &played[..(n as usize).min(played.len())];
                 let pool = worker_pool(threads).map_err(failed)?;
                 Some(
-                    pool.install(|| review_games(&b, games, &|| {}))
+                    pool.install(|| review_games(&b, games, limits, &|| {}))
                         .map_err(failed)?,
                 )
             }
@@ -424,9 +437,10 @@ fn review(
             "solve_limit: expected seconds above 0, got {solve_limit}"
         )));
     }
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         let options = ReviewOptions {
             time_limit: solve_limit,
+            limits: limits.clone(),
             ..ReviewOptions::default()
         };
         let r = review_saved(&b, &saved, &options).map_err(failed)?;
@@ -491,10 +505,10 @@ fn deals(
     let b = board(board_path, board_json)?;
     let options = deal_options(&b, cars, hand, long, keep, sample, seed)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         let report = worker_pool(threads)
             .map_err(failed)?
-            .install(|| ttr_opt::game::deals::deals(&b, &options, &|| {}))
+            .install(|| ttr_opt::game::deals::deals_within(&b, &options, limits, &|| {}))
             .map_err(failed)?;
         json(&Dealt {
             report: &report,
@@ -560,10 +574,10 @@ fn deal_chunk(
             hands.len()
         )));
     }
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         let values = worker_pool(threads)
             .map_err(failed)?
-            .install(|| value_hands(&b, &options, &hands[start..end], &|| {}))
+            .install(|| value_hands_within(&b, &options, &hands[start..end], limits, &|| {}))
             .map_err(failed)?;
         json(&values)
     })
@@ -613,10 +627,12 @@ fn simulate_chunk(
     check_players(&names).map_err(bad_input)?;
     let games = in_range("games", games, 1, 1_000_000)?;
     let threads = self::threads(threads)?;
-    run(py, time_limit, || {
+    run(py, time_limit, |limits| {
         let played = worker_pool(threads)
             .map_err(failed)?
-            .install(|| simulate_range(&b, &names, first..first + games, seed, &|| {}))
+            .install(|| {
+                simulate_range_within(&b, &names, first..first + games, seed, limits, &|| {})
+            })
             .map_err(failed)?;
         json(&played.iter().map(GameRecord::of).collect::<Vec<_>>())
     })

@@ -12,11 +12,12 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_from, frequency, Balance, BreakEven, Frequency, Membership};
+use crate::analysis::{break_even_within, frequency, Balance, BreakEven, Frequency, Membership};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
-use crate::game::deals::{deals, keepable_per_hand, DealError, DealOptions, DealReport};
-use crate::solve::sweep::{sweep_proven, SweepEntry, TIE_BREAK};
+use crate::game::deals::{deals_within, keepable_per_hand, DealError, DealOptions, DealReport};
+use crate::solve::limits::Limits;
+use crate::solve::sweep::{all_proven, sweep_with, SweepEntry, TIE_BREAK};
 use crate::solve::SolveError;
 
 /// One budget of the score curve.
@@ -145,17 +146,33 @@ pub fn balance(
     threads: usize,
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
+    balance_within(board, cars, threads, &Limits::none(), progress)
+}
+
+/// [`balance`] within the call's `limits`: past them,
+/// [`SolveError::TimeLimit`] (or the parts cut short, listed).
+pub fn balance_within(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    limits: &Limits,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
     let started = std::time::Instant::now();
     let cars = cars.max(1);
     let options = deal_sample(board, cars);
-    let entries = sweep_proven(board, 1, cars, threads, &|e| progress(Progress::Budget(e)))?;
+    let nothing = |_| Ok(crate::solve::sweep::Prior::Nothing);
+    let entries = sweep_with(board, 1, cars, threads, limits, &nothing, &|e| {
+        progress(Progress::Budget(e))
+    })?;
+    all_proven(board, &entries)?;
     let base = entries
         .iter()
         .find(|e| e.cars == cars)
         .map(|e| e.outcome.clone());
     let sample = |pool: Result<rayon::ThreadPool, SolveError>| {
         pool.map_err(DealError::Solve)?.install(|| {
-            deals(board, &options, &|| {
+            deals_within(board, &options, limits, &|| {
                 progress(Progress::Deal { total: DEAL_SOLVES })
             })
         })
@@ -170,7 +187,7 @@ pub fn balance(
     let beside = threads > 1;
     let (balance, deal) = std::thread::scope(|scope| {
         let deal = beside.then(|| scope.spawn(|| sample(crate::solve::idle_pool(threads))));
-        let balance = break_even_from(board, cars, threads, base, &|step| {
+        let balance = break_even_within(board, cars, threads, base, limits, &|step| {
             progress(Progress::Step(step))
         });
         let deal = deal.map(|d| d.join().expect("the deal sample does not panic"));

@@ -20,6 +20,7 @@ use crate::board::input::{self, Reader};
 use crate::board::{Board, RouteId};
 use crate::game::state::{describe, read_routes, resolve_route, RawRoute, StateError, Track};
 use crate::model::Instance;
+use crate::solve::limits::Limits;
 use crate::solve::verify::evaluate;
 use crate::solve::{solve, SolveError, SolveOptions};
 
@@ -203,6 +204,17 @@ pub struct PlanCheck {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn check(board: &Board, claimed: &Claimed, cars: u32) -> Result<PlanCheck, SolveError> {
+    check_within(board, claimed, cars, &Limits::none())
+}
+
+/// [`check`] within the call's `limits`: past them, the optimum it is set
+/// beside is the best found, marked unproven.
+pub fn check_within(
+    board: &Board,
+    claimed: &Claimed,
+    cars: u32,
+    limits: &Limits,
+) -> Result<PlanCheck, SolveError> {
     let mut problems = Vec::new();
     let mut routes: Vec<RouteId> = Vec::new();
     for (i, (track, entry)) in claimed.tracks.iter().enumerate() {
@@ -238,7 +250,11 @@ pub fn check(board: &Board, claimed: &Claimed, cars: u32) -> Result<PlanCheck, S
         ));
     }
 
-    let best = solve(&Instance::new(board, cars), &SolveOptions::default())?;
+    let options = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    let best = solve(&Instance::new(board, cars), &options)?;
     let optimum = best.plan.score();
     let names = |rs: &[RouteId], others: &[RouteId]| -> Vec<String> {
         rs.iter()

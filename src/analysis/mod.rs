@@ -21,7 +21,8 @@ use crate::board::{Board, Card, RouteId, TicketId};
 use crate::model::Instance;
 use crate::model::Plan;
 use crate::solve::frontier::{Frontier, Goal};
-use crate::solve::{self, solve_proven, Method, Outcome, SolveError, SolveOptions};
+use crate::solve::limits::Limits;
+use crate::solve::{self, solve_proven, Method, Outcome, Produced, SolveError, SolveOptions};
 
 /// The optimum without one ticket or one route of the optimal plan.
 #[derive(Clone, Debug, Serialize)]
@@ -88,17 +89,19 @@ pub struct Step<'a> {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
-    sensitivity_with(board, cars, threads, &|_| {})
+    sensitivity_with(board, cars, threads, &Limits::none(), &|_| {})
 }
 
-/// [`sensitivity`], telling `progress` about each solve as it finishes.
+/// [`sensitivity`] within the call's `limits`, telling `progress` about
+/// each solve as it finishes.
 pub fn sensitivity_with(
     board: &Board,
     cars: u32,
     threads: usize,
+    limits: &Limits,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Sensitivity, SolveError> {
-    Ok(sensitivity_steps(board, cars, threads, None, progress, &|_| 0, false)?.0)
+    Ok(sensitivity_steps(board, cars, threads, None, limits, progress, &|_| 0, false)?.0)
 }
 
 /// The optimum without each ticket of the optimal plan whose solve
@@ -115,23 +118,27 @@ type Steps = (Sensitivity, usize, Without, usize, Vec<Option<Outcome>>);
 /// [`sensitivity_with`], counting `more(plan)` solves the caller makes
 /// after it into the total it reports. `base`, where given, is the optimum
 /// at `cars` proven already (a sweep's), which is then not solved again.
+#[allow(clippy::too_many_arguments)]
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
     threads: usize,
     base: Option<Outcome>,
+    limits: &Limits,
     progress: &(dyn Fn(Step) + Sync),
     more: &(dyn Fn(&Plan) -> usize + Sync),
     needed: bool,
 ) -> Result<Steps, SolveError> {
+    let within = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
     solve::worker_pool(threads)?.install(|| {
         let base = match base.filter(|b| b.proven) {
             Some(base) => base,
-            None => solve_proven(
-                &Instance::new(board, cars),
-                &SolveOptions::default(),
-                || format!("the optimum of {cars} cars was proven"),
-            )?,
+            None => solve_proven(&Instance::new(board, cars), &within, || {
+                format!("the optimum of {cars} cars was proven")
+            })?,
         };
         let total = 1 + base.plan.tickets.len() + base.plan.routes.len() + more(&base.plan);
         let tell = |what: String| progress(Step { total, what: &what });
@@ -147,7 +154,7 @@ fn sensitivity_steps(
             change: outcome.plan.score() as i64 - optimum,
         };
         let mut unfinished = Vec::new();
-        let known = family_answers(board, cars, &base, needed)?;
+        let known = family_answers(board, cars, &base, needed, limits)?;
         let tickets = base
             .plan
             .tickets
@@ -157,11 +164,9 @@ fn sensitivity_steps(
             .map(|(i, &t)| {
                 let outcome = match known.as_ref().and_then(|k| k.tickets[i].clone()) {
                     Some(outcome) => outcome,
-                    None => solve_proven(
-                        &without_ticket(board, cars, t),
-                        &SolveOptions::default(),
-                        || format!("the optimum without {} was proven", board.ticket_label(t)),
-                    )?,
+                    None => solve_proven(&without_ticket(board, cars, t), &within, || {
+                        format!("the optimum without {} was proven", board.ticket_label(t))
+                    })?,
                 };
                 tell(format!(
                     "without {}: {} points",
@@ -187,11 +192,9 @@ fn sensitivity_steps(
             .map(|(i, &r)| {
                 let outcome = match known.as_ref().and_then(|k| k.routes[i].clone()) {
                     Some(outcome) => outcome,
-                    None => {
-                        solve_proven(&blocked(board, cars, r), &SolveOptions::default(), || {
-                            format!("the optimum without {} was proven", board.route_label(r))
-                        })?
-                    }
+                    None => solve_proven(&blocked(board, cars, r), &within, || {
+                        format!("the optimum without {} was proven", board.route_label(r))
+                    })?,
                 };
                 tell(format!(
                     "{} blocked: {} points",
@@ -271,8 +274,9 @@ fn family_answers(
     cars: u32,
     base: &Outcome,
     needed: bool,
+    limits: &Limits,
 ) -> Result<Option<Answers>, SolveError> {
-    if base.method != Method::Forest {
+    if base.method != Produced::Forest {
         return Ok(None);
     }
     let plan = &base.plan;
@@ -310,7 +314,7 @@ fn family_answers(
     );
     let lps = (20 * base.solves).max(1000);
     let least = plan.score().saturating_sub(FAMILY_LOSS);
-    let mut tickets = solve::family(&inst, &starts, &questions, least, lps)?;
+    let mut tickets = solve::family_within(&inst, &starts, &questions, least, lps, limits)?;
     let mut routes = tickets.split_off(plan.tickets.len());
     let answered = routes.split_off(plan.routes.len());
     let mut by_card = vec![None; board.cards.len()];
@@ -541,11 +545,24 @@ pub fn break_even_from(
     base: Option<Outcome>,
     progress: &(dyn Fn(Step) + Sync),
 ) -> Result<Balance, SolveError> {
+    break_even_within(board, cars, threads, base, &Limits::none(), progress)
+}
+
+/// [`break_even_from`] within the call's `limits`: past them, the rows
+/// whose solves finished, the others named.
+pub fn break_even_within(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    base: Option<Outcome>,
+    limits: &Limits,
+    progress: &(dyn Fn(Step) + Sync),
+) -> Result<Balance, SolveError> {
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
     let (s, total, without, tickets_unfinished, needed) =
-        sensitivity_steps(board, cars, threads, base, progress, &forced, true)?;
+        sensitivity_steps(board, cars, threads, base, limits, progress, &forced, true)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     // The forced solves below are many small questions; the frontier
@@ -553,7 +570,7 @@ pub fn break_even_from(
     // (the branch and cut takes about a second each on Europe at 15 cars),
     // and not at all where its tables grow (the USA board at 45 cars,
     // where the branch and cut takes under a second).
-    let method = if frontier_friendly(board, cars, optimum) {
+    let method = if frontier_friendly(board, cars, optimum, limits) {
         Method::Frontier
     } else {
         Method::Auto
@@ -567,6 +584,7 @@ pub fn break_even_from(
         needed: &needed,
         total,
         method,
+        limits,
         progress,
     };
     let order = row_order(board, in_plan, &needed);
@@ -610,6 +628,8 @@ struct Rows<'a> {
     total: usize,
     /// The method of the forced solves.
     method: Method,
+    /// The call's limits.
+    limits: &'a Limits,
     progress: &'a (dyn Fn(Step) + Sync),
 }
 
@@ -672,6 +692,7 @@ impl Rows<'_> {
             optimum,
             total,
             method,
+            limits,
             progress,
             ..
         } = self;
@@ -696,16 +717,15 @@ impl Rows<'_> {
         }
         let inst = Instance::new(&forced, cars);
         let what = || format!("the break-even of {} was proven", card.name);
+        // Should the frontier outgrow memory after all, the
+        // branch and cut takes over (`memory_fallback`).
         let options = SolveOptions {
             method,
+            memory_fallback: Some(Method::Auto),
+            limits: limits.clone(),
             ..SolveOptions::default()
         };
-        let mut best = solve::solve(&inst, &options)?;
-        // Should the frontier outgrow memory after all, the
-        // branch and cut takes over.
-        if !best.proven && method == Method::Frontier && !crate::solve::limits::expired() {
-            best = solve::solve(&inst, &SolveOptions::default())?;
-        }
+        let best = solve::solve(&inst, &options)?;
         if !best.proven {
             return Err(SolveError::TimeLimit(what()));
         }
@@ -803,13 +823,13 @@ const FRIENDLY_MEMORY: usize = 256 << 20;
 /// 36 budgets tried (10–35 cars on every shipped board) the verdict
 /// changed at one, USA 1910 at 25 cars, whose break-even then took as long
 /// by the branch and cut (32.6 s against 33.9 s, the same answers).
-fn frontier_friendly(board: &Board, cars: u32, optimum: u32) -> bool {
+fn frontier_friendly(board: &Board, cars: u32, optimum: u32, limits: &Limits) -> bool {
     let inst = Instance::new(board, cars);
     if !Frontier::fits(board, &inst.routes, &inst.tickets) || inst.takes_everything() {
         return false;
     }
     let goal = Goal {
-        deadline: crate::solve::limits::deadline(),
+        limits: limits.clone(),
         memory: Some(FRIENDLY_MEMORY),
         projected: true,
         ..Goal::budget(cars, optimum)

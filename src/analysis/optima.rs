@@ -16,8 +16,9 @@ use serde::Serialize;
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::frontier::{Frontier, Goal};
+use crate::solve::limits::Limits;
 use crate::solve::verify::{evaluate, Evaluation, VerifyError};
-use crate::solve::{solve_proven, Method, SolveError, SolveOptions};
+use crate::solve::{solve_proven, Method, Produced, SolveError, SolveOptions};
 
 /// All the optimal plans of one budget.
 #[derive(Clone, Debug)]
@@ -69,8 +70,24 @@ pub fn all_optima_by(
     max: usize,
     method: Method,
 ) -> Result<Optima, SolveError> {
+    all_optima_within(board, cars, max, method, &Limits::none())
+}
+
+/// [`all_optima_by`] within the call's `limits`: past them,
+/// [`SolveError::TimeLimit`].
+pub fn all_optima_within(
+    board: &Board,
+    cars: u32,
+    max: usize,
+    method: Method,
+    limits: &Limits,
+) -> Result<Optima, SolveError> {
     let inst = Instance::new(board, cars);
-    let proof = solve_proven(&inst, &SolveOptions::default(), || {
+    let options = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    let proof = solve_proven(&inst, &options, || {
         format!("the optimum of {cars} cars was proven")
     })?;
     // Few optima where the branch and cut proves the budget (one at 45
@@ -79,10 +96,10 @@ pub fn all_optima_by(
     // there). Where the frontier proves the budget, or more optima than
     // the listing cap exist, the frontier counts them.
     let listing = match method {
-        Method::Auto => proof.method != Method::Frontier,
+        Method::Auto => proof.method != Produced::Frontier,
         m => m != Method::Frontier,
     };
-    optima_of(board, &inst, proof.plan.score(), listing, max)
+    optima_of(board, &inst, proof.plan.score(), listing, max, limits)
 }
 
 /// Every optimal plan of `inst`, whose optimum `score` is proven: listed by
@@ -94,14 +111,14 @@ fn optima_of(
     score: u32,
     listing: bool,
     max: usize,
+    limits: &Limits,
 ) -> Result<Optima, SolveError> {
     let cars = inst.cars;
     if !inst.routes.is_empty() && listing {
-        let deadline = crate::solve::limits::deadline();
-        if let Some(plans) = crate::solve::branch::enumerate(inst, score, max, deadline)? {
+        if let Some(plans) = crate::solve::branch::enumerate(inst, score, max, limits)? {
             return listed(board, inst, cars, score, plans);
         }
-        if crate::solve::limits::expired() {
+        if limits.passed() {
             return Err(SolveError::TimeLimit(format!(
                 "every optimal plan of {cars} cars was found"
             )));
@@ -116,11 +133,11 @@ fn optima_of(
     // programme's tables need be no longer.
     let cars = cars.min(inst.total_length());
     let goal = Goal {
-        deadline: crate::solve::limits::deadline(),
+        limits: limits.clone(),
         ..Goal::budget(cars, score)
     };
     let dp = Frontier::run_linked(board, &inst.routes, &inst.tickets, &goal);
-    if dp.is_none() && crate::solve::limits::expired() {
+    if dp.is_none() && limits.passed() {
         return Err(SolveError::TimeLimit(format!(
             "every optimal plan of {cars} cars was found"
         )));
@@ -129,7 +146,7 @@ fn optima_of(
         SolveError::Limit(format!(
             "listing all optima at {cars} cars needs more memory than the budget of {} MB \
              (raise it with --memory-limit)",
-            crate::solve::frontier::memory_budget() >> 20
+            limits.memory_budget() >> 20
         ))
     })?;
     if dp.best(cars) != score {
@@ -526,6 +543,18 @@ pub fn over_sweep(
     threads: usize,
     progress: &(dyn Fn(crate::analysis::Step) + Sync),
 ) -> Result<SweepOptima, SolveError> {
+    over_sweep_within(board, entries, threads, &Limits::none(), progress)
+}
+
+/// [`over_sweep`] within the call's `limits`: past them,
+/// [`SolveError::TimeLimit`].
+pub fn over_sweep_within(
+    board: &Board,
+    entries: &[crate::solve::sweep::SweepEntry],
+    threads: usize,
+    limits: &Limits,
+    progress: &(dyn Fn(crate::analysis::Step) + Sync),
+) -> Result<SweepOptima, SolveError> {
     use rayon::prelude::*;
     // Plans listed per budget before the frontier counts instead: a few
     // keep the listing on budgets with few optima, where it is fastest.
@@ -542,8 +571,15 @@ pub fn over_sweep(
             .map(|i| {
                 let e = &entries[i];
                 let inst = Instance::new(board, e.cars);
-                let listing = e.outcome.method != Method::Frontier;
-                let o = optima_of(board, &inst, e.outcome.plan.score(), listing, LISTED)?;
+                let listing = e.outcome.method != Produced::Frontier;
+                let o = optima_of(
+                    board,
+                    &inst,
+                    e.outcome.plan.score(),
+                    listing,
+                    LISTED,
+                    limits,
+                )?;
                 progress(crate::analysis::Step {
                     total: entries.len(),
                     what: &format!("{} cars: {} optimal plan(s)", e.cars, o.count),

@@ -16,7 +16,8 @@ use serde_json::{Map, Value};
 use crate::analysis::carry::Carry;
 use crate::board::input::{self, join, Reader};
 use crate::board::{Board, BoardError};
-use crate::solve::sweep::{all_proven, sweep_proven, sweep_with, SweepEntry};
+use crate::solve::limits::Limits;
+use crate::solve::sweep::{all_proven, sweep_with, SweepEntry};
 use crate::solve::SolveError;
 
 /// A scenario as written in its file, its numbers checked against the
@@ -429,13 +430,33 @@ pub fn sweep_variant(
     threads: usize,
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
+    sweep_variant_within(
+        base,
+        base_entries,
+        variant,
+        threads,
+        &Limits::none(),
+        progress,
+    )
+}
+
+/// [`sweep_variant`] within the call's `limits`: past them,
+/// [`SolveError::TimeLimit`].
+pub fn sweep_variant_within(
+    base: &Board,
+    base_entries: &[SweepEntry],
+    variant: &Board,
+    threads: usize,
+    limits: &Limits,
+    progress: &(dyn Fn(&SweepEntry) + Sync),
+) -> Result<Vec<SweepEntry>, SolveError> {
     let to = base_entries.iter().map(|e| e.cars).max().unwrap_or(1);
     let carry = Carry::new(base, variant);
     let prior = |cars: u32| {
         let base = base_entries.iter().find(|e| e.cars == cars);
         carry.prior(cars, base.map(|e| &e.outcome))
     };
-    let entries = sweep_with(variant, 1, to, threads, &prior, progress)?;
+    let entries = sweep_with(variant, 1, to, threads, limits, &prior, progress)?;
     all_proven(variant, &entries)?;
     Ok(entries)
 }
@@ -448,9 +469,27 @@ pub fn compare(
     threads: usize,
     progress: &(dyn Fn(&str, &SweepEntry) + Sync),
 ) -> Result<Comparison, SolveError> {
+    compare_within(base, variant, threads, &Limits::none(), progress)
+}
+
+/// [`compare`] within the call's `limits`: past them,
+/// [`SolveError::TimeLimit`].
+pub fn compare_within(
+    base: &Board,
+    variant: &Board,
+    threads: usize,
+    limits: &Limits,
+    progress: &(dyn Fn(&str, &SweepEntry) + Sync),
+) -> Result<Comparison, SolveError> {
     let to = base.cars.max(variant.cars).max(1);
-    let a = sweep_proven(base, 1, to, threads, &|e| progress("base", e))?;
-    let b = sweep_variant(base, &a, variant, threads, &|e| progress("variant", e))?;
+    let nothing = |_| Ok(crate::solve::sweep::Prior::Nothing);
+    let a = sweep_with(base, 1, to, threads, limits, &nothing, &|e| {
+        progress("base", e)
+    })?;
+    all_proven(base, &a)?;
+    let b = sweep_variant_within(base, &a, variant, threads, limits, &|e| {
+        progress("variant", e)
+    })?;
     let at = |entries: &[SweepEntry], cars: u32| -> Option<crate::model::Plan> {
         entries
             .iter()

@@ -1,16 +1,18 @@
 //! The analyses of one budget: `sensitivity`, `breakeven` and `optima`.
 
+use crate::solve::limits::Limits;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
 use super::StepBar;
 use super::{budget, finished_or_cut_short, list, load_board, write_csv, write_json, FilesArgs};
-use crate::analysis::optima::all_optima;
-use crate::analysis::{break_even_with, sensitivity_with};
+use crate::analysis::optima::all_optima_within;
+use crate::analysis::{break_even_within, sensitivity_with};
 use crate::output::plot;
 use crate::output::report::{BreakEvenReport, OptimaReport, SensitivityReport};
 use crate::output::rows::{impact_rows, share_rows};
+use crate::solve::Method;
 
 /// The budget and files of an analysis of one budget.
 #[derive(clap::Args)]
@@ -22,13 +24,15 @@ pub(super) struct BudgetArgs {
     files: FilesArgs,
 }
 
-pub(super) fn run_sensitivity(args: &BudgetArgs) -> Result<ExitCode> {
+pub(super) fn run_sensitivity(args: &BudgetArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then once without each ticket and route of the optimum ...");
     let bar = StepBar::new();
-    let result = sensitivity_with(&board, cars, args.files.threads, &|step| bar.step(step));
+    let result = sensitivity_with(&board, cars, args.files.threads, limits, &|step| {
+        bar.step(step)
+    });
     bar.finish();
     let result = result.context("sensitivity failed")?;
     let report = SensitivityReport::new(&board, &result);
@@ -73,13 +77,14 @@ pub(super) struct OptimaArgs {
     budget: BudgetArgs,
 }
 
-pub(super) fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
+pub(super) fn run_optima(args: &OptimaArgs, limits: &Limits) -> Result<ExitCode> {
     let files = &args.budget.files;
     let board = load_board(files.board.as_ref())?;
     let cars = args.budget.cars.unwrap_or(board.cars);
     let out = files.out_dir(&board)?;
     eprintln!("finding every optimal plan for {cars} cars ...");
-    let o = all_optima(&board, cars, args.max).context("listing the optima failed")?;
+    let o = all_optima_within(&board, cars, args.max, Method::Auto, limits)
+        .context("listing the optima failed")?;
     let report = OptimaReport::new(&board, &o);
     let json_path = out.join(format!("optima-{cars}.json"));
     write_json(&json_path, &report)?;
@@ -94,13 +99,15 @@ pub(super) fn run_optima(args: &OptimaArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-pub(super) fn run_break_even(args: &BudgetArgs) -> Result<ExitCode> {
+pub(super) fn run_break_even(args: &BudgetArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then per ticket and per route of the optimum ...");
     let bar = StepBar::new();
-    let r = break_even_with(&board, cars, args.files.threads, &|step| bar.step(step));
+    let r = break_even_within(&board, cars, args.files.threads, None, limits, &|step| {
+        bar.step(step)
+    });
     bar.finish();
     let r = r.context("break-even analysis failed")?;
     let report = BreakEvenReport::new(&board, &r);

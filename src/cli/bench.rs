@@ -2,6 +2,7 @@
 //! generated boards) and `generate` (a seeded random board): the
 //! developers' commands.
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,7 +97,7 @@ pub(super) struct BenchArgs {
     pause: u64,
 }
 
-pub(super) fn run_bench(args: &BenchArgs) -> Result<ExitCode> {
+pub(super) fn run_bench(args: &BenchArgs, _limits: &Limits) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("cannot create {}", args.out.display()))?;
     if let Some(files) = &args.boards {
@@ -368,7 +369,7 @@ pub(super) struct GenerateArgs {
     out: Option<PathBuf>,
 }
 
-pub(super) fn run_generate(args: &GenerateArgs) -> Result<ExitCode> {
+pub(super) fn run_generate(args: &GenerateArgs, _limits: &Limits) -> Result<ExitCode> {
     let text = serde_json::to_string_pretty(&crate::board::generate::board_json(args.seed))?;
     // Validated like any board file before anyone sees it.
     Board::from_json(&text, &format!("generated board {}", args.seed))?;

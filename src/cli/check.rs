@@ -1,12 +1,13 @@
 //! `ttr-opt check`: a player's own plan, judged and set beside the optimum.
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, EXIT_TIME_LIMIT};
-use crate::analysis::check::{check, PlanCheck, PlanFile};
+use crate::analysis::check::{check_within, PlanCheck, PlanFile};
 use crate::board::Board;
 
 #[derive(clap::Args)]
@@ -26,12 +27,13 @@ pub(super) struct CheckArgs {
     json: bool,
 }
 
-pub(super) fn run_check(args: &CheckArgs) -> Result<ExitCode> {
+pub(super) fn run_check(args: &CheckArgs, limits: &Limits) -> Result<ExitCode> {
     let plan = PlanFile::load(&args.plan)?;
     let board: Board = load_board(args.board.as_ref().or(plan.board.as_ref()))?;
     let claimed = plan.claimed(&board)?;
     let cars = args.cars.or(plan.cars).unwrap_or(board.cars);
-    let verdict = check(&board, &claimed, cars).context("checking the plan failed")?;
+    let verdict =
+        check_within(&board, &claimed, cars, limits).context("checking the plan failed")?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&verdict)?);
     } else {

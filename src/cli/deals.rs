@@ -1,12 +1,13 @@
 //! `deals`: the luck of the deal, every hand valued (the library is
 //! [`crate::game::deals`]).
 
+use crate::solve::limits::Limits;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
 use super::{budget, list, load_board, proven_status, write_csv, write_json, FilesArgs};
-use crate::game::deals::{deals, DealOptions, DealReport};
+use crate::game::deals::{deals_within, DealOptions, DealReport};
 
 #[derive(clap::Args)]
 pub(super) struct DealsArgs {
@@ -35,7 +36,7 @@ pub(super) struct DealsArgs {
     files: FilesArgs,
 }
 
-pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
+pub(super) fn run_deals(args: &DealsArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let options = DealOptions {
         cars: args.cars.unwrap_or(board.cars),
@@ -57,7 +58,7 @@ pub(super) fn run_deals(args: &DealsArgs) -> Result<ExitCode> {
     );
     let bar = indicatif::ProgressBar::new_spinner();
     let report = crate::solve::worker_pool(args.files.threads)?
-        .install(|| deals(&board, &options, &|| bar.inc(1)))
+        .install(|| deals_within(&board, &options, limits, &|| bar.inc(1)))
         .context("valuing the deal failed")?;
     bar.finish_and_clear();
     let stem = format!("deals-{}-{}", options.hand, options.keep);

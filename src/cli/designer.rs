@@ -1,6 +1,7 @@
 //! The designer's commands: `compare` (a what-if scenario against the base
 //! board) and `balance` (one Markdown report on a board).
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -8,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::{list, load_board, load_board_with_text, write_csv, write_json, write_text, FilesArgs};
 use crate::analysis::balance::Progress;
-use crate::analysis::scenario::{compare, Scenario};
+use crate::analysis::scenario::{compare_within, Scenario};
 use crate::board::Board;
 use crate::output::plot;
 use crate::solve::sweep::SweepEntry;
@@ -31,7 +32,7 @@ fn say(which: &str, e: &SweepEntry) {
     );
 }
 
-pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
+pub(super) fn run_compare(args: &CompareArgs, limits: &Limits) -> Result<ExitCode> {
     let (base, text) = load_board_with_text(args.files.board.as_ref())?;
     let file = args.scenario.display().to_string();
     let scenario = Scenario::load(&args.scenario)?;
@@ -41,8 +42,10 @@ pub(super) fn run_compare(args: &CompareArgs) -> Result<ExitCode> {
         .scenario
         .file_stem()
         .map_or("scenario".into(), |s| s.to_string_lossy().into_owned());
-    let result = compare(&base, &variant, args.files.threads, &|w, e| say(w, e))
-        .context("comparison failed")?;
+    let result = compare_within(&base, &variant, args.files.threads, limits, &|w, e| {
+        say(w, e)
+    })
+    .context("comparison failed")?;
 
     let csv_path = out.join(format!("compare-{stem}.csv"));
     write_csv(&csv_path, &result.rows)?;
@@ -89,7 +92,7 @@ pub(super) struct BalanceArgs {
     threads: usize,
 }
 
-pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
+pub(super) fn run_balance(args: &BalanceArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
     let out = args
         .out
@@ -104,11 +107,17 @@ pub(super) fn run_balance(args: &BalanceArgs) -> Result<ExitCode> {
     // Budgets of the sweep a line each; then the break-even solves, with a
     // bar on a terminal.
     let bar = crate::cli::StepBar::new();
-    let result = crate::analysis::balance::balance(&board, cars, args.threads, &|p| match p {
-        Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
-        Progress::Step(step) => bar.step(step),
-        Progress::Deal { .. } => {}
-    });
+    let result = crate::analysis::balance::balance_within(
+        &board,
+        cars,
+        args.threads,
+        limits,
+        &|p| match p {
+            Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
+            Progress::Step(step) => bar.step(step),
+            Progress::Deal { .. } => {}
+        },
+    );
     bar.finish();
     let (report, entries) = result.context("balance report failed")?;
 

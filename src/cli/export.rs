@@ -1,5 +1,6 @@
 //! `ttr-opt export`: a budget's model as an MPS or LP file.
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -7,7 +8,7 @@ use anyhow::{Context, Result};
 
 use super::{budget, load_board, proven_status, usage};
 use crate::model::Instance;
-use crate::output::export::{export, Format, ModelKind};
+use crate::output::export::{export_within, Format, ModelKind};
 
 #[derive(clap::Args)]
 pub(super) struct ExportArgs {
@@ -32,7 +33,7 @@ pub(super) struct ExportArgs {
     json: bool,
 }
 
-pub(super) fn run_export(args: &ExportArgs) -> Result<ExitCode> {
+pub(super) fn run_export(args: &ExportArgs, limits: &Limits) -> Result<ExitCode> {
     let format = match (args.format, Format::of(&args.out)) {
         (Some(f), Some(g)) if f != g => {
             return Err(usage(format!(
@@ -52,7 +53,8 @@ pub(super) fn run_export(args: &ExportArgs) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let inst = Instance::new(&board, cars);
-    let written = export(&inst, args.model, format, &args.out).context("export failed")?;
+    let written =
+        export_within(&inst, args.model, format, &args.out, limits).context("export failed")?;
     if args.json {
         outln!("{}", serde_json::to_string_pretty(&written)?);
     } else {

@@ -91,7 +91,9 @@ pub struct Cli {
     /// found with their bounds and gaps, `simulate` the games finished;
     /// sensitivity, breakeven and balance write the rows whose solves
     /// finished and name the others; optima and compare stop and say what
-    /// was not proven.
+    /// was not proven. For `play`, a limit per answer: each coach's answer
+    /// and each review plan stops after SECS seconds (or its
+    /// --coach-limit, if shorter), however long the server has run.
     #[arg(long, global = true, value_name = "SECS", value_parser = positive_seconds)]
     time_limit: Option<f64>,
 }
@@ -377,10 +379,14 @@ fn message(e: &anyhow::Error) -> String {
 /// Entry point of the binary.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Some(mb) = cli.memory_limit {
-        crate::solve::frontier::set_memory_budget((mb as usize).saturating_mul(1 << 20));
-    }
-    crate::solve::limits::set_time_limit(cli.time_limit);
+    // The command's limits, made here and passed down with every call
+    // (for `play`, each coach's answer gets its own: see `run_play`).
+    let limits = crate::solve::limits::Limits::none()
+        .with_time_limit(cli.time_limit)
+        .with_memory(
+            cli.memory_limit
+                .map(|mb| (mb as usize).saturating_mul(1 << 20)),
+        );
     // Ctrl-C stops the run as a time limit would, keeping what is finished;
     // a second one quits at once. (Files are written atomically, so even
     // that leaves no half-written result.)
@@ -394,23 +400,23 @@ pub fn main() -> ExitCode {
         );
     });
     let result = match &cli.command {
-        Command::Solve(args) => solve::run_solve(args),
-        Command::Sweep(args) => sweep::run_sweep(args),
-        Command::Bench(args) => bench::run_bench(args),
-        Command::Generate(args) => bench::run_generate(args),
-        Command::Sensitivity(args) => analyses::run_sensitivity(args),
-        Command::Replan(args) => solve::run_replan(args),
-        Command::Simulate(args) => simulate::run_simulate(args),
-        Command::Optima(args) => analyses::run_optima(args),
-        Command::Breakeven(args) => analyses::run_break_even(args),
-        Command::Check(args) => check::run_check(args),
-        Command::Review(args) => review::run_review(args),
-        Command::Deals(args) => deals::run_deals(args),
-        Command::Export(args) => export::run_export(args),
-        Command::Serve(args) => serve::run_serve(args),
-        Command::Play(args) => play::run_play(args),
-        Command::Compare(args) => designer::run_compare(args),
-        Command::Balance(args) => designer::run_balance(args),
+        Command::Solve(args) => solve::run_solve(args, &limits),
+        Command::Sweep(args) => sweep::run_sweep(args, &limits),
+        Command::Bench(args) => bench::run_bench(args, &limits),
+        Command::Generate(args) => bench::run_generate(args, &limits),
+        Command::Sensitivity(args) => analyses::run_sensitivity(args, &limits),
+        Command::Replan(args) => solve::run_replan(args, &limits),
+        Command::Simulate(args) => simulate::run_simulate(args, &limits),
+        Command::Optima(args) => analyses::run_optima(args, &limits),
+        Command::Breakeven(args) => analyses::run_break_even(args, &limits),
+        Command::Check(args) => check::run_check(args, &limits),
+        Command::Review(args) => review::run_review(args, &limits),
+        Command::Deals(args) => deals::run_deals(args, &limits),
+        Command::Export(args) => export::run_export(args, &limits),
+        Command::Serve(args) => serve::run_serve(args, &limits),
+        Command::Play(args) => play::run_play(args, cli.time_limit),
+        Command::Compare(args) => designer::run_compare(args, &limits),
+        Command::Balance(args) => designer::run_balance(args, &limits),
     };
     // What is still buffered must reach the reader too.
     let result = result.and_then(|code| {

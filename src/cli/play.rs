@@ -46,7 +46,10 @@ pub(super) struct PlayArgs {
     coach_limit: f64,
 }
 
-pub(super) fn run_play(args: &PlayArgs) -> Result<ExitCode> {
+/// Runs the game server; `time_limit` (the global `--time-limit`) applies
+/// to each coach's answer and review plan, as `--coach-limit` does (the
+/// shorter of the two), never to the server's uptime.
+pub(super) fn run_play(args: &PlayArgs, time_limit: Option<f64>) -> Result<ExitCode> {
     let mut offers = Vec::new();
     for path in &args.board {
         let (_, json) = crate::board::Board::load_with_text(path)?;
@@ -73,7 +76,7 @@ pub(super) fn run_play(args: &PlayArgs) -> Result<ExitCode> {
         origins: args.origin.clone(),
         bot_delay: Duration::from_millis(args.bot_delay),
         seed: None,
-        coach_limit: args.coach_limit,
+        coach_limit: time_limit.map_or(args.coach_limit, |t| t.min(args.coach_limit)),
     };
     let addr = SocketAddr::new(args.host, args.port);
     let boards = config.boards.len();

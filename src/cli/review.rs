@@ -1,6 +1,7 @@
 //! `ttr-opt review`: a finished (or saved) game, turn by turn, against the
 //! best each player could still reach.
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -33,13 +34,14 @@ pub(super) struct ReviewArgs {
     solve_limit: f64,
 }
 
-pub(super) fn run_review(args: &ReviewArgs) -> Result<ExitCode> {
+pub(super) fn run_review(args: &ReviewArgs, limits: &Limits) -> Result<ExitCode> {
     let (board, _, saved) = SavedGame::load(&args.game)?;
     let review = review_saved(
         &board,
         &saved,
         &ReviewOptions {
             time_limit: args.solve_limit,
+            limits: limits.clone(),
             ..ReviewOptions::default()
         },
     )

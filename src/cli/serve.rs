@@ -1,5 +1,6 @@
 //! `serve`: the designers' web page (the server is [`crate::web`]).
 
+use crate::solve::limits::Limits;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,7 +27,7 @@ pub(super) struct ServeArgs {
     threads: usize,
 }
 
-pub(super) fn run_serve(args: &ServeArgs) -> Result<ExitCode> {
+pub(super) fn run_serve(args: &ServeArgs, _limits: &Limits) -> Result<ExitCode> {
     let (board, text) = load_board_with_text(args.board.as_ref())?;
     let addr = SocketAddr::new(args.host, args.port);
     crate::web::serve(board, text, addr, args.threads, |at| {

@@ -1,6 +1,7 @@
 //! `simulate`: seeded games between simulated strategies, measured against
 //! the single-player optimum.
 
+use crate::solve::limits::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -12,7 +13,7 @@ use crate::analysis::Frequency;
 use crate::board::Board;
 use crate::game::players::{by_name, check_players, STRATEGIES};
 use crate::game::review::{review_games as review_games_played, PlayerReview, Review};
-use crate::game::simulate::{simulate, single_player_optimum, Played};
+use crate::game::simulate::{simulate_within, single_player_optimum, Played};
 use crate::output::plot;
 use crate::output::report::SimulateReport;
 use crate::solve::{self, SolveError};
@@ -52,11 +53,12 @@ fn review_games(
     n: usize,
     out: &Path,
     stem: &str,
+    limits: &Limits,
 ) -> Result<(String, Vec<PathBuf>)> {
     let games = &played[..n.min(played.len())];
     eprintln!("reviewing {} games turn by turn ...", games.len());
     let bar = indicatif::ProgressBar::new(games.len() as u64);
-    let reviews = review_games_played(board, games, &|| bar.inc(1))?;
+    let reviews = review_games_played(board, games, limits, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let stem = stem.replacen("simulate-", "review-", 1);
     let json = out.join(format!("{stem}.json"));
@@ -128,7 +130,7 @@ fn strategy(text: &str) -> Result<String, String> {
     }
 }
 
-pub(super) fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
+pub(super) fn run_simulate(args: &SimulateArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let names: Vec<&str> = args.players.iter().map(String::as_str).collect();
     // Each name was checked as it was parsed; this checks their number.
@@ -141,7 +143,7 @@ pub(super) fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
                 "solving the single-player optimum for {} cars ...",
                 board.cars
             );
-            single_player_optimum(&board).context("solving the optimum failed")?
+            single_player_optimum(&board, limits).context("solving the optimum failed")?
         }
     };
     let bar = indicatif::ProgressBar::new(args.games);
@@ -152,8 +154,11 @@ pub(super) fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
         .expect("a valid template"),
     );
     let started = Instant::now();
-    let played = solve::worker_pool(args.files.threads)?
-        .install(|| simulate(&board, &names, args.games, args.seed, &|| bar.inc(1)))?;
+    let played = solve::worker_pool(args.files.threads)?.install(|| {
+        simulate_within(&board, &names, args.games, args.seed, limits, &|| {
+            bar.inc(1)
+        })
+    })?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     // The time limit may have stopped the run: report the games finished.
@@ -211,7 +216,7 @@ pub(super) fn run_simulate(args: &SimulateArgs) -> Result<ExitCode> {
 
     let reviews = match args.review {
         Some(n) => {
-            let (summary, files) = review_games(&board, &played, n as usize, &out, &stem)?;
+            let (summary, files) = review_games(&board, &played, n as usize, &out, &stem, limits)?;
             written.extend(files);
             Some(summary)
         }

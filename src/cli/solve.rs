@@ -1,5 +1,6 @@
 //! `solve` (one budget) and `replan` (the rest of a game in progress).
 
+use crate::solve::limits::Limits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -30,7 +31,7 @@ pub(super) struct SolveArgs {
     method: Method,
 }
 
-pub(super) fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
+pub(super) fn run_solve(args: &SolveArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     // On a terminal, the best plan so far and the bound while the proof
@@ -42,6 +43,8 @@ pub(super) fn run_solve(args: &SolveArgs) -> Result<ExitCode> {
     // The answer the user waits for: both cores on it.
     let options = SolveOptions {
         method: args.method,
+        memory_fallback: None,
+        limits: limits.clone(),
         time_limit: None,
         start: None,
         both_cores: true,
@@ -84,11 +87,13 @@ pub(super) struct ReplanArgs {
     method: Method,
 }
 
-pub(super) fn run_replan(args: &ReplanArgs) -> Result<ExitCode> {
+pub(super) fn run_replan(args: &ReplanArgs, limits: &Limits) -> Result<ExitCode> {
     let (board, state) = GameState::load(&args.state)?;
     // The answer the user waits for: both cores on it.
     let options = SolveOptions {
         method: args.method,
+        memory_fallback: None,
+        limits: limits.clone(),
         time_limit: None,
         start: None,
         both_cores: true,

@@ -1,6 +1,7 @@
 //! `sweep`: every budget of a range, its frequency tables, and with
 //! `--all-optima` every optimal plan of every budget counted.
 
+use crate::solve::limits::Limits;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,7 +15,7 @@ use crate::board::Board;
 use crate::output::report::{FrequencyReport, SweepOptimaReport, SweepReport};
 use crate::output::rows::{frequency_rows, presence_rows, SweepRow};
 use crate::output::{plot, table};
-use crate::solve::sweep::{sweep, SweepEntry};
+use crate::solve::sweep::{sweep_with, Prior, SweepEntry};
 
 #[derive(clap::Args)]
 pub(super) struct SweepArgs {
@@ -34,7 +35,7 @@ pub(super) struct SweepArgs {
     files: FilesArgs,
 }
 
-pub(super) fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
+pub(super) fn run_sweep(args: &SweepArgs, limits: &Limits) -> Result<ExitCode> {
     if args.from > args.to {
         return Err(usage(format!(
             "--from {} is above --to {}",
@@ -53,11 +54,13 @@ pub(super) fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     // Without a terminal the bar draws nothing: say each budget on its own line.
     let plain = bar.is_hidden();
     let started = Instant::now();
-    let entries = sweep(
+    let entries = sweep_with(
         &board,
         args.from,
         args.to,
         args.files.threads,
+        limits,
+        &|_| Ok(Prior::Nothing),
         &|e: &SweepEntry| {
             let line = format!(
                 "{} cars: {} points ({})",
@@ -98,7 +101,7 @@ pub(super) fn run_sweep(args: &SweepArgs) -> Result<ExitCode> {
     let every = if !args.all_optima {
         None
     } else if entries.iter().all(|e| e.outcome.proven) {
-        let (every, files) = write_sweep_optima(&board, &entries, &out, args)?;
+        let (every, files) = write_sweep_optima(&board, &entries, &out, args, limits)?;
         written.extend(files);
         Some(every)
     } else {
@@ -160,10 +163,12 @@ fn write_sweep_optima(
     entries: &[SweepEntry],
     out: &Path,
     args: &SweepArgs,
+    limits: &Limits,
 ) -> Result<(SweepOptima, Vec<PathBuf>)> {
     eprintln!("counting every optimal plan of every budget ...");
     let bar = StepBar::new();
-    let every = optima::over_sweep(board, entries, args.files.threads, &|s| bar.step(s));
+    let every =
+        optima::over_sweep_within(board, entries, args.files.threads, limits, &|s| bar.step(s));
     bar.finish();
     let every = every.context("counting the optima failed")?;
     let json_path = out.join("frequency-optima.json");

@@ -25,6 +25,7 @@ use crate::board::{Board, RouteId};
 use crate::game::replan::{clears_completing, held_score, replan, Bar};
 use crate::game::simulate::quantile;
 use crate::game::state::GameState;
+use crate::solve::limits::Limits;
 use crate::solve::{SolveError, SolveOptions};
 
 /// What to deal.
@@ -182,9 +183,20 @@ pub fn deals(
     options: &DealOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<DealReport, DealError> {
+    deals_within(board, options, &Limits::none(), progress)
+}
+
+/// [`deals`] within the call's `limits`: past them, the solves left are
+/// unproven and the report says so.
+pub fn deals_within(
+    board: &Board,
+    options: &DealOptions,
+    limits: &Limits,
+    progress: &(dyn Fn() + Sync),
+) -> Result<DealReport, DealError> {
     let started = Instant::now();
     let hands = deal_hands(board, options)?;
-    let values = value_hands(board, options, &hands, progress)?;
+    let values = value_hands_within(board, options, &hands, limits, progress)?;
     Ok(deal_report(
         board,
         options,
@@ -349,8 +361,23 @@ pub fn value_hands(
     hands: &[Vec<usize>],
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<HandValue>, DealError> {
+    value_hands_within(board, options, hands, &Limits::none(), progress)
+}
+
+/// [`value_hands`] within the call's `limits`: past them, the solves left
+/// are unproven.
+pub fn value_hands_within(
+    board: &Board,
+    options: &DealOptions,
+    hands: &[Vec<usize>],
+    limits: &Limits,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<HandValue>, DealError> {
     let keep = options.keep;
-    let solve_options = SolveOptions::default();
+    let solve_options = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
     let state = |s: &[usize]| keep_state(board, options.cars, s);
     // A subset's value, whether it is proven, and the plan that scores it
     // (`None`: no better than a smaller keep).

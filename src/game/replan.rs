@@ -411,7 +411,7 @@ pub struct ReplanReport {
     /// Wall-clock time of the solve, in seconds (to the millisecond).
     pub seconds: f64,
     /// The method that produced the answer.
-    pub method: crate::solve::Method,
+    pub method: crate::solve::Produced,
     /// The routes to claim.
     pub claim: Vec<Row>,
     /// Held tickets the plan completes.
@@ -459,11 +459,7 @@ impl ReplanReport {
             claim_points: r.claim_points,
             claim_cars: r.claim_cars,
             ticket_points,
-            status: if r.outcome.proven {
-                crate::solve::Status::Optimal
-            } else {
-                crate::solve::Status::TimeLimit
-            },
+            status: r.outcome.status(),
             bound: r.bound,
             seconds: (r.outcome.seconds * 1000.0).round() / 1000.0,
             method: r.outcome.method,

@@ -27,6 +27,7 @@ use crate::game::replan::{held_score, replan};
 use crate::game::rules::{Action, FinalScore, Game, RuleError};
 use crate::game::state::GameState;
 use crate::model::Instance;
+use crate::solve::limits::Limits;
 use crate::solve::{solve, SolveError, SolveOptions};
 
 /// What a review runs on.
@@ -38,6 +39,9 @@ pub struct ReviewOptions {
     /// The board's optimum at its car count and whether it is proven, if
     /// known (reviews of many games on one board solve it once).
     pub board_optimum: Option<(u32, bool)>,
+    /// The call's limits, within which each replan has its own
+    /// `time_limit`.
+    pub limits: Limits,
 }
 
 impl Default for ReviewOptions {
@@ -45,6 +49,7 @@ impl Default for ReviewOptions {
         ReviewOptions {
             time_limit: 10.0,
             board_optimum: None,
+            limits: Limits::none(),
         }
     }
 }
@@ -293,6 +298,7 @@ fn solve_turns(
     // players, their open boards and the board's optimum side by side.
     let o = SolveOptions {
         time_limit: Some(options.time_limit),
+        limits: options.limits.clone(),
         ..SolveOptions::default()
     };
     enum Job {
@@ -736,11 +742,17 @@ fn numbered(names: Vec<String>) -> Vec<String> {
 pub fn review_games(
     board: &Board,
     played: &[crate::game::simulate::Played],
+    limits: &Limits,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Review>, ReviewError> {
-    let optimum = solve(&Instance::new(board, board.cars), &SolveOptions::default())?;
+    let within = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    let optimum = solve(&Instance::new(board, board.cars), &within)?;
     let options = ReviewOptions {
         board_optimum: Some((optimum.plan.score(), optimum.proven)),
+        limits: limits.clone(),
         ..ReviewOptions::default()
     };
     played

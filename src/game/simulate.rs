@@ -4,6 +4,7 @@
 //! whatever the thread count. The seats rotate with g, so no strategy keeps
 //! the first move.
 
+use crate::solve::limits::Limits;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -151,8 +152,8 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
 }
 
 /// Plays `games` games between `names` (seats rotating), on the current
-/// rayon pool, calling `progress` after each. When the run's time limit
-/// ([`crate::solve::limits`]) stops it, the games finished before it, in order.
+/// rayon pool, calling `progress` after each; with no limits (see
+/// [`simulate_within`]).
 pub fn simulate(
     board: &Board,
     names: &[&str],
@@ -161,6 +162,19 @@ pub fn simulate(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Played>, RuleError> {
     simulate_range(board, names, 0..games, seed, progress)
+}
+
+/// [`simulate`] within the call's `limits`: when they stop it, the games
+/// finished before, in order.
+pub fn simulate_within(
+    board: &Board,
+    names: &[&str],
+    games: u64,
+    seed: u64,
+    limits: &Limits,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Played>, RuleError> {
+    simulate_range_within(board, names, 0..games, seed, limits, progress)
 }
 
 /// Games `games` (numbers in the run, each seeded `seed + g` with its seats
@@ -173,12 +187,25 @@ pub fn simulate_range(
     seed: u64,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<Played>, RuleError> {
+    simulate_range_within(board, names, games, seed, &Limits::none(), progress)
+}
+
+/// [`simulate_range`] within the call's `limits`: when they stop it, the
+/// games finished before, in order.
+pub fn simulate_range_within(
+    board: &Board,
+    names: &[&str],
+    games: std::ops::Range<u64>,
+    seed: u64,
+    limits: &Limits,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<Played>, RuleError> {
     let played: Vec<Option<Played>> = games
         .into_par_iter()
         .map(|g| {
-            // A game the run's time limit overtook played on with unproven
+            // A game the call's limits overtook played on with unproven
             // plans: it is left out, not counted.
-            if crate::solve::limits::expired() {
+            if limits.passed() {
                 return Ok(None);
             }
             let n = names.len();
@@ -186,7 +213,7 @@ pub fn simulate_range(
             let order: Vec<&str> = (0..n).map(|i| names[(i + shift) % n]).collect();
             let played = play(board, &order, g, seed.wrapping_add(g))?;
             progress();
-            Ok((!crate::solve::limits::expired()).then_some(played))
+            Ok((!limits.passed()).then_some(played))
         })
         .collect::<Result<_, RuleError>>()?;
     // The games before the first one left out: the same first games as a
@@ -404,9 +431,16 @@ pub fn route_shares(board: &Board, played: &[Played], strategy: &str) -> Vec<f64
 
 /// The optimum of one player alone with the board's own cars: what the
 /// simulated scores are measured against.
-pub fn single_player_optimum(board: &Board) -> Result<u32, crate::solve::SolveError> {
+pub fn single_player_optimum(
+    board: &Board,
+    limits: &Limits,
+) -> Result<u32, crate::solve::SolveError> {
     let instance = crate::model::Instance::new(board, board.cars);
-    let outcome = crate::solve::solve_proven(&instance, &Default::default(), || {
+    let options = crate::solve::SolveOptions {
+        limits: limits.clone(),
+        ..Default::default()
+    };
+    let outcome = crate::solve::solve_proven(&instance, &options, || {
         format!("the optimum of {} cars was proven", board.cars)
     })?;
     Ok(outcome.plan.score())

@@ -17,6 +17,7 @@ use serde::Serialize;
 
 use crate::model::{paper::PaperModel, route_column_names, Instance};
 use crate::solve::heuristic;
+use crate::solve::limits::Limits;
 use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{model_fits, Method, SolveError};
 
@@ -95,6 +96,18 @@ pub fn export(
     format: Format,
     path: &Path,
 ) -> Result<Exported, SolveError> {
+    export_within(inst, kind, format, path, &Limits::none())
+}
+
+/// [`export`] within the call's `limits`: the forest model's proof stops at
+/// them, and the file holds the cuts found so far.
+pub fn export_within(
+    inst: &Instance,
+    kind: ModelKind,
+    format: Format,
+    path: &Path,
+    limits: &Limits,
+) -> Result<Exported, SolveError> {
     let started = Instant::now();
     if inst.routes.is_empty() || inst.takes_everything() {
         return Err(SolveError::Limit(format!(
@@ -111,7 +124,7 @@ pub fn export(
         ModelKind::Paper => Method::Paper,
         ModelKind::Forest => Method::Forest,
     };
-    model_fits(inst, method, "")?;
+    model_fits(inst, method, "", limits)?;
     // HiGHS picks the format by the extension of the name it writes.
     let tmp = crate::output::temporary(path).with_extension(format.extension());
     // Created here first: HiGHS's writer crashes on a path it cannot open
@@ -119,7 +132,7 @@ pub fn export(
     // I/O message.
     std::fs::File::create(&tmp)
         .map_err(|e| SolveError::Io(format!("cannot write {}: {e}", path.display())))?;
-    let written = write(inst, kind, &tmp);
+    let written = write(inst, kind, &tmp, limits);
     let (columns, rows, cuts, optimum, proven) = match written {
         Ok(figures) => figures,
         Err(e) => {
@@ -144,7 +157,12 @@ pub fn export(
 
 type Figures = (usize, usize, usize, Option<u32>, bool);
 
-fn write(inst: &Instance, kind: ModelKind, tmp: &Path) -> Result<Figures, SolveError> {
+fn write(
+    inst: &Instance,
+    kind: ModelKind,
+    tmp: &Path,
+    limits: &Limits,
+) -> Result<Figures, SolveError> {
     match kind {
         ModelKind::Paper => {
             let (model, mut mip) = PaperModel::build(inst, false)?;
@@ -153,13 +171,8 @@ fn write(inst: &Instance, kind: ModelKind, tmp: &Path) -> Result<Figures, SolveE
             Ok((mip.columns(), mip.rows(), 0, None, true))
         }
         ModelKind::Forest => {
-            let start = heuristic::start(inst);
-            let answer = crate::solve::branch::solve_and_write(
-                inst,
-                &start,
-                crate::solve::limits::deadline(),
-                tmp,
-            )?;
+            let start = heuristic::start(inst, limits);
+            let answer = crate::solve::branch::solve_and_write(inst, &start, limits, tmp)?;
             let eval = evaluate(inst.board, &answer.routes, &inst.tickets_in_play);
             if eval.score() != answer.score {
                 return Err(VerifyError(format!(

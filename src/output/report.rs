@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::board::{Board, Colour};
-use crate::solve::{Method, Outcome};
+use crate::solve::{Outcome, Produced};
 
 /// A claimed route in the JSON output.
 #[derive(Serialize)]
@@ -64,7 +64,7 @@ pub struct SolveReport {
     /// Wall-clock time of the solve, in seconds (to the millisecond).
     pub seconds: f64,
     /// The method that produced the answer (never `auto`).
-    pub method: Method,
+    pub method: Produced,
     /// The claimed routes, in board order.
     pub routes: Vec<RouteRow>,
     /// The completed tickets, in board order.
@@ -98,11 +98,7 @@ impl SolveReport {
             ticket_points: plan.ticket_points,
             route_points: plan.route_points,
             cars_used: plan.cars_used,
-            status: if outcome.proven {
-                Status::Optimal
-            } else {
-                Status::TimeLimit
-            },
+            status: outcome.status(),
             bound: outcome.bound,
             gap: outcome.gap(),
             seconds: (outcome.seconds * 1000.0).round() / 1000.0,

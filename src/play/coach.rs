@@ -81,6 +81,7 @@ impl Server {
                 let options = ReviewOptions {
                     time_limit: limit,
                     board_optimum: board.optimum.get().copied(),
+                    ..ReviewOptions::default()
                 };
                 review_saved(&board.board, &saved, &options)
                     .map(|r| {

@@ -28,6 +28,7 @@ use crate::board::RouteId;
 use crate::model::forest::{Cut, ForestModel, BUDGET_ROW};
 use crate::model::mip::{Basis, LpStatus, Mip, MipError};
 use crate::model::Instance;
+use crate::solve::limits::Limits;
 use crate::solve::{heuristic, Watch};
 
 mod lanes;
@@ -165,7 +166,7 @@ struct Search<'a, 'b> {
     /// Row of the first group's "Σ z" row; the others follow.
     group_row: usize,
     columns: usize,
-    deadline: Option<Instant>,
+    limits: Limits,
     reach: Reach,
     /// Whether clique rows are separated ([`ForestModel::separate`]): not
     /// while a root decides whether the search goes on, so that the
@@ -308,21 +309,21 @@ pub(crate) enum Reach {
     Every { score: u32, cap: usize },
 }
 
-/// Proves the optimum of `inst` (or stops at `deadline` with the best plan
+/// Proves the optimum of `inst` (or stops at `limits` with the best plan
 /// and a bound), starting from the plan `start`.
 pub(crate) fn solve(
     inst: &Instance,
     start: &[RouteId],
-    deadline: Option<Instant>,
+    limits: &Limits,
     reach: Reach,
     lanes: Lanes,
     watch: Option<&Watch>,
 ) -> Result<Answer, MipError> {
     if let (Lanes::Two, Reach::Proof | Reach::Handover { .. }) = (lanes, reach) {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        return lanes::run(inst, start, deadline, reach, threads, watch);
+        return lanes::run(inst, start, limits, reach, threads, watch);
     }
-    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+    let (mut search, _) = Search::new(inst, start, limits, reach, PURGE_AFTER)?;
     search.watch = watch.cloned();
     search.run()
 }
@@ -335,11 +336,11 @@ pub(crate) fn solve(
 pub(crate) fn solve_from_root(
     inst: &Instance,
     start: &[RouteId],
-    deadline: Option<Instant>,
+    limits: &Limits,
     reach: Reach,
     root: &Root,
 ) -> Result<Answer, MipError> {
-    let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+    let (mut search, _) = Search::new(inst, start, limits, reach, PURGE_AFTER)?;
     search.model.add_cuts(&mut search.mip, &root.cuts)?;
     search.row_cuts.extend(root.cuts.iter().cloned().map(Some));
     search.purged_at = search.mip.rows();
@@ -367,10 +368,10 @@ pub(crate) enum Lanes {
 pub(crate) fn solve_and_write(
     inst: &Instance,
     start: &[RouteId],
-    deadline: Option<Instant>,
+    limits: &Limits,
     path: &std::path::Path,
 ) -> Result<Answer, MipError> {
-    Ok(run_search(inst, start, deadline, Reach::Proof, Some(path), PURGE_AFTER)?.0)
+    Ok(run_search(inst, start, limits, Reach::Proof, Some(path), PURGE_AFTER)?.0)
 }
 
 /// The search's answer, and the optimal plans it recorded ([`Reach::Every`]);
@@ -378,12 +379,12 @@ pub(crate) fn solve_and_write(
 fn run_search(
     inst: &Instance,
     start: &[RouteId],
-    deadline: Option<Instant>,
+    limits: &Limits,
     reach: Reach,
     write: Option<&std::path::Path>,
     purge_after: usize,
 ) -> Result<(Answer, Vec<Vec<RouteId>>), MipError> {
-    let (mut search, costs) = Search::new(inst, start, deadline, reach, purge_after)?;
+    let (mut search, costs) = Search::new(inst, start, limits, reach, purge_after)?;
     let answer = search.run()?;
     if let Some(path) = write {
         search.write_model(path, &costs)?;
@@ -398,7 +399,7 @@ impl<'a, 'b> Search<'a, 'b> {
     fn new(
         inst: &'b Instance<'a>,
         start: &[RouteId],
-        deadline: Option<Instant>,
+        limits: &Limits,
         reach: Reach,
         purge_after: usize,
     ) -> Result<(Self, Vec<(usize, f64)>), MipError> {
@@ -434,7 +435,7 @@ impl<'a, 'b> Search<'a, 'b> {
             x,
             groups,
             group_row,
-            deadline,
+            limits: limits.clone(),
             reach,
             cliques: !Self::decides_at_root(reach),
             best,
@@ -487,7 +488,7 @@ pub(crate) fn enumerate(
     inst: &Instance,
     score: u32,
     cap: usize,
-    deadline: Option<Instant>,
+    limits: &Limits,
 ) -> Result<Option<Vec<Vec<RouteId>>>, MipError> {
     // Nodes live while their bound passes the incumbent, set one below the
     // optimum; an optimum of 0 (only pointless routes fit) has no score
@@ -496,7 +497,7 @@ pub(crate) fn enumerate(
         return Ok(None);
     }
     let every = Reach::Every { score, cap };
-    let (answer, found) = run_search(inst, &[], deadline, every, None, PURGE_AFTER)?;
+    let (answer, found) = run_search(inst, &[], limits, every, None, PURGE_AFTER)?;
     // Proven: every node was closed, with no more plans than the cap.
     Ok(answer.proven.then_some(found))
 }
@@ -527,14 +528,14 @@ pub(crate) fn family<'a>(
     starts: &[Vec<RouteId>],
     questions: &[Question<'a>],
     least: u32,
-    deadline: Option<Instant>,
+    limits: &Limits,
     lps: usize,
     threads: usize,
 ) -> Result<Vec<Option<Answered>>, MipError> {
     let reach = Reach::Handover { gap: None, lps };
     let start = starts.first().map(Vec::as_slice).unwrap_or(&[]);
     let lane = || -> Result<Search, MipError> {
-        let (mut search, _) = Search::new(inst, start, deadline, reach, PURGE_AFTER)?;
+        let (mut search, _) = Search::new(inst, start, limits, reach, PURGE_AFTER)?;
         let card = |g: usize| inst.board.ticket(inst.tickets[search.groups[g].2[0]]).card;
         let asked: Vec<Asked> = questions
             .iter()
@@ -559,7 +560,7 @@ pub(crate) fn family<'a>(
         }
         Ok(search)
     };
-    let (answer, search) = lanes::drive([lane()?, lane()?], deadline, reach, threads, None)?;
+    let (answer, search) = lanes::drive([lane()?, lane()?], limits, reach, threads, None)?;
     // Stopped, `answer.bound` bounds every open node.
     let open = if answer.proven { 0 } else { answer.bound };
     Ok(search
@@ -594,7 +595,7 @@ pub(crate) fn ladder(
     inst: &Instance,
     budgets: &[u32],
     starts: &[Vec<RouteId>],
-    deadline: Option<Instant>,
+    limits: &Limits,
     lps: usize,
     threads: usize,
 ) -> Result<(Vec<Option<Answered>>, Answer), MipError> {
@@ -602,7 +603,7 @@ pub(crate) fn ladder(
     debug_assert!(budgets.iter().all(|&b| b <= inst.cars));
     let reach = Reach::Handover { gap: None, lps };
     let lane = || -> Result<Search, MipError> {
-        let (mut search, _) = Search::new(inst, &[], deadline, reach, PURGE_AFTER)?;
+        let (mut search, _) = Search::new(inst, &[], limits, reach, PURGE_AFTER)?;
         search.ladder = Some(
             budgets
                 .iter()
@@ -620,7 +621,7 @@ pub(crate) fn ladder(
         }
         Ok(search)
     };
-    let (answer, search) = lanes::drive([lane()?, lane()?], deadline, reach, threads, None)?;
+    let (answer, search) = lanes::drive([lane()?, lane()?], limits, reach, threads, None)?;
     let answers = search
         .ladder
         .map(|rungs| {
@@ -683,7 +684,7 @@ impl Search<'_, '_> {
                 self.mip.set_basis(&basis)?;
             }
             loop {
-                if self.lps > 0 && crate::solve::limits::passed(self.deadline) {
+                if self.lps > 0 && self.limits.passed() {
                     heap.push(node);
                     stopped = true;
                     break 'search;
@@ -937,10 +938,10 @@ impl Search<'_, '_> {
         loop {
             // Interrupted (Ctrl-C): the node stops where it is, as at a
             // deadline, once it has a bound.
-            if self.lps > 0 && crate::solve::limits::stopped() {
+            if self.lps > 0 && self.limits.stopped() {
                 return Ok(NodeEnd::Stopped(last));
             }
-            if let Some(deadline) = self.deadline {
+            if let Some(deadline) = self.limits.deadline {
                 let left = deadline.saturating_duration_since(Instant::now());
                 // The first LP runs even past the deadline (for a second at
                 // most): a real bound is worth that much more than the
@@ -1503,17 +1504,40 @@ mod tests {
         let board = Board::usa();
         for cars in [12, 30, 38, 45] {
             let inst = Instance::new(&board, cars);
-            let start = heuristic::start(&inst);
-            let fresh = solve(&inst, &start, None, Reach::Proof, Lanes::One, None).unwrap();
-            let rooted = solve(&inst, &start, None, Reach::Root(0.0), Lanes::One, None).unwrap();
+            let start = heuristic::start(&inst, &Limits::none());
+            let fresh = solve(
+                &inst,
+                &start,
+                &Limits::none(),
+                Reach::Proof,
+                Lanes::One,
+                None,
+            )
+            .unwrap();
+            let rooted = solve(
+                &inst,
+                &start,
+                &Limits::none(),
+                Reach::Root(0.0),
+                Lanes::One,
+                None,
+            )
+            .unwrap();
             let root = rooted.root.as_ref().expect("a root search keeps its root");
-            let again = solve_from_root(&inst, &rooted.routes, None, Reach::Proof, root).unwrap();
+            let again = solve_from_root(&inst, &rooted.routes, &Limits::none(), Reach::Proof, root)
+                .unwrap();
             assert!(fresh.proven && again.proven, "{cars} cars");
             assert_eq!(again.score, fresh.score, "{cars} cars");
             assert_verified(&inst, &again);
             // The kept root's LPs are not done again.
-            let at_root =
-                solve_from_root(&inst, &rooted.routes, None, Reach::Root(0.0), root).unwrap();
+            let at_root = solve_from_root(
+                &inst,
+                &rooted.routes,
+                &Limits::none(),
+                Reach::Root(0.0),
+                root,
+            )
+            .unwrap();
             assert_eq!(at_root.bound, rooted.bound, "{cars} cars");
             assert!(
                 at_root.lps == 1 && rooted.lps > 1,
@@ -1534,9 +1558,9 @@ mod tests {
         let board = Board::usa();
         for cars in [12, 24, 33, 45] {
             let inst = Instance::new(&board, cars);
-            let start = heuristic::start(&inst);
+            let start = heuristic::start(&inst, &Limits::none());
             let solve = |purge| {
-                run_search(&inst, &start, None, Reach::Proof, None, purge)
+                run_search(&inst, &start, &Limits::none(), Reach::Proof, None, purge)
                     .unwrap()
                     .0
             };
@@ -1551,7 +1575,11 @@ mod tests {
                     cap: 100,
                 };
                 let mut plans: Vec<_> = [usize::MAX, 1]
-                    .map(|p| run_search(&inst, &[], None, every, None, p).unwrap().1)
+                    .map(|p| {
+                        run_search(&inst, &[], &Limits::none(), every, None, p)
+                            .unwrap()
+                            .1
+                    })
                     .into_iter()
                     .map(|mut found| {
                         found.sort();

@@ -24,9 +24,7 @@
 //! the final state and re-running each transition to find one that produced
 //! it (so ties resolve the same way every run).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
 
 use rustc_hash::{FxBuildHasher, FxHashMap};
 use smallvec::SmallVec;
@@ -36,6 +34,7 @@ type FxIndexMap<K, V> = indexmap::IndexMap<K, V, FxBuildHasher>;
 
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::steiner;
+use crate::solve::limits::Limits;
 
 /// A state: (city, component label) pairs sorted by city, labels numbered in
 /// order of first appearance; then (n + slot, points) for the tickets with
@@ -158,11 +157,13 @@ pub struct Goal {
     /// entries mean unknown): partial plans that provably cannot reach them
     /// are dropped. Tighter values make the run faster, never different.
     pub lower: Vec<u32>,
-    /// Give up (return `None`) if the run is not done by then.
-    pub deadline: Option<Instant>,
+    /// The call's limits: give up (return `None`) at their deadline, once
+    /// cancelled, or before the tables take more than their memory budget.
+    pub limits: Limits,
     /// Give up (return `None`) before the tables take more bytes than this
-    /// (`None`: [`memory_budget`]). A byte count, unlike a deadline, stops a
-    /// run at the same point on every machine.
+    /// (`None`: the memory budget of [`Goal::limits`]; never more than it).
+    /// A byte count, unlike a deadline, stops a run at the same point on
+    /// every machine.
     pub memory: Option<usize>,
     /// Give up as soon as the tables would pass `memory` if every step
     /// still to decide stored as much as the steps so far did on average,
@@ -186,7 +187,7 @@ impl Goal {
             max_cars,
             min_cars: 0,
             lower: Vec::new(),
-            deadline: None,
+            limits: Limits::none(),
             memory: None,
             projected: false,
             complete: false,
@@ -194,8 +195,8 @@ impl Goal {
     }
 
     /// The one budget `cars`, where a plan scoring `known` exists: the
-    /// programme keeps only what can reach it (no deadline, the memory
-    /// budget).
+    /// programme keeps only what can reach it (no limits but the machine's
+    /// memory budget).
     pub fn budget(cars: u32, known: u32) -> Goal {
         let mut lower = vec![0; cars as usize + 1];
         lower[cars as usize] = known;
@@ -203,17 +204,13 @@ impl Goal {
             max_cars: cars,
             min_cars: cars,
             lower,
-            deadline: None,
+            limits: Limits::none(),
             memory: None,
             projected: false,
             complete: false,
         }
     }
 }
-
-/// The memory the programme's tables may take, in bytes (0: not set yet,
-/// see [`memory_budget`]).
-static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
 /// Where the programme is one of two exact methods (`auto`, the sweep), it
 /// stops past this many bytes of tables and the branch and cut proves the
@@ -224,34 +221,6 @@ static MEMORY_BUDGET: AtomicUsize = AtomicUsize::new(0);
 /// 512 MiB was too small: the USA sweep's one run for 1–30 cars then gave
 /// up, and the branch and cut took 2–7 s per budget there instead.
 pub const HANDOVER_MEMORY: usize = 2 << 30;
-
-/// Sets the memory budget of every later run (`--memory-limit`).
-pub fn set_memory_budget(bytes: usize) {
-    MEMORY_BUDGET.store(bytes.max(1), Ordering::Relaxed);
-}
-
-/// The memory budget of a run: as set, or else half of the memory the
-/// machine has available when first asked (4 GiB where that is unknown).
-/// A run that would pass it stops, as at a deadline, and the caller
-/// hands over to the branch and cut or reports the limit: the programme
-/// is never killed by the operating system.
-pub fn memory_budget() -> usize {
-    let set = MEMORY_BUDGET.load(Ordering::Relaxed);
-    if set > 0 {
-        return set;
-    }
-    let available = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            info.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse::<usize>().ok())
-        })
-        .map(|kb| kb * 1024 / 2)
-        .unwrap_or(4 << 30);
-    set_memory_budget(available);
-    available
-}
 
 /// Bytes a stored state takes, roughly: key and values on the heap, their
 /// headers and allocator overhead, and the hash map's spare room (measured:
@@ -528,8 +497,9 @@ const FAR: u16 = u16::MAX / 4;
 const UNWANTED: i16 = i16::MAX;
 
 impl Frontier {
-    /// Runs the exact programme; `None` if the deadline passed first or the
-    /// tables would outgrow [`memory_budget`].
+    /// Runs the exact programme; `None` if the goal's limits stopped it
+    /// first (its deadline, a cancellation, or tables that would outgrow
+    /// the memory budget).
     pub fn run(
         board: &Board,
         routes: &[RouteId],
@@ -562,11 +532,9 @@ impl Frontier {
         if links {
             dp.links = Some(Vec::new());
         }
-        let memory = goal
-            .memory
-            .unwrap_or_else(memory_budget)
-            .min(memory_budget());
-        dp.forward(None, goal.deadline, memory, goal.projected)
+        let budget = goal.limits.memory_budget();
+        let memory = goal.memory.unwrap_or(budget).min(budget);
+        dp.forward(None, &goal.limits, memory, goal.projected)
             .then_some(dp)
     }
 
@@ -650,23 +618,19 @@ impl Frontier {
     /// A heuristic run: the same programme, keeping after each step only the
     /// `width` best states for each car count. Its values are achievable
     /// scores (lower bounds), usually optimal or close, found quickly.
-    /// `None` if the run's time limit or the memory budget stopped it.
+    /// `None` if the call's `limits` (its time, its memory budget) stopped it.
     pub fn beam(
         board: &Board,
         routes: &[RouteId],
         tickets: &[TicketId],
         max_cars: u32,
         width: usize,
+        limits: &Limits,
     ) -> Option<Frontier> {
         let mut dp = Frontier::new(board, routes, tickets, &Goal::all(max_cars));
-        // Stopped by the run's time limit or the memory budget: no tables.
-        dp.forward(
-            Some(width),
-            crate::solve::limits::deadline(),
-            memory_budget(),
-            false,
-        )
-        .then_some(dp)
+        // Stopped by the call's limits: no tables.
+        dp.forward(Some(width), limits, limits.memory_budget(), false)
+            .then_some(dp)
     }
 
     /// The tables of the programme, before any step is decided.
@@ -761,12 +725,12 @@ impl Frontier {
         }
     }
 
-    /// Decides every step; false if the deadline passed first or the
+    /// Decides every step; false if `limits` stopped it first or the
     /// memory budget ran out (or, `projected`, would: [`Goal::projected`]).
     fn forward(
         &mut self,
         beam: Option<usize>,
-        deadline: Option<Instant>,
+        limits: &Limits,
         budget: usize,
         projected: bool,
     ) -> bool {
@@ -778,7 +742,7 @@ impl Frontier {
             layer.clear();
         }
         for i in 0..self.steps.len() {
-            if crate::solve::limits::passed(deadline) {
+            if limits.passed() {
                 return false;
             }
             // Every layer is kept (plans are recovered from them), and the

@@ -9,34 +9,37 @@ use crate::board::graph::{self, BoardGraph};
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::frontier::Frontier;
+use crate::solve::limits::Limits;
 
 /// States kept per car count by the beam search in [`start`].
 const BEAM_WIDTH: usize = 20;
 
-/// The better of the greedy plan and a beam search of the frontier programme.
-pub fn start(inst: &Instance) -> Vec<RouteId> {
-    let beam = beam(inst.board, &inst.routes, &inst.tickets, inst.cars);
-    start_from(inst, beam.as_ref())
+/// The better of the greedy plan and a beam search of the frontier
+/// programme, each cut short where the call's `limits` stop it.
+pub fn start(inst: &Instance, limits: &Limits) -> Vec<RouteId> {
+    let beam = beam(inst.board, &inst.routes, &inst.tickets, inst.cars, limits);
+    start_from(inst, beam.as_ref(), limits)
 }
 
 /// A beam search of the frontier programme over every budget up to
 /// `max_cars` (`None` where the programme cannot take the board): one run
-/// seeds many budgets.
+/// seeds many budgets. `None` also where `limits` stopped it.
 pub fn beam(
     board: &Board,
     routes: &[RouteId],
     tickets: &[TicketId],
     max_cars: u32,
+    limits: &Limits,
 ) -> Option<Frontier> {
     if !Frontier::fits(board, routes, tickets) {
         return None;
     }
-    Frontier::beam(board, routes, tickets, max_cars, BEAM_WIDTH)
+    Frontier::beam(board, routes, tickets, max_cars, BEAM_WIDTH, limits)
 }
 
 /// The better of the greedy plan and `beam`'s plan for the instance's budget.
-pub fn start_from(inst: &Instance, beam: Option<&Frontier>) -> Vec<RouteId> {
-    let greedy = greedy(inst);
+pub fn start_from(inst: &Instance, beam: Option<&Frontier>, limits: &Limits) -> Vec<RouteId> {
+    let greedy = greedy(inst, limits);
     // Above the beam's largest budget its plan for that budget is the best
     // it knows (the sweep caps it at the cars of every route).
     match beam.map(|b| b.plan(inst.cars.min(b.max_cars())).0) {
@@ -76,8 +79,9 @@ pub fn score(inst: &Instance, routes: &[RouteId]) -> (u32, Vec<TicketId>) {
 
 /// Repeatedly connects the ticket with the most points gained per car spent
 /// (routes already claimed are free), then spends the remaining cars on the
-/// unclaimed routes worth the most points (an exact knapsack).
-pub fn greedy(inst: &Instance) -> Vec<RouteId> {
+/// unclaimed routes worth the most points (an exact knapsack). The call's
+/// `limits` end the ticket phase early.
+pub fn greedy(inst: &Instance, limits: &Limits) -> Vec<RouteId> {
     let board = inst.board;
     let graph = BoardGraph::new(board, inst.routes.iter().copied());
     let mut chosen: Vec<RouteId> = Vec::new();
@@ -85,9 +89,9 @@ pub fn greedy(inst: &Instance) -> Vec<RouteId> {
     // the pair joins its cities for free, and none other can be claimed).
     let mut joined = vec![false; board.pairs.len()];
     let mut used = 0;
-    // The run's time limit ends the ticket phase early: a worse start, but
-    // the solve that wanted it can still answer in time.
-    while !crate::solve::limits::expired() {
+    // The call's time limit ends the ticket phase early: a worse start,
+    // but the solve that wanted it can still answer in time.
+    while !limits.passed() {
         let current = score(inst, &chosen).0;
         let mut best: Option<(f64, Vec<RouteId>, u32)> = None;
         for &t in &inst.tickets {

@@ -15,14 +15,16 @@ use std::time::Instant;
 use serde::Serialize;
 
 use crate::board::RouteId;
-use crate::model::mip::{Mip, MipError, MipStatus};
+use crate::model::mip::{MipError, MipStatus};
 use crate::model::{paper::PaperModel, Instance, Plan};
 use crate::solve::branch::{Answer, Lanes, Reach};
 use crate::solve::frontier::{Frontier, Goal};
+use crate::solve::limits::Limits;
 use crate::solve::verify::{Claim, VerifyError};
 
 /// Whether the reported plan is proven optimal (`"optimal"`) or the time limit
-/// came first (`"time_limit"`).
+/// came first (`"time_limit"`): what the reports say, mapped from the
+/// solve's [`Stop`] ([`Stop::status`]).
 #[derive(Serialize, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
@@ -32,7 +34,50 @@ pub enum Status {
     TimeLimit,
 }
 
-/// Which exact method to use. All of them return the same optimum.
+/// Why a solve stopped: one answer per solve, as HiGHS reports one model
+/// status. Every answer holds a plan and an upper bound
+/// ([`Outcome::bound`]), so every variant but [`Stop::Optimal`] means
+/// "feasible, with a bound": the plan is the best found and the optimum
+/// lies between its score and the bound. (No instance is infeasible: the
+/// empty plan always fits.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The plan is proven optimal: its score meets the bound.
+    Optimal,
+    /// The call's deadline came first ([`limits::Limits::deadline`]).
+    TimeLimit,
+    /// The memory budget stopped the method asked for (the frontier
+    /// programme's tables), with no other method to take over.
+    MemoryLimit,
+    /// A count of work ended the search before its proof: HiGHS's
+    /// iteration or solution limits (the paper's MIP), or the LPs allowed.
+    WorkLimit,
+    /// Ctrl-C stopped the process's calls ([`limits::interrupt`]).
+    Interrupted,
+    /// The call's token was cancelled ([`limits::Cancel`]).
+    Cancelled,
+}
+
+impl Stop {
+    /// What the reports say: `optimal` for [`Stop::Optimal`], `time_limit`
+    /// for every other stop (the plan is not proven optimal).
+    pub fn status(self) -> Status {
+        match self {
+            Stop::Optimal => Status::Optimal,
+            _ => Status::TimeLimit,
+        }
+    }
+
+    /// Why a search that ended unproven stopped: the call's limits where
+    /// they passed, else `otherwise` (what the method itself ran out of).
+    fn unproven(limits: &Limits, otherwise: Stop) -> Stop {
+        limits.why().unwrap_or(otherwise)
+    }
+}
+
+/// Which exact method to use: what a caller asks for ([`SolveOptions::method`]).
+/// All of them return the same optimum; what answered is an
+/// [`Outcome::method`], a [`Produced`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Method {
@@ -48,10 +93,6 @@ pub enum Method {
     Paper,
     /// The paper's per-ticket flow model with binary flows, as in (1e).
     PaperInteger,
-    /// No solve: a base board's proven optimum carried to a variant it
-    /// bounds ([`crate::analysis::carry`]); reported, never asked for.
-    #[value(skip)]
-    Base,
 }
 
 impl Method {
@@ -63,17 +104,76 @@ impl Method {
             Method::Forest => "forest",
             Method::Paper => "paper",
             Method::PaperInteger => "paper-integer",
-            Method::Base => "base",
         }
     }
 }
 
-/// How to solve: the method, a time limit and a starting plan.
+/// What produced an answer ([`Outcome::method`]): a method that ran (never
+/// `auto`, which only picks one), or a base board's optimum carried over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Produced {
+    /// The frontier programme.
+    Frontier,
+    /// The forest model's branch and cut.
+    Forest,
+    /// HiGHS's MIP on the paper's model, flows continuous.
+    Paper,
+    /// HiGHS's MIP on the paper's model, flows binary.
+    PaperInteger,
+    /// No solve: a base board's proven optimum carried to a variant it
+    /// bounds ([`crate::analysis::carry`]).
+    Base,
+}
+
+impl Produced {
+    /// The method that runs where `method` is asked for without a search
+    /// (nothing or everything fits, or no time is left): itself, `auto`'s
+    /// being the branch and cut.
+    fn ran(method: Method) -> Produced {
+        match method {
+            Method::Auto | Method::Forest => Produced::Forest,
+            Method::Frontier => Produced::Frontier,
+            Method::Paper => Produced::Paper,
+            Method::PaperInteger => Produced::PaperInteger,
+        }
+    }
+
+    /// The name in the reports (`paper-integer`, `base`): a method's own name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Produced::Frontier => "frontier",
+            Produced::Forest => "forest",
+            Produced::Paper => "paper",
+            Produced::PaperInteger => "paper-integer",
+            Produced::Base => "base",
+        }
+    }
+}
+
+/// An answer's method against a method asked for: equal where the method
+/// asked is the one that ran (`auto` is never equal: it only picks).
+impl PartialEq<Method> for Produced {
+    fn eq(&self, other: &Method) -> bool {
+        self.name() == other.name()
+    }
+}
+
+/// How to solve: the method, the call's limits, a time limit of this solve's
+/// own and a starting plan.
 #[derive(Clone, Debug)]
 pub struct SolveOptions {
     /// The method; [`Method::Auto`] picks one.
     pub method: Method,
-    /// Wall-clock limit in seconds for the whole solve.
+    /// The method that takes over where the one asked for stops at the
+    /// memory budget unproven (`None`: that answer stands, with
+    /// [`Stop::MemoryLimit`]): see the table of [`solve`].
+    pub memory_fallback: Option<Method>,
+    /// The call's limits (deadline, memory budget, cancellation), shared by
+    /// every solve of the call.
+    pub limits: Limits,
+    /// Wall-clock limit in seconds for this solve alone, within the call's
+    /// deadline.
     pub time_limit: Option<f64>,
     /// A starting plan; the greedy heuristic's when `None`.
     pub start: Option<Vec<RouteId>>,
@@ -93,6 +193,8 @@ impl Default for SolveOptions {
     fn default() -> Self {
         SolveOptions {
             method: Method::Auto,
+            memory_fallback: None,
+            limits: Limits::none(),
             time_limit: None,
             start: None,
             both_cores: false,
@@ -150,19 +252,25 @@ impl std::fmt::Debug for Watch {
     }
 }
 
-/// A verified answer.
+/// A verified answer. Built only by the solve layer (every answer goes
+/// through the verifier), so that [`Outcome::proven`] always agrees with
+/// [`Outcome::stop`].
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Outcome {
     /// The best plan found, as the verifier scores it.
     pub plan: Plan,
-    /// The plan is proven optimal.
+    /// Why the solve stopped: the one answer to it.
+    pub stop: Stop,
+    /// The plan is proven optimal: derived from [`Outcome::stop`]
+    /// (`stop == Stop::Optimal`), kept as a field for its many readers.
     pub proven: bool,
     /// Upper bound on the optimum (integer: scores are integers).
     pub bound: u32,
     /// Wall-clock time of the solve, in seconds.
     pub seconds: f64,
-    /// The method that produced the answer (never `Auto`).
-    pub method: Method,
+    /// What produced the answer (never `auto`).
+    pub method: Produced,
     /// HiGHS solves (LPs of the branch and cut, or MIP solves) in the run.
     pub solves: usize,
     /// Directed cuts added (forest model).
@@ -172,6 +280,11 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// What the reports say of this answer ([`Stop::status`]).
+    pub fn status(&self) -> Status {
+        self.stop.status()
+    }
+
     /// Relative optimality gap, (bound − score) / bound.
     pub fn gap(&self) -> f64 {
         if self.bound == 0 {
@@ -272,9 +385,15 @@ fn lowest_priority() {
 /// assert_eq!((outcome.plan.score(), outcome.bound), (285, 285));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// Which method runs, and what takes over when it stops, is decided in one
+/// place, `run_method` in this module; its table of every case is also in
+/// `docs/how-it-works.md`. The solve stops at
+/// the earlier of its own [`SolveOptions::time_limit`] and its call's
+/// [`SolveOptions::limits`], and says why in [`Outcome::stop`].
 pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
     let started = Instant::now();
-    let clock = Clock::new(started, options.time_limit);
+    let limits = options.limits.within(options.time_limit);
     // A model too large for the memory budget is refused before anything
     // is built (even the starting plan, slow on such boards).
     if options.method != Method::Frontier && !inst.takes_everything() {
@@ -283,55 +402,116 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
         } else {
             ""
         };
-        model_fits(inst, options.method, frontier)?;
+        model_fits(inst, options.method, frontier, &limits)?;
     }
     let start = match &options.start {
         Some(start) => start.clone(),
         None if inst.takes_everything() => Vec::new(),
-        None => heuristic::start(inst),
+        None => heuristic::start(inst, &limits),
     };
-    let mut method = options.method;
+    let way = Way::Asked {
+        method: options.method,
+        memory_fallback: options.memory_fallback,
+    };
     let lanes = if options.both_cores {
         Lanes::Two
     } else {
         Lanes::One
     };
-    let watch = options.watch.as_ref();
-    let run = match options.method {
-        // Nothing fits in the budget (HiGHS would reject the empty model),
-        // or everything does: the answer needs no search.
-        _ if inst.takes_everything() => {
-            if method == Method::Auto {
-                method = Method::Forest;
-            }
-            let routes = inst.everything();
-            let (score, completed) = heuristic::score(inst, &routes);
-            Run {
-                routes,
-                claim: Claim {
-                    completed,
-                    objective: score as f64,
-                    proven: true,
-                },
-                bound: score,
-                solves: 0,
-                cuts: 0,
-                nodes: 0,
-            }
+    let (run, method) = run_method(inst, &start, way, &limits, lanes, options.watch.as_ref())?;
+    finish(inst, run, method, started.elapsed().as_secs_f64())
+}
+
+/// What a solve asks of [`run_method`].
+enum Way<'r> {
+    /// A method asked for ([`SolveOptions::method`]), and the method that
+    /// takes over where it stops at the memory budget
+    /// ([`SolveOptions::memory_fallback`]).
+    Asked {
+        method: Method,
+        memory_fallback: Option<Method>,
+    },
+    /// A sweep's budget given to the branch and cut ([`choose`] found its
+    /// root tight), from the root solved to choose where kept.
+    SweepBudget { root: Option<&'r branch::Root> },
+}
+
+/// Chooses the method for a solve and runs it with every fallback: the one
+/// place where methods hand over to each other. Every hand-over is decided
+/// by a count (LPs, bytes of tables), never by the clock, so that the
+/// method, and with it the plan, is the same on every run.
+///
+/// | asked | situation | what runs | falls back to |
+/// | --- | --- | --- | --- |
+/// | any | nothing fits, or everything does | no search: every route | — |
+/// | any | the call's limits passed before the start | no search: the starting plan, the bound of every route and ticket | — |
+/// | `auto` | the programme cannot take the board ([`Frontier::fits`]) | branch and cut to the proof | — |
+/// | `auto` | tickets on at most [`FEW_TICKETS`] cards | frontier programme within [`FRONTIER_FIRST_MEMORY`] | past it: the next row |
+/// | `auto` | otherwise | branch and cut; hands over when its root is looser than [`AUTO_GAP`] or past [`HANDOVER_LPS`] LPs | frontier programme within [`frontier::HANDOVER_MEMORY`]; past it, branch and cut to the proof with the time left |
+/// | `frontier` | the programme cannot take the board | refused ([`SolveError::Limit`]) | — |
+/// | `frontier` | otherwise | frontier programme within the memory budget | past it: the [`SolveOptions::memory_fallback`] method if set (break-even's forced solves: `auto`), else the starting plan ([`Stop::MemoryLimit`]) |
+/// | `forest` | | branch and cut to the proof | — |
+/// | `paper`, `paper-integer` | | HiGHS's MIP on the paper's model | — |
+/// | a sweep's budget | [`choose`] kept its root | branch and cut from that root, on one lane; hands over past [`HANDOVER_LPS`] LPs | as `auto`'s last row |
+///
+/// The sweep ([`sweep`]) first runs the frontier programme once for every
+/// budget up to the first whose root is tight (within
+/// [`frontier::HANDOVER_MEMORY`], past which its budgets come here as
+/// `auto`'s), and one ladder search for the budgets above ([`ladder`]);
+/// budgets these leave unproven come here as the last row.
+fn run_method(
+    inst: &Instance,
+    start: &[RouteId],
+    way: Way,
+    limits: &Limits,
+    lanes: Lanes,
+    watch: Option<&Watch>,
+) -> Result<(Run, Produced), SolveError> {
+    let fits = || Frontier::fits(inst.board, &inst.routes, &inst.tickets);
+    // Nothing fits in the budget (HiGHS would reject the empty model), or
+    // everything does: the answer needs no search.
+    let asked = match way {
+        Way::Asked { method, .. } => Produced::ran(method),
+        Way::SweepBudget { .. } => Produced::Forest,
+    };
+    if inst.takes_everything() {
+        let routes = inst.everything();
+        let (score, completed) = heuristic::score(inst, &routes);
+        let run = Run {
+            routes,
+            claim: Claim {
+                completed,
+                objective: score as f64,
+                proven: true,
+            },
+            bound: score,
+            stop: Stop::Optimal,
+            solves: 0,
+            cuts: 0,
+            nodes: 0,
+        };
+        return Ok((run, asked));
+    }
+    // Out of time before starting (a later solve of an analysis): the
+    // starting plan and the bound that needs no search.
+    if limits.passed() {
+        return Ok((start_only(inst, start, limits, Stop::TimeLimit), asked));
+    }
+    let (method, memory_fallback) = match way {
+        Way::Asked {
+            method,
+            memory_fallback,
+        } => (method, memory_fallback),
+        Way::SweepBudget { root } => {
+            return forest_or_frontier(inst, start, limits, None, HANDOVER_LPS, lanes, watch, root);
         }
-        // Out of time before starting (a later solve of an analysis): the
-        // starting plan and the bound that needs no search.
-        _ if clock.expired() => {
-            if method == Method::Auto {
-                method = Method::Forest;
-            }
-            start_only(inst, &start)
-        }
-        Method::Auto if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
-            method = Method::Forest;
-            forest_to_the_end(inst, &start, &clock, lanes, watch)?
-        }
-        Method::Frontier if !Frontier::fits(inst.board, &inst.routes, &inst.tickets) => {
+    };
+    Ok(match method {
+        Method::Auto if !fits() => (
+            forest_to_the_end(inst, start, limits, lanes, watch)?,
+            Produced::Forest,
+        ),
+        Method::Frontier if !fits() => {
             return Err(SolveError::Limit(
                 "the frontier method needs scores below 4000 points in all and fewer than 255 cities; use --method forest".into(),
             ));
@@ -340,53 +520,62 @@ pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveEr
             // A few tickets: the programme first, within a small table
             // size (see FEW_TICKETS); past it, as for any instance.
             let first = few_tickets(inst)
-                .then(|| solve_frontier(inst, &start, &clock, Some(FRONTIER_FIRST_MEMORY)))
+                .then(|| solve_frontier(inst, start, limits, Some(FRONTIER_FIRST_MEMORY)))
                 .flatten();
             match first {
-                Some(run) => {
-                    method = Method::Frontier;
-                    run
-                }
-                None => {
-                    let (run, chosen) = forest_or_frontier(
-                        inst,
-                        &start,
-                        &clock,
-                        Some(AUTO_GAP),
-                        HANDOVER_LPS,
-                        lanes,
-                        watch,
-                        None,
-                    )?;
-                    method = chosen;
-                    run
-                }
+                Some(run) => (run, Produced::Frontier),
+                None => forest_or_frontier(
+                    inst,
+                    start,
+                    limits,
+                    Some(AUTO_GAP),
+                    HANDOVER_LPS,
+                    lanes,
+                    watch,
+                    None,
+                )?,
             }
         }
-        // Out of time or memory: the starting plan, with only the trivial bound.
-        Method::Frontier => {
-            solve_frontier(inst, &start, &clock, None).unwrap_or_else(|| start_only(inst, &start))
-        }
-        Method::Forest => forest_to_the_end(inst, &start, &clock, lanes, watch)?,
-        Method::Paper => solve_paper(inst, &start, &clock, false)?,
-        Method::PaperInteger => solve_paper(inst, &start, &clock, true)?,
-        Method::Base => {
-            return Err(SolveError::Limit(
-                "`base` only reports a base board's optimum carried to a variant; ask for auto, \
-                 frontier, forest, paper or paper-integer"
-                    .into(),
-            ))
-        }
-    };
-    finish(inst, run, method, started.elapsed().as_secs_f64())
+        Method::Frontier => match solve_frontier(inst, start, limits, None) {
+            Some(run) => (run, Produced::Frontier),
+            // Out of memory, with a method to take over.
+            None if memory_fallback.is_some() && !limits.passed() => {
+                let way = Way::Asked {
+                    method: memory_fallback.unwrap_or(Method::Auto),
+                    memory_fallback: None,
+                };
+                return run_method(inst, start, way, limits, lanes, watch);
+            }
+            // Out of time or memory: the starting plan, with only the
+            // trivial bound.
+            None => (
+                start_only(inst, start, limits, Stop::MemoryLimit),
+                Produced::Frontier,
+            ),
+        },
+        Method::Forest => (
+            forest_to_the_end(inst, start, limits, lanes, watch)?,
+            Produced::Forest,
+        ),
+        Method::Paper => (solve_paper(inst, start, limits, false)?, Produced::Paper),
+        Method::PaperInteger => (
+            solve_paper(inst, start, limits, true)?,
+            Produced::PaperInteger,
+        ),
+    })
 }
 
 /// Refuses the MIP model of `method` (paper or forest) for `inst` when its
 /// estimated size passes the memory budget, before anything is built;
 /// `hint` ends the message's advice.
-pub(crate) fn model_fits(inst: &Instance, method: Method, hint: &str) -> Result<(), SolveError> {
+pub(crate) fn model_fits(
+    inst: &Instance,
+    method: Method,
+    hint: &str,
+    limits: &Limits,
+) -> Result<(), SolveError> {
     let bytes = model_bytes(inst, method);
-    if bytes <= crate::solve::frontier::memory_budget() {
+    if bytes <= limits.memory_budget() {
         return Ok(());
     }
     Err(SolveError::Limit(format!(
@@ -399,7 +588,7 @@ pub(crate) fn model_fits(inst: &Instance, method: Method, hint: &str) -> Result<
         },
         inst.cars,
         bytes >> 20,
-        crate::solve::frontier::memory_budget() >> 20
+        limits.memory_budget() >> 20
     )))
 }
 
@@ -434,17 +623,20 @@ fn model_bytes(inst: &Instance, method: Method) -> usize {
     }
 }
 
-/// A budget the run's time limit left without a search: no plan, and the
-/// bound of every route and every ticket's best trip (cheap: no instance).
-pub fn unsolved(board: &crate::board::Board) -> Outcome {
+/// A budget the call's limits left without a search (`stop` says which):
+/// no plan, and the bound of every route and every ticket's best trip
+/// (cheap: no instance).
+pub fn unsolved(board: &crate::board::Board, stop: Stop) -> Outcome {
     let routes: u32 = board.routes.iter().map(|r| r.points).sum();
     let tickets: u32 = board.cards.iter().map(|c| board.best_trip(c)).sum();
+    let proven = routes + tickets == 0;
     Outcome {
         plan: Plan::default(),
-        proven: routes + tickets == 0,
+        stop: if proven { Stop::Optimal } else { stop },
+        proven,
         bound: routes + tickets,
         seconds: 0.0,
-        method: Method::Forest,
+        method: Produced::Forest,
         solves: 0,
         cuts: 0,
         nodes: 0,
@@ -452,10 +644,12 @@ pub fn unsolved(board: &crate::board::Board) -> Outcome {
 }
 
 /// The starting plan with the bound of claiming every route and completing
-/// every ticket (unproven unless they meet).
-fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
+/// every ticket (unproven unless they meet: stopped by the call's `limits`,
+/// or else by `otherwise`).
+fn start_only(inst: &Instance, start: &[RouteId], limits: &Limits, otherwise: Stop) -> Run {
     let (score, completed) = heuristic::score(inst, start);
     Run {
+        stop: Stop::unproven(limits, otherwise),
         claim: Claim {
             completed,
             objective: score as f64,
@@ -471,9 +665,14 @@ fn start_only(inst: &Instance, start: &[RouteId]) -> Run {
 
 /// What [`Method::Auto`] picks for this instance and starting plan: the
 /// forest model's branch and cut or the frontier programme. Costs one root
-/// node of the branch and cut.
-pub fn choose(inst: &Instance, start: &[RouteId], gap: f64) -> Result<Method, SolveError> {
-    Ok(choose_keeping_root(inst, start, gap)?.method)
+/// node of the branch and cut (none where `limits` passed).
+pub fn choose(
+    inst: &Instance,
+    start: &[RouteId],
+    gap: f64,
+    limits: &Limits,
+) -> Result<Method, SolveError> {
+    Ok(choose_keeping_root(inst, start, gap, limits)?.method)
 }
 
 /// What [`choose`] learned of a budget: the method, and for the branch and
@@ -493,8 +692,9 @@ pub(crate) fn choose_keeping_root(
     inst: &Instance,
     start: &[RouteId],
     gap: f64,
+    limits: &Limits,
 ) -> Result<Choice, SolveError> {
-    if crate::solve::limits::expired()
+    if limits.passed()
         || inst.takes_everything()
         || !Frontier::fits(inst.board, &inst.routes, &inst.tickets)
     {
@@ -503,14 +703,7 @@ pub(crate) fn choose_keeping_root(
             root: None,
         });
     }
-    let answer = branch::solve(
-        inst,
-        start,
-        crate::solve::limits::deadline(),
-        Reach::Root(gap),
-        Lanes::One,
-        None,
-    )?;
+    let answer = branch::solve(inst, start, limits, Reach::Root(gap), Lanes::One, None)?;
     Ok(Choice {
         method: if answer.loose_root {
             Method::Frontier
@@ -528,18 +721,19 @@ pub(crate) fn choose_keeping_root(
 /// Every step is decided by counts (LPs, bytes), never by the clock, so the
 /// method, and with it the plan, is the same on every run. Where `root` is
 /// given, the branch and cut runs on one lane from it (see
-/// [`branch::solve_from_root`]).
+/// [`branch::solve_from_root`]). A part of [`run_method`], and its only
+/// caller's (with the test's).
 #[allow(clippy::too_many_arguments)]
 fn forest_or_frontier(
     inst: &Instance,
     start: &[RouteId],
-    clock: &Clock,
+    limits: &Limits,
     gap: Option<f64>,
     lps: usize,
     lanes: Lanes,
     watch: Option<&Watch>,
     root: Option<&branch::Root>,
-) -> Result<(Run, Method), SolveError> {
+) -> Result<(Run, Produced), SolveError> {
     let fits = Frontier::fits(inst.board, &inst.routes, &inst.tickets);
     let reach = if fits {
         Reach::Handover { gap, lps }
@@ -547,22 +741,22 @@ fn forest_or_frontier(
         Reach::Proof
     };
     let answer = match root {
-        Some(root) => branch::solve_from_root(inst, start, clock.deadline(), reach, root)?,
-        None => branch::solve(inst, start, clock.deadline(), reach, lanes, watch)?,
+        Some(root) => branch::solve_from_root(inst, start, limits, reach, root)?,
+        None => branch::solve(inst, start, limits, reach, lanes, watch)?,
     };
     if !(answer.loose_root || answer.out_of_lps) {
-        return Ok((branch_run(inst, answer), Method::Forest));
+        return Ok((branch_run(inst, answer, limits), Produced::Forest));
     }
     // The search's incumbent is at least as good as the start.
     let best = answer.routes;
     let memory = Some(crate::solve::frontier::HANDOVER_MEMORY);
-    Ok(match solve_frontier(inst, &best, clock, memory) {
-        Some(run) => (run, Method::Frontier),
+    Ok(match solve_frontier(inst, &best, limits, memory) {
+        Some(run) => (run, Produced::Frontier),
         // Out of memory (or time) in the programme: the branch and cut
         // starts again and goes on with what time is left.
         None => (
-            forest_to_the_end(inst, &best, clock, lanes, watch)?,
-            Method::Forest,
+            forest_to_the_end(inst, &best, limits, lanes, watch)?,
+            Produced::Forest,
         ),
     })
 }
@@ -576,50 +770,48 @@ pub(crate) fn solve_sweep_budget(
     inst: &Instance,
     start: &[RouteId],
     root: Option<KeptRoot>,
+    limits: &Limits,
 ) -> Result<Outcome, SolveError> {
     let started = Instant::now();
-    let clock = Clock::new(started, None);
-    if inst.takes_everything() || clock.expired() {
+    if inst.takes_everything() || limits.passed() {
         let options = SolveOptions {
             method: Method::Forest,
             start: Some(start.to_vec()),
+            limits: limits.clone(),
             ..SolveOptions::default()
         };
         return solve(inst, &options);
     }
-    model_fits(inst, Method::Forest, "")?;
+    model_fits(inst, Method::Forest, "", limits)?;
     let (root, start) = match root {
         Some((root, found)) => (Some(root), heuristic::better(inst, start.to_vec(), found)),
         None => (None, start.to_vec()),
     };
-    let (run, method) = forest_or_frontier(
-        inst,
-        &start,
-        &clock,
-        None,
-        HANDOVER_LPS,
-        Lanes::One,
-        None,
-        root.as_ref(),
-    )?;
+    let way = Way::SweepBudget {
+        root: root.as_ref(),
+    };
+    let (run, method) = run_method(inst, &start, way, limits, Lanes::One, None)?;
     finish(inst, run, method, started.elapsed().as_secs_f64())
 }
 
+/// The branch and cut, to the proof or the call's `limits`.
 fn forest_to_the_end(
     inst: &Instance,
     start: &[RouteId],
-    clock: &Clock,
+    limits: &Limits,
     lanes: Lanes,
     watch: Option<&Watch>,
 ) -> Result<Run, SolveError> {
-    let answer = branch::solve(inst, start, clock.deadline(), Reach::Proof, lanes, watch)?;
-    Ok(branch_run(inst, answer))
+    let answer = branch::solve(inst, start, limits, Reach::Proof, lanes, watch)?;
+    Ok(branch_run(inst, answer, limits))
 }
 
-/// A branch-and-cut answer as a [`Run`].
-fn branch_run(inst: &Instance, answer: Answer) -> Run {
+/// A branch-and-cut answer as a [`Run`] (stopped, where unproven, by the
+/// call's `limits`).
+fn branch_run(inst: &Instance, answer: Answer, limits: &Limits) -> Run {
     let (_, completed) = heuristic::score(inst, &answer.routes);
     Run {
+        stop: Stop::unproven(limits, Stop::WorkLimit),
         claim: Claim {
             completed,
             objective: answer.score as f64,
@@ -638,7 +830,7 @@ fn branch_run(inst: &Instance, answer: Answer) -> Run {
 pub(crate) fn finish(
     inst: &Instance,
     run: Run,
-    method: Method,
+    method: Produced,
     seconds: f64,
 ) -> Result<Outcome, SolveError> {
     let eval = verify::check(
@@ -668,6 +860,7 @@ pub(crate) fn finish(
     }
     Ok(Outcome {
         plan,
+        stop: if proven { Stop::Optimal } else { run.stop },
         proven,
         bound: run.bound,
         seconds,
@@ -683,7 +876,7 @@ pub(crate) fn finish(
 /// checked by the verifier like any answer, and refused unless it scores
 /// `bound` exactly.
 pub fn met_bound(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Result<Outcome, SolveError> {
-    finish(inst, proven_run(inst, routes, bound), Method::Base, 0.0)
+    finish(inst, proven_run(inst, routes, bound), Produced::Base, 0.0)
 }
 
 /// `routes` claimed optimal at `bound` (scored on `inst`), with no counts:
@@ -698,6 +891,7 @@ fn proven_run(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Run {
             proven: true,
         },
         bound,
+        stop: Stop::Optimal,
         solves: 0,
         cuts: 0,
         nodes: 0,
@@ -713,8 +907,8 @@ fn proven_run(inst: &Instance, routes: Vec<RouteId>, bound: u32) -> Run {
 /// size of one proof, against one proof per question. `starts` are plans
 /// to begin from; answers below `least` are not sought. A question is
 /// `None` where its answer is below `least`, or the search passed `lps`
-/// LPs (or the run's deadline came) before proving it: it is then for its
-/// own solve.
+/// LPs (or the call's `limits` stopped it) before proving it: it is then
+/// for its own solve.
 pub fn family(
     inst: &Instance,
     starts: &[Vec<RouteId>],
@@ -722,21 +916,25 @@ pub fn family(
     least: u32,
     lps: usize,
 ) -> Result<Vec<Option<Outcome>>, SolveError> {
+    family_within(inst, starts, questions, least, lps, &Limits::none())
+}
+
+/// [`family`] within the call's `limits`.
+pub fn family_within(
+    inst: &Instance,
+    starts: &[Vec<RouteId>],
+    questions: &[branch::Question],
+    least: u32,
+    lps: usize,
+    limits: &Limits,
+) -> Result<Vec<Option<Outcome>>, SolveError> {
     if inst.takes_everything() {
         return Ok(questions.iter().map(|_| None).collect());
     }
     // Both lanes of the search on the run's workers (the same answers on
     // one as on two).
     let threads = rayon::current_num_threads();
-    let answers = branch::family(
-        inst,
-        starts,
-        questions,
-        least,
-        limits::deadline(),
-        lps,
-        threads,
-    )?;
+    let answers = branch::family(inst, starts, questions, least, limits, lps, threads)?;
     questions
         .iter()
         .zip(answers)
@@ -758,13 +956,25 @@ pub fn family(
 /// counts (LPs, cuts, nodes: the work that proved it, shared with the
 /// other budgets; an analysis scales its own searches by them). `starts` are
 /// plans to begin from. A budget is `None` where the search passed `lps`
-/// LPs (or the run's deadline came) before proving it: it is then for its
-/// own solve. A budget that fits every route, or none, is answered alone.
+/// LPs (or the call's `limits` stopped it) before proving it: it is then
+/// for its own solve. A budget that fits every route, or none, is answered
+/// alone.
 pub fn ladder(
     board: &crate::board::Board,
     budgets: &[u32],
     starts: &[Vec<RouteId>],
     lps: usize,
+) -> Result<Vec<Option<Outcome>>, SolveError> {
+    ladder_within(board, budgets, starts, lps, &Limits::none())
+}
+
+/// [`ladder`] within the call's `limits`.
+pub fn ladder_within(
+    board: &crate::board::Board,
+    budgets: &[u32],
+    starts: &[Vec<RouteId>],
+    lps: usize,
+    limits: &Limits,
 ) -> Result<Vec<Option<Outcome>>, SolveError> {
     let (mut asked, alone): (Vec<usize>, Vec<usize>) = (0..budgets.len()).partition(|&k| {
         let inst = Instance::new(board, budgets[k]);
@@ -774,20 +984,21 @@ pub fn ladder(
     asked.dedup_by_key(|k| budgets[*k]);
     let mut answers: Vec<Option<Outcome>> = vec![None; budgets.len()];
     for k in alone {
-        answers[k] = Some(solve(
-            &Instance::new(board, budgets[k]),
-            &SolveOptions::default(),
-        )?);
+        let options = SolveOptions {
+            limits: limits.clone(),
+            ..SolveOptions::default()
+        };
+        answers[k] = Some(solve(&Instance::new(board, budgets[k]), &options)?);
     }
     let Some(&top) = asked.last() else {
         return Ok(answers);
     };
     let started = Instant::now();
     let inst = Instance::new(board, budgets[top]);
-    model_fits(&inst, Method::Forest, "")?;
+    model_fits(&inst, Method::Forest, "", limits)?;
     let cars: Vec<u32> = asked.iter().map(|&k| budgets[k]).collect();
     let threads = rayon::current_num_threads();
-    let (found, search) = branch::ladder(&inst, &cars, starts, limits::deadline(), lps, threads)?;
+    let (found, search) = branch::ladder(&inst, &cars, starts, limits, lps, threads)?;
     let seconds = started.elapsed().as_secs_f64() / asked.len() as f64;
     for (&k, answer) in asked.iter().zip(found) {
         let Some((best, routes)) = answer else {
@@ -800,7 +1011,7 @@ pub fn ladder(
             nodes: search.nodes,
             ..proven_run(&inst, routes, best)
         };
-        answers[k] = Some(finish(&inst, run, Method::Forest, seconds)?);
+        answers[k] = Some(finish(&inst, run, Produced::Forest, seconds)?);
     }
     // A budget asked twice: the same answer.
     for k in 0..budgets.len() {
@@ -829,46 +1040,14 @@ fn sorted(mut v: Vec<RouteId>) -> Vec<RouteId> {
     v
 }
 
-/// When a solve must stop: the earlier of its own limit and the run's.
-struct Clock {
-    deadline: Option<Instant>,
-}
-
-impl Clock {
-    fn new(started: Instant, limit: Option<f64>) -> Clock {
-        let own = limit.map(|l| started + std::time::Duration::from_secs_f64(l));
-        Clock {
-            deadline: crate::solve::limits::earliest(own, crate::solve::limits::deadline()),
-        }
-    }
-
-    fn deadline(&self) -> Option<Instant> {
-        self.deadline
-    }
-
-    fn expired(&self) -> bool {
-        crate::solve::limits::passed(self.deadline)
-    }
-
-    /// Seconds left, or `None` without a limit.
-    fn left(&self) -> Option<f64> {
-        self.deadline
-            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64())
-    }
-
-    fn apply(&self, mip: &mut Mip) -> Result<(), MipError> {
-        match self.left() {
-            Some(left) => mip.set_time_limit(left),
-            None => Ok(()),
-        }
-    }
-}
-
 /// What a method returns before verification.
 pub(crate) struct Run {
     routes: Vec<RouteId>,
     claim: Claim,
     bound: u32,
+    /// Why the method stopped where the plan is unproven (ignored where
+    /// [`finish`] finds it proven).
+    stop: Stop,
     solves: usize,
     cuts: usize,
     nodes: i64,
@@ -889,12 +1068,14 @@ fn objective(inst: &Instance, routes: &[RouteId], completed: &[crate::board::Tic
 fn solve_paper(
     inst: &Instance,
     start: &[RouteId],
-    clock: &Clock,
+    limits: &Limits,
     integer_flows: bool,
 ) -> Result<Run, SolveError> {
     let (model, mut mip) = PaperModel::build(inst, integer_flows)?;
     mip.set_start(&model.start(inst, start))?;
-    clock.apply(&mut mip)?;
+    if let Some(left) = limits.left() {
+        mip.set_time_limit(left)?;
+    }
     let result = mip.solve()?;
     let values = result
         .values
@@ -911,6 +1092,7 @@ fn solve_paper(
         },
         routes,
         bound,
+        stop: Stop::unproven(limits, Stop::WorkLimit),
         solves: 1,
         cuts: 0,
         nodes: result.nodes,
@@ -979,16 +1161,16 @@ pub const SWEEP_GAP: f64 = 0.4;
 
 /// Runs the programme for the instance's budget alone, with the starting
 /// plan's score as the bound to beat; `None` if it ran out of time or of
-/// memory (`memory` bytes of tables, or [`crate::solve::frontier::memory_budget`]).
+/// memory (`memory` bytes of tables, or the memory budget of `limits`).
 fn solve_frontier(
     inst: &Instance,
     start: &[RouteId],
-    clock: &Clock,
+    limits: &Limits,
     memory: Option<usize>,
 ) -> Option<Run> {
     let (start_score, _) = heuristic::score(inst, start);
     let goal = Goal {
-        deadline: clock.deadline(),
+        limits: limits.clone(),
         memory,
         ..Goal::budget(inst.cars, start_score)
     };
@@ -1019,6 +1201,7 @@ pub(crate) fn frontier_runs(dp: &Frontier, budgets: &[u32]) -> Vec<Run> {
                 },
                 routes,
                 bound: best,
+                stop: Stop::Optimal,
                 solves: 0,
                 cuts: 0,
                 nodes: 0,
@@ -1040,20 +1223,21 @@ mod tests {
         let board = Board::usa();
         for cars in [9, 14, 18] {
             let inst = Instance::new(&board, cars);
-            let start = heuristic::start(&inst);
-            let clock = Clock::new(Instant::now(), None);
-            let alone = forest_to_the_end(&inst, &start, &clock, Lanes::One, None).unwrap();
+            let limits = Limits::none();
+            let start = heuristic::start(&inst, &limits);
+            let alone = forest_to_the_end(&inst, &start, &limits, Lanes::One, None).unwrap();
             assert!(alone.claim.proven);
             let (run, method) =
-                forest_or_frontier(&inst, &start, &clock, None, 1, Lanes::One, None, None).unwrap();
-            assert_eq!(method, Method::Frontier, "{cars} cars");
+                forest_or_frontier(&inst, &start, &limits, None, 1, Lanes::One, None, None)
+                    .unwrap();
+            assert_eq!(method, Produced::Frontier, "{cars} cars");
             let outcome = finish(&inst, run, method, 0.0).unwrap();
             assert!(outcome.proven);
             assert_eq!(outcome.plan.score(), alone.bound, "{cars} cars");
             let (run, method) = forest_or_frontier(
                 &inst,
                 &start,
-                &clock,
+                &limits,
                 None,
                 HANDOVER_LPS,
                 Lanes::One,
@@ -1061,7 +1245,7 @@ mod tests {
                 None,
             )
             .unwrap();
-            assert_eq!(method, Method::Forest, "{cars} cars");
+            assert_eq!(method, Produced::Forest, "{cars} cars");
             assert_eq!(
                 finish(&inst, run, method, 0.0).unwrap().plan.score(),
                 alone.bound

@@ -48,8 +48,9 @@ use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::heuristic;
+use crate::solve::limits::Limits;
 use crate::solve::verify::{evaluate, VerifyError};
-use crate::solve::{self, Method, Outcome, SolveError};
+use crate::solve::{self, Method, Outcome, Produced, SolveError, Stop};
 
 /// How the sweep chooses among alternate optima; written into its outputs.
 pub const TIE_BREAK: &str = "Among the optimal plans for a budget the sweep reports one \
@@ -142,7 +143,8 @@ pub struct SweepEntry {
 }
 
 /// Solves budgets `from..=to` on `threads` worker threads, calling
-/// `progress` with each answer as it is verified.
+/// `progress` with each answer as it is verified; with no limits (a caller
+/// with limits calls [`sweep_with`]).
 ///
 /// On a board of two routes to Boston (Albany – Hartford, 3 cars and 4
 /// points; Hartford – Boston, 2 cars and 2 points) and a 9-point ticket
@@ -168,25 +170,37 @@ pub fn sweep(
     threads: usize,
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
-    sweep_with(board, from, to, threads, &|_| Ok(Prior::Nothing), progress)
+    let limits = Limits::none();
+    sweep_with(
+        board,
+        from,
+        to,
+        threads,
+        &limits,
+        &|_| Ok(Prior::Nothing),
+        progress,
+    )
 }
 
-/// [`sweep`], told what is known of each budget before it is solved
-/// (`prior`, called once a budget): a budget proven already is not solved
-/// again, and a plan to start from is the start where it scores more.
+/// [`sweep`] within the call's `limits` (past them a budget is reported
+/// unproven: unsolved, or with the best plan found), told what is known of
+/// each budget before it is solved (`prior`, called once a budget): a
+/// budget proven already is not solved again, and a plan to start from is
+/// the start where it scores more.
 pub fn sweep_with(
     board: &Board,
     from: u32,
     to: u32,
     threads: usize,
+    limits: &Limits,
     prior: &(dyn Fn(u32) -> Result<Prior, SolveError> + Sync),
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
-    solve::worker_pool(threads)?.install(|| run(board, from, to, prior, progress))
+    solve::worker_pool(threads)?.install(|| run(board, from, to, limits, prior, progress))
 }
 
-/// [`sweep`] for analyses built on proven optima: a budget the run's time
-/// limit left unproven is [`SolveError::TimeLimit`].
+/// [`sweep`] for analyses built on proven optima (no limits, so every
+/// budget is proven; with limits, [`sweep_with`] then [`all_proven`]).
 pub fn sweep_proven(
     board: &Board,
     from: u32,
@@ -200,7 +214,7 @@ pub fn sweep_proven(
 }
 
 /// [`SolveError::TimeLimit`] naming the first budget of `entries` that the
-/// run's time limit left unproven, if any.
+/// call's limits left unproven, if any.
 pub fn all_proven(board: &Board, entries: &[SweepEntry]) -> Result<(), SolveError> {
     match entries.iter().find(|e| !e.outcome.proven) {
         Some(e) => Err(SolveError::TimeLimit(format!(
@@ -215,6 +229,7 @@ fn run(
     board: &Board,
     from: u32,
     to: u32,
+    limits: &Limits,
     prior: &(dyn Fn(u32) -> Result<Prior, SolveError> + Sync),
     progress: &(dyn Fn(&SweepEntry) + Sync),
 ) -> Result<Vec<SweepEntry>, SolveError> {
@@ -235,7 +250,13 @@ fn run(
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
     let every_route = Instance::unreduced(board, to).total_length();
-    let beam = heuristic::beam(board, &all_routes, &all_tickets, to.min(every_route));
+    let beam = heuristic::beam(
+        board,
+        &all_routes,
+        &all_tickets,
+        to.min(every_route),
+        limits,
+    );
 
     // 2. Per budget: its starting plan and score. Past the run's time limit
     // a budget gets none.
@@ -243,7 +264,7 @@ fn run(
         .into_par_iter()
         .with_max_len(1)
         .map(|i| {
-            if crate::solve::limits::expired() {
+            if limits.passed() {
                 return (Vec::new(), 0);
             }
             let inst = instance(i);
@@ -253,7 +274,7 @@ fn run(
             if let Prior::Proven(outcome) = &priors[i] {
                 return (outcome.plan.routes.clone(), outcome.plan.score());
             }
-            let start = heuristic::start_from(&inst, beam.as_ref());
+            let start = heuristic::start_from(&inst, beam.as_ref(), limits);
             let start = match &priors[i] {
                 Prior::Start(carried) => heuristic::better(&inst, start, carried.clone()),
                 _ => start,
@@ -284,11 +305,15 @@ fn run(
             .with_max_len(1)
             .map(|i| {
                 // A budget proven already needs no method (nor its root LP).
-                if crate::solve::limits::expired() || proven(i).is_some() {
+                if limits.passed() || proven(i).is_some() {
                     return Ok(Method::Forest);
                 }
-                let choice =
-                    solve::choose_keeping_root(&instance(i), &prepared[i].0, solve::SWEEP_GAP)?;
+                let choice = solve::choose_keeping_root(
+                    &instance(i),
+                    &prepared[i].0,
+                    solve::SWEEP_GAP,
+                    limits,
+                )?;
                 *roots[i].lock().expect("no worker panics while holding it") = choice.root;
                 Ok(choice.method)
             })
@@ -357,8 +382,11 @@ fn run(
             return Ok(());
         }
         // Past the time limit: no search, not even the instance.
-        if crate::solve::limits::expired() {
-            record(i, solve::unsolved(board));
+        if limits.passed() {
+            record(
+                i,
+                solve::unsolved(board, Stop::unproven(limits, Stop::TimeLimit)),
+            );
             return Ok(());
         }
         let root = roots[i]
@@ -367,7 +395,7 @@ fn run(
             .take();
         record(
             i,
-            solve::solve_sweep_budget(&instance(i), &prepared[i].0, root)?,
+            solve::solve_sweep_budget(&instance(i), &prepared[i].0, root, limits)?,
         );
         Ok(())
     };
@@ -376,9 +404,7 @@ fn run(
     // unproven, one by one, largest first.
     let ladder_task = |each: Vec<usize>| -> Result<(), SolveError> {
         let (mut asked, mut left): (Vec<usize>, Vec<usize>) = each.into_iter().partition(|&i| {
-            proven(i).is_none()
-                && !crate::solve::limits::expired()
-                && !instance(i).takes_everything()
+            proven(i).is_none() && !limits.passed() && !instance(i).takes_everything()
         });
         asked.sort_unstable();
         if asked.len() > 1 {
@@ -393,7 +419,8 @@ fn run(
                     std::iter::once(prepared[i].0.clone()).chain(kept.map(|(_, plan)| plan))
                 })
                 .collect();
-            let answers = solve::ladder(board, &cars, &starts, LADDER_LPS * asked.len())?;
+            let answers =
+                solve::ladder_within(board, &cars, &starts, LADDER_LPS * asked.len(), limits)?;
             for (&i, answer) in asked.iter().zip(answers) {
                 match answer {
                     Some(outcome) => record(i, outcome),
@@ -432,7 +459,7 @@ fn run(
             max_cars: budgets[hi],
             min_cars: budgets[lo],
             lower: lower.clone(),
-            deadline: crate::solve::limits::deadline(),
+            limits: limits.clone(),
             memory: Some(memory),
             projected: true,
             complete: false,
@@ -451,7 +478,7 @@ fn run(
             .try_for_each(|(&i, run)| {
                 record(
                     i,
-                    solve::finish(&instance(i), run, Method::Frontier, seconds)?,
+                    solve::finish(&instance(i), run, Produced::Frontier, seconds)?,
                 );
                 Ok::<_, SolveError>(())
             })?;
@@ -463,10 +490,7 @@ fn run(
     // the other worker takes one if it is done with its own (each budget's
     // answer is the same on either).
     let edge_task = |open: &[usize], probing: bool| -> Result<(), SolveError> {
-        if probing
-            && !crate::solve::limits::expired()
-            && frontier_on(open, FRONTIER_MEMORY)?.is_some()
-        {
+        if probing && !limits.passed() && frontier_on(open, FRONTIER_MEMORY)?.is_some() {
             return Ok(());
         }
         open.par_iter()
@@ -481,7 +505,7 @@ fn run(
         }
         // The edge budgets in the run itself, where its tables stay small
         // with them (see JOINT_MEMORY); else the run alone, as below.
-        if !edge.is_empty() && !crate::solve::limits::expired() {
+        if !edge.is_empty() && !limits.passed() {
             let joint: Vec<usize> = open.iter().chain(&edge).copied().collect();
             if frontier_on(&joint, JOINT_MEMORY)?.is_some() {
                 return Ok(());
@@ -500,7 +524,7 @@ fn run(
         // edge budgets; and a ladder search for the lower part too if the
         // programme passes its size again.
         let keep = open.len() * 2 / 3;
-        if keep < 2 || crate::solve::limits::expired() {
+        if keep < 2 || limits.passed() {
             return ladder_task(open.iter().chain(&edge).copied().collect());
         }
         let (below, above) = open.split_at(keep);
@@ -557,6 +581,9 @@ fn run(
         let e = &mut entries[i].outcome;
         e.bound = e.bound.min(above).max(e.plan.score());
         e.proven = e.bound == e.plan.score();
+        if e.proven {
+            e.stop = Stop::Optimal;
+        }
     }
     // The tie-break: carry a plan up while the optimum stays the same.
     for i in 1..entries.len() {

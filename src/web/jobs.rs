@@ -5,7 +5,7 @@
 //! values at the board's car count) and the **variant** run (a what-if
 //! scenario: the budget the page shows first, then every budget). A new
 //! request replaces the waiting one of its kind and cancels the running one
-//! ([`crate::solve::limits::cancel`]), so the queue never holds more than two
+//! (its [`crate::solve::limits::Cancel`] token), so the queue never holds more than two
 //! computations however fast requests come. Every budget is published as
 //! soon as it is proven; the page polls [`Jobs::status`].
 //!
@@ -24,12 +24,12 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::analysis::balance::{balance, Progress, TicketValue};
+use crate::analysis::balance::{balance_within, Progress, TicketValue};
 use crate::analysis::carry::Carry;
 use crate::analysis::scenario::Scenario;
 use crate::board::Board;
 use crate::model::{Instance, Plan};
-use crate::solve::limits;
+use crate::solve::limits::{Cancel, Limits};
 use crate::solve::sweep::{all_proven, sweep_with, Prior, SweepEntry};
 use crate::solve::{heuristic, solve_proven, Outcome, SolveOptions, Watch};
 
@@ -202,6 +202,9 @@ struct State {
     variant_waiting: Option<VariantJob>,
     /// Which run the worker is on (its id).
     running: Option<u64>,
+    /// The running computation's token: cancelled when a newer request
+    /// supersedes it, new for each computation.
+    cancel: Cancel,
     status: Status,
     stopping: bool,
     started: Option<Instant>,
@@ -250,6 +253,7 @@ impl Jobs {
             base_waiting: true,
             variant_waiting: None,
             running: None,
+            cancel: Cancel::new(),
             status,
             stopping: false,
             started: None,
@@ -304,7 +308,7 @@ impl Jobs {
         state.base_waiting = true;
         state.variant_waiting = None;
         if state.running.is_some() {
-            limits::cancel();
+            state.cancel.cancel();
         }
         self.shared.1.notify_all();
         id
@@ -339,9 +343,9 @@ impl Jobs {
             // Paused for the edit: the base goes again after the variant's
             // first budget, its published budgets kept.
             state.base_waiting = true;
-            limits::cancel();
+            state.cancel.cancel();
         } else if superseded.is_some() && state.running == superseded {
-            limits::cancel();
+            state.cancel.cancel();
         }
         self.shared.1.notify_all();
         Ok(id)
@@ -353,7 +357,7 @@ impl Jobs {
         let current = state.status.variant.take().map(|v| v.id);
         state.variant_waiting = None;
         if current.is_some() && state.running == current {
-            limits::cancel();
+            state.cancel.cancel();
         }
     }
 
@@ -362,7 +366,7 @@ impl Jobs {
         {
             let mut state = self.lock();
             state.stopping = true;
-            limits::cancel();
+            state.cancel.cancel();
             self.shared.1.notify_all();
         }
         if let Some(worker) = self.worker.lock().unwrap_or_else(|p| p.into_inner()).take() {
@@ -428,11 +432,19 @@ fn base_proven(shared: &(Mutex<State>, Condvar)) -> (Arc<Board>, BTreeMap<u32, O
 /// The carried plan of `prior` as the start where it scores more than the
 /// greedy plan, else the greedy plan (`None`: nothing carried, the solve
 /// makes its own).
-fn better_start(inst: &Instance, prior: Prior) -> Option<Vec<crate::board::RouteId>> {
+fn better_start(
+    inst: &Instance,
+    prior: Prior,
+    limits: &Limits,
+) -> Option<Vec<crate::board::RouteId>> {
     let Prior::Start(carried) = prior else {
         return None;
     };
-    Some(heuristic::better(inst, heuristic::start(inst), carried))
+    Some(heuristic::better(
+        inst,
+        heuristic::start(inst, limits),
+        carried,
+    ))
 }
 
 /// The worker: takes the next computation ([`next_job`]), runs it and
@@ -443,11 +455,7 @@ fn work(shared: Arc<(Mutex<State>, Condvar)>, threads: usize) {
             Next::Base(id, _) => *id,
             Next::Variant(job) => job.id,
         };
-        let current = Current {
-            shared: &shared,
-            id,
-        };
-        current.start();
+        let current = Current::start(&shared, id);
         let result: Result<Ended, String> = match next {
             Next::Base(_, board) => current.base(&board, threads),
             Next::Variant(job) if !job.focus_done => current.variant_focus(job),
@@ -492,28 +500,33 @@ fn next_job(shared: &(Mutex<State>, Condvar)) -> Option<Next> {
 struct Current<'a> {
     shared: &'a Arc<(Mutex<State>, Condvar)>,
     id: u64,
+    /// The run's limits: its cancellation token, which a newer request
+    /// cancels.
+    limits: Limits,
 }
 
 /// The balance progress counted for the base run's message: break-even
 /// solves (done, total), then the deal's sample solves (done, at most).
 type Counts = std::sync::Mutex<((usize, usize), (usize, usize))>;
 
-impl Current<'_> {
+impl<'a> Current<'a> {
     fn lock(&self) -> MutexGuard<'_, State> {
         self.shared.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Marks the run as running, its clock started and the cancel flag of
-    /// the run before cleared.
-    fn start(&self) {
-        let mut state = self.lock();
-        limits::clear_cancel();
-        state.running = Some(self.id);
+    /// Marks run `id` as running, its clock started, with a new
+    /// cancellation token (the run before keeps its own).
+    fn start(shared: &'a Arc<(Mutex<State>, Condvar)>, id: u64) -> Current<'a> {
+        let mut state = shared.0.lock().unwrap_or_else(|p| p.into_inner());
+        state.cancel = Cancel::new();
+        state.running = Some(id);
         state.started = Some(Instant::now());
-        if let Some(run) = run_of(&mut state, self.id) {
+        if let Some(run) = run_of(&mut state, id) {
             run.state = RunState::Running;
             run.message = "solving".into();
         }
+        let limits = Limits::none().with_cancel(state.cancel.clone());
+        Current { shared, id, limits }
     }
 
     /// Publishes into the run if it is still current.
@@ -564,6 +577,7 @@ impl Current<'_> {
         let options = SolveOptions {
             watch: Some(best_so_far(self.shared, self.id, board.clone(), own)),
             both_cores: true,
+            limits: self.limits.clone(),
             ..SolveOptions::default()
         };
         // A base resumed after a what-if pause proved it already.
@@ -586,7 +600,7 @@ impl Current<'_> {
         // The break-even's solves and the deal's sample run side by
         // side: the message counts both.
         let counts = std::sync::Mutex::new(((0, 0), (0, 0)));
-        let outcome = balance(board, board.cars, threads, &|p| {
+        let outcome = balance_within(board, board.cars, threads, &self.limits, &|p| {
             self.balance_progress(board, &counts, p)
         });
         outcome
@@ -648,7 +662,8 @@ impl Current<'_> {
                 let options = SolveOptions {
                     watch: Some(best_so_far(self.shared, self.id, board.clone(), job.focus)),
                     both_cores: true,
-                    start: better_start(&inst, prior),
+                    start: better_start(&inst, prior, &self.limits),
+                    limits: self.limits.clone(),
                     ..SolveOptions::default()
                 };
                 solve_proven(&inst, &options, || {
@@ -682,7 +697,8 @@ impl Current<'_> {
         let (base, known) = base_proven(self.shared);
         let carry = Carry::new(&base, board);
         let prior = |cars: u32| carry.prior(cars, known.get(&cars));
-        sweep_with(board, 1, board.cars.max(1), threads, &prior, &|e| {
+        let cars = board.cars.max(1);
+        sweep_with(board, 1, cars, threads, &self.limits, &prior, &|e| {
             self.add_budget(board, e)
         })
         .and_then(|entries| all_proven(board, &entries).map(|()| entries))
@@ -698,7 +714,7 @@ impl Current<'_> {
     fn end(&self, result: Result<Ended, String>) {
         let id = self.id;
         let mut state = self.lock();
-        let cancelled = crate::solve::limits::stopped();
+        let cancelled = self.limits.stopped();
         // The base, cancelled to let a variant's first budget go first, and
         // queued again.
         let paused = state.base_waiting && state.status.base.id == id;

@@ -27,13 +27,13 @@
 //! and the time a lane waits for the other at the end of a round.
 
 use std::collections::BinaryHeap;
-use std::time::Instant;
 
 use super::{floor, Answer, Fix, Node, NodeEnd, Reach, Search, PURGE_AFTER};
 use crate::board::RouteId;
 use crate::model::forest::Cut;
 use crate::model::mip::MipError;
 use crate::model::Instance;
+use crate::solve::limits::Limits;
 use crate::solve::Watch;
 
 /// How many lanes the search runs: the machines this tool is for have two
@@ -196,16 +196,16 @@ impl Lane<'_, '_> {
 pub(super) fn run(
     inst: &Instance,
     start: &[RouteId],
-    deadline: Option<Instant>,
+    limits: &Limits,
     reach: Reach,
     threads: usize,
     watch: Option<&Watch>,
 ) -> Result<Answer, MipError> {
     let searches = [
-        Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
-        Search::new(inst, start, deadline, reach, PURGE_AFTER)?.0,
+        Search::new(inst, start, limits, reach, PURGE_AFTER)?.0,
+        Search::new(inst, start, limits, reach, PURGE_AFTER)?.0,
     ];
-    Ok(drive(searches, deadline, reach, threads, watch)?.0)
+    Ok(drive(searches, limits, reach, threads, watch)?.0)
 }
 
 /// Runs the search of `searches` (one per lane, each set up alike: the
@@ -214,7 +214,7 @@ pub(super) fn run(
 /// (every lane's incumbents shared into it).
 pub(super) fn drive<'a, 'b>(
     searches: [Search<'a, 'b>; LANES],
-    deadline: Option<Instant>,
+    limits: &Limits,
     reach: Reach,
     threads: usize,
     watch: Option<&Watch>,
@@ -266,7 +266,7 @@ pub(super) fn drive<'a, 'b>(
             break;
         }
         let lps: usize = lanes.iter().map(|l| l.search.lps).sum();
-        let late = lps > 0 && crate::solve::limits::passed(deadline);
+        let late = lps > 0 && limits.passed();
         let spent = matches!(reach, Reach::Handover { lps: most, .. } if lps >= most);
         if late || spent {
             for (lane, pick) in lanes.iter_mut().zip(&mut picks) {
@@ -510,11 +510,11 @@ mod tests {
         let board = Board::usa();
         for cars in [24, 33, 40, 45] {
             let inst = Instance::new(&board, cars);
-            let start = heuristic::start(&inst);
+            let start = heuristic::start(&inst, &Limits::none());
             let one = super::super::solve(
                 &inst,
                 &start,
-                None,
+                &Limits::none(),
                 Reach::Proof,
                 super::super::Lanes::One,
                 None,
@@ -527,7 +527,15 @@ mod tests {
                 let watch = crate::solve::Watch::new(move |g| {
                     seen.lock().unwrap().push((g.plan.routes.clone(), g.bound))
                 });
-                run(&inst, &start, None, Reach::Proof, w + 1, Some(&watch)).unwrap()
+                run(
+                    &inst,
+                    &start,
+                    &Limits::none(),
+                    Reach::Proof,
+                    w + 1,
+                    Some(&watch),
+                )
+                .unwrap()
             });
             assert_eq!(
                 *told[0].lock().unwrap(),
@@ -541,8 +549,8 @@ mod tests {
             assert_eq!(key(&a), key(&b), "{cars} cars");
 
             let short = Reach::Handover { gap: None, lps: 12 };
-            let [a, b] =
-                [1, 2].map(|threads| run(&inst, &start, None, short, threads, None).unwrap());
+            let [a, b] = [1, 2]
+                .map(|threads| run(&inst, &start, &Limits::none(), short, threads, None).unwrap());
             assert_eq!(key(&a), key(&b), "{cars} cars, cut short");
             assert!(
                 a.bound >= one.score && a.score <= one.score,
