@@ -272,28 +272,12 @@ pub(super) fn join(
     if !t.free_colors().contains(&c) {
         return Err(protocol::described(d::COLOR_TAKEN));
     }
-    t.seats.push(Seat {
+    let seat = Seat {
         who: Who::User(ask.user),
         color: c,
         name: username,
-    });
-    batch.write(Write::Seats {
-        game: t.id,
-        seats: t.seat_records(),
-    });
-    let full = t.seats.len() == MAX_SEATS;
-    conns.send(
-        batch,
-        ask.conn,
-        ask.id,
-        "joinGame",
-        protocol::described(d::SUCCESS),
-    );
-    if full {
-        tables.begin(conns, batch, p.game_id, None)?;
-    }
-    push_changed(tables, conns, batch, p.game_id);
-    Ok(())
+    };
+    seat_taken(tables, (conns, batch), (ask, "joinGame"), p.game_id, seat)
 }
 
 /// `leaveGame`: the asking user's seat given up before the start; the
@@ -381,11 +365,27 @@ pub(super) fn add_ai(
     )?;
     let name = t.bot_name(level);
     let c = t.free_colors()[0];
-    t.seats.push(Seat {
+    let seat = Seat {
         who: Who::Bot(level),
         color: c,
         name,
-    });
+    };
+    seat_taken(tables, (conns, batch), (ask, "addAI"), p.game_id, seat)
+}
+
+/// A seat taken at an open table (checked by the caller): written,
+/// answered to `command`, and the table dealt once it is full.
+fn seat_taken(
+    tables: &mut Tables,
+    (conns, batch): (&Conns, &mut Batch),
+    (ask, command): (Ask, &str),
+    game: GameId,
+    seat: Seat,
+) -> Result<(), Value> {
+    let t = tables
+        .get_mut(game)
+        .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+    t.seats.push(seat);
     batch.write(Write::Seats {
         game: t.id,
         seats: t.seat_records(),
@@ -395,13 +395,13 @@ pub(super) fn add_ai(
         batch,
         ask.conn,
         ask.id,
-        "addAI",
+        command,
         protocol::described(d::SUCCESS),
     );
     if full {
-        tables.begin(conns, batch, p.game_id, None)?;
+        tables.begin(conns, batch, game, None)?;
     }
-    push_changed(tables, conns, batch, p.game_id);
+    push_changed(tables, conns, batch, game);
     Ok(())
 }
 
