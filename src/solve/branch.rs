@@ -348,6 +348,16 @@ pub(crate) fn solve_from_root(
     search.run()
 }
 
+/// Where a ladder search's node goes after an LP ([`Search::ladder_step`]).
+enum Step {
+    /// No budget can gain in the node: closed.
+    Done,
+    /// The budget row's bound came down: the node's LP is solved again.
+    Lowered,
+    /// The row's budget can still gain here: the node goes on.
+    Here,
+}
+
 /// How a proof's tree is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Lanes {
@@ -924,6 +934,8 @@ impl Search<'_, '_> {
         Ok(())
     }
 
+    /// Solves `node`'s LP, with cut rounds, until it is closed, stopped or
+    /// branched on.
     fn process(&mut self, node: &Node) -> Result<NodeEnd, MipError> {
         self.set_rhs(node.rhs)?;
         self.pi = node.pi;
@@ -936,25 +948,8 @@ impl Search<'_, '_> {
         // The node's bound so far: each LP with the cuts found is one.
         let mut last = node.bound;
         loop {
-            // Interrupted (Ctrl-C): the node stops where it is, as at a
-            // deadline, once it has a bound.
-            if self.lps > 0 && self.limits.stopped() {
+            if !self.time_for_an_lp()? {
                 return Ok(NodeEnd::Stopped(last));
-            }
-            if let Some(deadline) = self.limits.deadline {
-                let left = deadline.saturating_duration_since(Instant::now());
-                // The first LP runs even past the deadline (for a second at
-                // most): a real bound is worth that much more than the
-                // trivial one.
-                let left = if self.lps == 0 {
-                    left.max(FIRST_LP)
-                } else {
-                    left
-                };
-                if left.is_zero() {
-                    return Ok(NodeEnd::Stopped(last));
-                }
-                self.mip.set_time_limit(left.as_secs_f64())?;
             }
             // No need to solve further once the LP cannot beat the incumbent
             // by a whole point.
@@ -1006,36 +1001,13 @@ impl Search<'_, '_> {
                 }
             }
             if self.ladder.is_some() {
-                // Points a car: the LP minimises the negated score. A dual a
-                // hair too large would bound the smaller budgets too low,
-                // so it is taken a hair smaller.
-                self.pi = (-self.mip.row_dual(BUDGET_ROW)? - 1e-6).max(0.0);
-                // A plan for each smaller budget that can still gain here,
-                // guided by the LP within its own cars: otherwise a budget
-                // finds its plans only once the row comes down to it, late
-                // in the search, and its nodes stay open until then (Europe
-                // 29–45 cars: 1,583 LPs without them, 781 with them).
-                let below: Vec<u32> = self
-                    .ladder
-                    .iter()
-                    .flatten()
-                    .filter(|r| r.cars < self.rhs && r.open(lp.objective, self.pi, self.rhs))
-                    .map(|r| r.cars)
-                    .collect();
-                for cars in below {
-                    let plan = self.guided(&lp.values, cars);
-                    self.offer(plan);
-                }
-                match self.top_rung(lp.objective, self.pi, self.rhs) {
-                    None => return Ok(NodeEnd::Done),
-                    Some(cars) if cars < self.rhs => {
-                        // No budget from here up can gain in this node: the
-                        // largest that can is solved at its own bound.
-                        self.set_rhs(cars)?;
+                match self.ladder_step(lp.objective, &lp.values)? {
+                    Step::Done => return Ok(NodeEnd::Done),
+                    Step::Lowered => {
                         history.clear();
                         continue;
                     }
-                    Some(_) => {}
+                    Step::Here => {}
                 }
             }
             if floor(bound) <= self.best
@@ -1091,6 +1063,70 @@ impl Search<'_, '_> {
                 second,
             });
         }
+    }
+
+    /// Before a node's LP: whether it may run, its time limit set to what
+    /// the call's limits leave. Interrupted or cancelled (once the search
+    /// has a bound), or past the deadline, it may not: the node stops where
+    /// it is.
+    fn time_for_an_lp(&mut self) -> Result<bool, MipError> {
+        // Interrupted (Ctrl-C): the node stops where it is, as at a
+        // deadline, once it has a bound.
+        if self.lps > 0 && self.limits.stopped() {
+            return Ok(false);
+        }
+        if let Some(deadline) = self.limits.deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            // The first LP runs even past the deadline (for a second at
+            // most): a real bound is worth that much more than the
+            // trivial one.
+            let left = if self.lps == 0 {
+                left.max(FIRST_LP)
+            } else {
+                left
+            };
+            if left.is_zero() {
+                return Ok(false);
+            }
+            self.mip.set_time_limit(left.as_secs_f64())?;
+        }
+        Ok(true)
+    }
+
+    /// A ladder search's step after a node's LP (worth `objective`, at
+    /// `values`): the budget row's dual, a plan for each smaller budget
+    /// that can still gain here, and where the row's bound goes next.
+    fn ladder_step(&mut self, objective: f64, values: &[f64]) -> Result<Step, MipError> {
+        // Points a car: the LP minimises the negated score. A dual a
+        // hair too large would bound the smaller budgets too low,
+        // so it is taken a hair smaller.
+        self.pi = (-self.mip.row_dual(BUDGET_ROW)? - 1e-6).max(0.0);
+        // A plan for each smaller budget that can still gain here,
+        // guided by the LP within its own cars: otherwise a budget
+        // finds its plans only once the row comes down to it, late
+        // in the search, and its nodes stay open until then (Europe
+        // 29–45 cars: 1,583 LPs without them, 781 with them).
+        let below: Vec<u32> = self
+            .ladder
+            .iter()
+            .flatten()
+            .filter(|r| r.cars < self.rhs && r.open(objective, self.pi, self.rhs))
+            .map(|r| r.cars)
+            .collect();
+        for cars in below {
+            let plan = self.guided(values, cars);
+            self.offer(plan);
+        }
+        Ok(match self.top_rung(objective, self.pi, self.rhs) {
+            None => Step::Done,
+            Some(cars) if cars < self.rhs => {
+                // No budget from here up can gain in this node: the
+                // largest that can is solved at its own bound.
+                self.set_rhs(cars)?;
+                Step::Lowered
+            }
+            Some(_) => Step::Here,
+        })
     }
 
     /// The ticket to branch on (the most points times fractionality), or,

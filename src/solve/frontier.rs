@@ -1089,6 +1089,94 @@ impl Frontier {
             return true;
         }
         let (key, levels) = self.split(key);
+        let (comps, trips) = self.open_trips(done, key, levels);
+        let measure = |gaps: &Gaps, open: &Open, toll: bool| match open {
+            Open::Trip(x, y) => gaps.gap(*x, *y),
+            Open::Group(g, xs, ys) => {
+                let (cars, tolls) = self.measures[*g].as_ref().expect("a group's measures");
+                let m = if toll {
+                    tolls.as_ref().expect("measured in tolls")
+                } else {
+                    cars
+                };
+                gaps.block(m, xs, ys)
+            }
+        };
+        let cars = self.gaps(&self.tables.cars, done, &comps);
+        let open: SmallVec<[(usize, i16, usize); 32]> = trips
+            .iter()
+            .map(|(k, o)| {
+                let need = measure(&cars, o, false);
+                (need as usize, self.adds(levels, *k), *k)
+            })
+            .collect();
+        // Every route scores RATE, plus what the best route of each pair
+        // left scores above it (`spare`), less the tolls of the routes below
+        // it that connect the trips completed: at least the largest toll
+        // among them. In quarter points, for r cars: RATE * r + by_rate.
+        let mut by_rate = None;
+        if let Some(rated) = &self.tables.rated {
+            let toll = self.gaps(&rated.toll, done, &comps);
+            let tolls: SmallVec<[i32; 32]> = trips
+                .iter()
+                .map(|(_, o)| measure(&toll, o, true) as i32)
+                .collect();
+            let best = if self.complete {
+                4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
+                    - tolls.iter().copied().max().unwrap_or(0)
+            } else {
+                // The best set of trips to complete: those whose toll is at
+                // most some trip's, less that toll (or none at all).
+                let mut by_toll: SmallVec<[(i32, i32); 32]> = tolls
+                    .iter()
+                    .zip(&open)
+                    .map(|(&t, o)| (t, 4 * o.1.max(0) as i32))
+                    .collect();
+                by_toll.sort_unstable();
+                let (mut best, mut sum) = (0, 0);
+                for (x, &(t, d)) in by_toll.iter().enumerate() {
+                    sum += d;
+                    if by_toll.get(x + 1).is_none_or(|next| next.0 > t) {
+                        best = best.max(sum - t);
+                    }
+                }
+                best
+            };
+            by_rate = Some(best + rated.spare[done]);
+        }
+        let reach = self.reach(done, open, by_rate);
+        let mut any = false;
+        // `wanted` is ascending: the budgets of car count c start at `from`.
+        let mut from = 0;
+        for (c, value) in values.iter_mut().enumerate() {
+            if *value == NONE {
+                continue;
+            }
+            while from < self.wanted.len() && self.wanted[from] < c {
+                from += 1;
+            }
+            let useful = self.wanted[from..]
+                .iter()
+                .any(|&budget| *value + reach[budget - c] >= self.lower[budget]);
+            if useful {
+                any = true;
+            } else {
+                *value = NONE;
+            }
+        }
+        any
+    }
+
+    /// The frontier cities of each component of a state (after `done`
+    /// steps; `key` its cities and their components, `levels` its tickets'
+    /// levels), and its open trips and groups of trips (a trip of each,
+    /// where its ends stand): what [`Frontier::prune`] bounds.
+    fn open_trips(
+        &self,
+        done: usize,
+        key: Entries<'_>,
+        levels: Entries<'_>,
+    ) -> (Comps, SmallVec<[(usize, Open); 32]>) {
         // Frontier cities of each component; ghosts cannot get new routes.
         // (Inline vectors: this runs for every state of every layer.)
         let mut comps: Comps = SmallVec::new();
@@ -1137,60 +1225,18 @@ impl Frontier {
             };
             trips.push((k, Open::Group(g, inside(&group.from), inside(&group.to))));
         }
-        let measure = |gaps: &Gaps, open: &Open, toll: bool| match open {
-            Open::Trip(x, y) => gaps.gap(*x, *y),
-            Open::Group(g, xs, ys) => {
-                let (cars, tolls) = self.measures[*g].as_ref().expect("a group's measures");
-                let m = if toll {
-                    tolls.as_ref().expect("measured in tolls")
-                } else {
-                    cars
-                };
-                gaps.block(m, xs, ys)
-            }
-        };
-        let cars = self.gaps(&self.tables.cars, done, &comps);
-        let mut open: SmallVec<[(usize, i16, usize); 32]> = trips
-            .iter()
-            .map(|(k, o)| {
-                let need = measure(&cars, o, false);
-                (need as usize, self.adds(levels, *k), *k)
-            })
-            .collect();
-        // Every route scores RATE, plus what the best route of each pair
-        // left scores above it (`spare`), less the tolls of the routes below
-        // it that connect the trips completed: at least the largest toll
-        // among them. In quarter points, for r cars: RATE * r + by_rate.
-        let mut by_rate = None;
-        if let Some(rated) = &self.tables.rated {
-            let toll = self.gaps(&rated.toll, done, &comps);
-            let tolls: SmallVec<[i32; 32]> = trips
-                .iter()
-                .map(|(_, o)| measure(&toll, o, true) as i32)
-                .collect();
-            let best = if self.complete {
-                4 * open.iter().map(|o| o.1 as i32).sum::<i32>()
-                    - tolls.iter().copied().max().unwrap_or(0)
-            } else {
-                // The best set of trips to complete: those whose toll is at
-                // most some trip's, less that toll (or none at all).
-                let mut by_toll: SmallVec<[(i32, i32); 32]> = tolls
-                    .iter()
-                    .zip(&open)
-                    .map(|(&t, o)| (t, 4 * o.1.max(0) as i32))
-                    .collect();
-                by_toll.sort_unstable();
-                let (mut best, mut sum) = (0, 0);
-                for (x, &(t, d)) in by_toll.iter().enumerate() {
-                    sum += d;
-                    if by_toll.get(x + 1).is_none_or(|next| next.0 > t) {
-                        best = best.max(sum - t);
-                    }
-                }
-                best
-            };
-            by_rate = Some(best + rated.spare[done]);
-        }
+        (comps, trips)
+    }
+
+    /// `reach[r]`: the most the rest of a plan (after `done` steps) can add
+    /// with r cars, from its `open` trips (cars each needs at least, points
+    /// it adds, the trip) and the rated bound `by_rate` where there is one.
+    fn reach(
+        &self,
+        done: usize,
+        mut open: SmallVec<[(usize, i16, usize); 32]>,
+        by_rate: Option<i32>,
+    ) -> SmallVec<[i16; 64]> {
         // gain[r]: the points the open trips needing at most r cars add,
         // built as steps (diff[r]: what is added at r cars) and summed once.
         // Trips of one ticket add at most the best of them: sorted by ticket
@@ -1246,26 +1292,7 @@ impl Frontier {
                 (knap[r] + gain + all_open).min(rated.clamp(-16000, 16000) as i16)
             };
         }
-        let mut any = false;
-        // `wanted` is ascending: the budgets of car count c start at `from`.
-        let mut from = 0;
-        for (c, value) in values.iter_mut().enumerate() {
-            if *value == NONE {
-                continue;
-            }
-            while from < self.wanted.len() && self.wanted[from] < c {
-                from += 1;
-            }
-            let useful = self.wanted[from..]
-                .iter()
-                .any(|&budget| *value + reach[budget - c] >= self.lower[budget]);
-            if useful {
-                any = true;
-            } else {
-                *value = NONE;
-            }
-        }
-        any
+        reach
     }
 
     /// Where city `c`, an end of an open trip, stands in a state (after

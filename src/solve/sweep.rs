@@ -249,41 +249,7 @@ fn run(
     // 1. Starting plans.
     let all_routes: Vec<RouteId> = board.route_ids().collect();
     let all_tickets: Vec<_> = board.ticket_ids().collect();
-    let every_route = Instance::unreduced(board, to).total_length();
-    let beam = heuristic::beam(
-        board,
-        &all_routes,
-        &all_tickets,
-        to.min(every_route),
-        limits,
-    );
-
-    // 2. Per budget: its starting plan and score. Past the run's time limit
-    // a budget gets none.
-    let prepared: Vec<(Vec<RouteId>, u32)> = (0..budgets.len())
-        .into_par_iter()
-        .with_max_len(1)
-        .map(|i| {
-            if limits.passed() {
-                return (Vec::new(), 0);
-            }
-            let inst = instance(i);
-            if inst.takes_everything() {
-                return (Vec::new(), 0);
-            }
-            if let Prior::Proven(outcome) = &priors[i] {
-                return (outcome.plan.routes.clone(), outcome.plan.score());
-            }
-            let start = heuristic::start_from(&inst, beam.as_ref(), limits);
-            let start = match &priors[i] {
-                Prior::Start(carried) => heuristic::better(&inst, start, carried.clone()),
-                _ => start,
-            };
-            let score = heuristic::score(&inst, &start).0;
-            (start, score)
-        })
-        .collect();
-    drop(beam);
+    let prepared = starts(board, &budgets, &priors, to, limits);
 
     // 3. The method of each budget, as `solve` would choose it. The frontier
     // run takes every budget up to the largest that chose it, so only that
@@ -359,14 +325,6 @@ fn run(
         lower[c] = lower[c].max(lower[c - 1]);
     }
     let results: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; budgets.len()]);
-    let record = |i: usize, outcome: Outcome| {
-        progress(&SweepEntry {
-            cars: budgets[i],
-            outcome: outcome.clone(),
-            plan_from: budgets[i],
-        });
-        results.lock().expect("no worker panics while holding it")[i] = Some(outcome);
-    };
     let mut forest_budgets: Vec<usize> = (frontier_budgets.len()..budgets.len()).rev().collect();
     // The budgets just above the frontier run's range: after that run, on
     // its worker, the programme first (see EDGE).
@@ -376,175 +334,30 @@ fn run(
     } else {
         Vec::new()
     };
-    let forest_task = |i: usize| -> Result<(), SolveError> {
-        if let Some(outcome) = proven(i) {
-            record(i, outcome.clone());
-            return Ok(());
-        }
-        // Past the time limit: no search, not even the instance.
-        if limits.passed() {
-            record(
-                i,
-                solve::unsolved(board, Stop::unproven(limits, Stop::TimeLimit)),
-            );
-            return Ok(());
-        }
-        let root = roots[i]
-            .lock()
-            .expect("no worker panics while holding it")
-            .take();
-        record(
-            i,
-            solve::solve_sweep_budget(&instance(i), &prepared[i].0, root, limits)?,
-        );
-        Ok(())
+    let tasks = Tasks {
+        board,
+        budgets: &budgets,
+        priors: &priors,
+        prepared: &prepared,
+        roots: &roots,
+        lower: &lower,
+        all_routes: &all_routes,
+        all_tickets: &all_tickets,
+        frontier_budgets: &frontier_budgets,
+        edge: &edge,
+        results: &results,
+        progress,
+        limits,
     };
-    // Budgets for the branch and cut (`each`, any order): one ladder search
-    // for all of them (`solve::ladder`), on both lanes; what it leaves
-    // unproven, one by one, largest first.
-    let ladder_task = |each: Vec<usize>| -> Result<(), SolveError> {
-        let (mut asked, mut left): (Vec<usize>, Vec<usize>) = each.into_iter().partition(|&i| {
-            proven(i).is_none() && !limits.passed() && !instance(i).takes_everything()
-        });
-        asked.sort_unstable();
-        if asked.len() > 1 {
-            let cars: Vec<u32> = asked.iter().map(|&i| budgets[i]).collect();
-            let starts: Vec<Vec<RouteId>> = asked
-                .iter()
-                .flat_map(|&i| {
-                    let kept = roots[i]
-                        .lock()
-                        .expect("no worker panics while holding it")
-                        .take();
-                    std::iter::once(prepared[i].0.clone()).chain(kept.map(|(_, plan)| plan))
-                })
-                .collect();
-            let answers =
-                solve::ladder_within(board, &cars, &starts, LADDER_LPS * asked.len(), limits)?;
-            for (&i, answer) in asked.iter().zip(answers) {
-                match answer {
-                    Some(outcome) => record(i, outcome),
-                    None => left.push(i),
-                }
-            }
-        } else {
-            left.extend(asked);
-        }
-        left.sort_by_key(|&i| Reverse(i));
-        left.par_iter()
-            .with_max_len(1)
-            .try_for_each(|&i| forest_task(i))
-    };
-    // The budgets of `each` not proven already (in their order); those that
-    // are, recorded.
-    let unproven = |each: &[usize]| -> Vec<usize> {
-        let mut open = Vec::new();
-        for &i in each {
-            match proven(i) {
-                Some(outcome) => record(i, outcome.clone()),
-                None => open.push(i),
-            }
-        }
-        open
-    };
-    // One frontier run for the budgets `open` (ascending, none proven), each
-    // recorded; `None` where the run passed `memory` (or its growth said it
-    // would).
-    let frontier_on = |open: &[usize], memory: usize| -> Result<Option<Frontier>, SolveError> {
-        let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
-            return Ok(None);
-        };
-        let started = Instant::now();
-        let goal = Goal {
-            max_cars: budgets[hi],
-            min_cars: budgets[lo],
-            lower: lower.clone(),
-            limits: limits.clone(),
-            memory: Some(memory),
-            projected: true,
-            complete: false,
-        };
-        let Some(dp) = Frontier::run(board, &all_routes, &all_tickets, &goal) else {
-            return Ok(None);
-        };
-        // Each budget's share of the one run. Its plans are recovered
-        // together, then checked on both workers.
-        let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
-        let cars: Vec<u32> = open.iter().map(|&i| budgets[i]).collect();
-        let runs = solve::frontier_runs(&dp, &cars);
-        open.par_iter()
-            .zip(runs)
-            .with_max_len(1)
-            .try_for_each(|(&i, run)| {
-                record(
-                    i,
-                    solve::finish(&instance(i), run, Produced::Frontier, seconds)?,
-                );
-                Ok::<_, SolveError>(())
-            })?;
-        Ok(Some(dp))
-    };
-    // After the frontier run: the edge budgets `open`, by one more run of the
-    // programme where the first run's tables were small (`probing`), else
-    // (or should that run pass its size) by the branch and cut, shared out:
-    // the other worker takes one if it is done with its own (each budget's
-    // answer is the same on either).
-    let edge_task = |open: &[usize], probing: bool| -> Result<(), SolveError> {
-        if probing && !limits.passed() && frontier_on(open, FRONTIER_MEMORY)?.is_some() {
-            return Ok(());
-        }
-        open.par_iter()
-            .with_max_len(1)
-            .try_for_each(|&i| forest_task(i))
-    };
-    let frontier_task = || -> Result<(), SolveError> {
-        let open = unproven(&frontier_budgets);
-        let edge = unproven(&edge);
-        if open.is_empty() {
-            return edge_task(&edge, false);
-        }
-        // The edge budgets in the run itself, where its tables stay small
-        // with them (see JOINT_MEMORY); else the run alone, as below.
-        if !edge.is_empty() && !limits.passed() {
-            let joint: Vec<usize> = open.iter().chain(&edge).copied().collect();
-            if frontier_on(&joint, JOINT_MEMORY)?.is_some() {
-                return Ok(());
-            }
-        }
-        if let Some(dp) = frontier_on(&open, FRONTIER_MEMORY)? {
-            // (Its tables are of no more use: freed before the edges.)
-            let small = dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2;
-            drop(dp);
-            return edge_task(&edge, small);
-        }
-        // Past its size (USA Mega's run for 1–35 cars, as seen after about
-        // 3 s): the programme once more for the lower two thirds, whose
-        // tables are a small part of the whole (they grow about twofold
-        // every two cars), while a ladder search takes the rest and the
-        // edge budgets; and a ladder search for the lower part too if the
-        // programme passes its size again.
-        let keep = open.len() * 2 / 3;
-        if keep < 2 || limits.passed() {
-            return ladder_task(open.iter().chain(&edge).copied().collect());
-        }
-        let (below, above) = open.split_at(keep);
-        let (below_result, above_result) = rayon::join(
-            || match frontier_on(below, FRONTIER_MEMORY)? {
-                Some(_) => Ok(()),
-                None => ladder_task(below.to_vec()),
-            },
-            || ladder_task(above.iter().chain(&edge).copied().collect()),
-        );
-        below_result?;
-        above_result
-    };
-    let (frontier_result, forest_result) =
-        rayon::join(frontier_task, || ladder_task(forest_budgets.clone()));
+    let (frontier_result, forest_result) = rayon::join(
+        || tasks.frontier_task(),
+        || tasks.ladder_task(forest_budgets.clone()),
+    );
     frontier_result?;
     forest_result?;
 
     let outcomes = results.into_inner().expect("no worker panicked");
-    let mut entries: Vec<SweepEntry> = budgets
+    let entries: Vec<SweepEntry> = budgets
         .iter()
         .zip(outcomes)
         .map(|(&cars, outcome)| SweepEntry {
@@ -553,6 +366,63 @@ fn run(
             plan_from: cars,
         })
         .collect();
+    settled(entries)
+}
+
+/// Steps 1 and 2 of a sweep: per budget of `budgets` (whose largest is
+/// `to`), its starting plan and score, from one beam search of the
+/// frontier programme for all of them and the greedy plan of each (the
+/// better one), or a plan `priors` carry where it scores more. Past the
+/// call's `limits` a budget gets none.
+fn starts(
+    board: &Board,
+    budgets: &[u32],
+    priors: &[Prior],
+    to: u32,
+    limits: &Limits,
+) -> Vec<(Vec<RouteId>, u32)> {
+    let every_route = Instance::unreduced(board, to).total_length();
+    let beam = heuristic::beam(
+        board,
+        &board.route_ids().collect::<Vec<_>>(),
+        &board.ticket_ids().collect::<Vec<_>>(),
+        to.min(every_route),
+        limits,
+    );
+
+    // 2. Per budget: its starting plan and score. Past the run's time limit
+    // a budget gets none.
+    let prepared: Vec<(Vec<RouteId>, u32)> = (0..budgets.len())
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|i| {
+            if limits.passed() {
+                return (Vec::new(), 0);
+            }
+            let inst = Instance::new(board, budgets[i]);
+            if inst.takes_everything() {
+                return (Vec::new(), 0);
+            }
+            if let Prior::Proven(outcome) = &priors[i] {
+                return (outcome.plan.routes.clone(), outcome.plan.score());
+            }
+            let start = heuristic::start_from(&inst, beam.as_ref(), limits);
+            let start = match &priors[i] {
+                Prior::Start(carried) => heuristic::better(&inst, start, carried.clone()),
+                _ => start,
+            };
+            let score = heuristic::score(&inst, &start).0;
+            (start, score)
+        })
+        .collect();
+    drop(beam);
+    prepared
+}
+
+/// Step 5 of a sweep: its answers checked (proven optima rise with the
+/// budget) and made consistent where limits left some unproven (plans
+/// carried up, bounds down), then the tie-break ([`TIE_BREAK`]).
+fn settled(mut entries: Vec<SweepEntry>) -> Result<Vec<SweepEntry>, SolveError> {
     // Only proven optima must rise with the budget: a time limit may have
     // left some budgets with a starting plan.
     for pair in entries.windows(2) {
@@ -594,6 +464,225 @@ fn run(
         }
     }
     Ok(entries)
+}
+
+/// Step 4 of a sweep: its budgets and what is known of them, shared by
+/// the frontier run's task and the branch and cut's (see [`run`]).
+struct Tasks<'a> {
+    board: &'a Board,
+    budgets: &'a [u32],
+    priors: &'a [Prior],
+    prepared: &'a [(Vec<RouteId>, u32)],
+    roots: &'a [Mutex<Option<solve::KeptRoot>>],
+    /// Achievable scores by car count, for the frontier run to prune by.
+    lower: &'a [u32],
+    all_routes: &'a [RouteId],
+    all_tickets: &'a [TicketId],
+    /// The budgets the frontier run takes (ascending).
+    frontier_budgets: &'a [usize],
+    /// The budgets just above the frontier run's range (see [`EDGE`]).
+    edge: &'a [usize],
+    results: &'a Mutex<Vec<Option<Outcome>>>,
+    progress: &'a (dyn Fn(&SweepEntry) + Sync),
+    limits: &'a Limits,
+}
+
+impl Tasks<'_> {
+    /// Budget `i`'s instance (built where needed and dropped after: a long
+    /// range on a large board would not fit in memory all at once).
+    fn instance(&self, i: usize) -> Instance<'_> {
+        Instance::new(self.board, self.budgets[i])
+    }
+
+    /// Budget `i`'s optimum where its prior proves it.
+    fn proven(&self, i: usize) -> Option<&Outcome> {
+        match &self.priors[i] {
+            Prior::Proven(outcome) => Some(outcome),
+            _ => None,
+        }
+    }
+
+    /// Records budget `i`'s answer and tells `progress`.
+    fn record(&self, i: usize, outcome: Outcome) {
+        (self.progress)(&SweepEntry {
+            cars: self.budgets[i],
+            outcome: outcome.clone(),
+            plan_from: self.budgets[i],
+        });
+        self.results
+            .lock()
+            .expect("no worker panics while holding it")[i] = Some(outcome);
+    }
+
+    fn forest_task(&self, i: usize) -> Result<(), SolveError> {
+        if let Some(outcome) = self.proven(i) {
+            self.record(i, outcome.clone());
+            return Ok(());
+        }
+        // Past the time limit: no search, not even the instance.
+        if self.limits.passed() {
+            self.record(
+                i,
+                solve::unsolved(self.board, Stop::unproven(self.limits, Stop::TimeLimit)),
+            );
+            return Ok(());
+        }
+        let root = self.roots[i]
+            .lock()
+            .expect("no worker panics while holding it")
+            .take();
+        self.record(
+            i,
+            solve::solve_sweep_budget(&self.instance(i), &self.prepared[i].0, root, self.limits)?,
+        );
+        Ok(())
+    }
+    // Budgets for the branch and cut (`each`, any order): one ladder search
+    // for all of them (`solve::ladder`), on both lanes; what it leaves
+    // unproven, one by one, largest first.
+    fn ladder_task(&self, each: Vec<usize>) -> Result<(), SolveError> {
+        let (mut asked, mut left): (Vec<usize>, Vec<usize>) = each.into_iter().partition(|&i| {
+            self.proven(i).is_none()
+                && !self.limits.passed()
+                && !self.instance(i).takes_everything()
+        });
+        asked.sort_unstable();
+        if asked.len() > 1 {
+            let cars: Vec<u32> = asked.iter().map(|&i| self.budgets[i]).collect();
+            let starts: Vec<Vec<RouteId>> = asked
+                .iter()
+                .flat_map(|&i| {
+                    let kept = self.roots[i]
+                        .lock()
+                        .expect("no worker panics while holding it")
+                        .take();
+                    std::iter::once(self.prepared[i].0.clone()).chain(kept.map(|(_, plan)| plan))
+                })
+                .collect();
+            let answers = solve::ladder_within(
+                self.board,
+                &cars,
+                &starts,
+                LADDER_LPS * asked.len(),
+                self.limits,
+            )?;
+            for (&i, answer) in asked.iter().zip(answers) {
+                match answer {
+                    Some(outcome) => self.record(i, outcome),
+                    None => left.push(i),
+                }
+            }
+        } else {
+            left.extend(asked);
+        }
+        left.sort_by_key(|&i| Reverse(i));
+        left.par_iter()
+            .with_max_len(1)
+            .try_for_each(|&i| self.forest_task(i))
+    }
+    // The budgets of `each` not proven already (in their order); those that
+    // are, recorded.
+    fn unproven(&self, each: &[usize]) -> Vec<usize> {
+        let mut open = Vec::new();
+        for &i in each {
+            match self.proven(i) {
+                Some(outcome) => self.record(i, outcome.clone()),
+                None => open.push(i),
+            }
+        }
+        open
+    }
+    // One frontier run for the budgets `open` (ascending, none proven), each
+    // recorded; `None` where the run passed `memory` (or its growth said it
+    // would).
+    fn frontier_on(&self, open: &[usize], memory: usize) -> Result<Option<Frontier>, SolveError> {
+        let (Some(&lo), Some(&hi)) = (open.first(), open.last()) else {
+            return Ok(None);
+        };
+        let started = Instant::now();
+        let goal = Goal {
+            max_cars: self.budgets[hi],
+            min_cars: self.budgets[lo],
+            lower: self.lower.to_vec(),
+            limits: self.limits.clone(),
+            memory: Some(memory),
+            projected: true,
+            complete: false,
+        };
+        let Some(dp) = Frontier::run(self.board, self.all_routes, self.all_tickets, &goal) else {
+            return Ok(None);
+        };
+        // Each budget's share of the one run. Its plans are recovered
+        // together, then checked on both workers.
+        let seconds = started.elapsed().as_secs_f64() / open.len() as f64;
+        let cars: Vec<u32> = open.iter().map(|&i| self.budgets[i]).collect();
+        let runs = solve::frontier_runs(&dp, &cars);
+        open.par_iter()
+            .zip(runs)
+            .with_max_len(1)
+            .try_for_each(|(&i, run)| {
+                self.record(
+                    i,
+                    solve::finish(&self.instance(i), run, Produced::Frontier, seconds)?,
+                );
+                Ok::<_, SolveError>(())
+            })?;
+        Ok(Some(dp))
+    }
+    // After the frontier run: the edge budgets `open`, by one more run of the
+    // programme where the first run's tables were small (`probing`), else
+    // (or should that run pass its size) by the branch and cut, shared out:
+    // the other worker takes one if it is done with its own (each budget's
+    // answer is the same on either).
+    fn edge_task(&self, open: &[usize], probing: bool) -> Result<(), SolveError> {
+        if probing && !self.limits.passed() && self.frontier_on(open, FRONTIER_MEMORY)?.is_some() {
+            return Ok(());
+        }
+        open.par_iter()
+            .with_max_len(1)
+            .try_for_each(|&i| self.forest_task(i))
+    }
+    fn frontier_task(&self) -> Result<(), SolveError> {
+        let open = self.unproven(self.frontier_budgets);
+        let edge = self.unproven(self.edge);
+        if open.is_empty() {
+            return self.edge_task(&edge, false);
+        }
+        // The edge budgets in the run itself, where its tables stay small
+        // with them (see JOINT_MEMORY); else the run alone, as below.
+        if !edge.is_empty() && !self.limits.passed() {
+            let joint: Vec<usize> = open.iter().chain(&edge).copied().collect();
+            if self.frontier_on(&joint, JOINT_MEMORY)?.is_some() {
+                return Ok(());
+            }
+        }
+        if let Some(dp) = self.frontier_on(&open, FRONTIER_MEMORY)? {
+            // (Its tables are of no more use: freed before the edges.)
+            let small = dp.table_bytes() <= solve::FRONTIER_FIRST_MEMORY / 2;
+            drop(dp);
+            return self.edge_task(&edge, small);
+        }
+        // Past its size (USA Mega's run for 1–35 cars, as seen after about
+        // 3 s): the programme once more for the lower two thirds, whose
+        // tables are a small part of the whole (they grow about twofold
+        // every two cars), while a ladder search takes the rest and the
+        // edge budgets; and a ladder search for the lower part too if the
+        // programme passes its size again.
+        let keep = open.len() * 2 / 3;
+        if keep < 2 || self.limits.passed() {
+            return self.ladder_task(open.iter().chain(&edge).copied().collect());
+        }
+        let (below, above) = open.split_at(keep);
+        let (below_result, above_result) = rayon::join(
+            || match self.frontier_on(below, FRONTIER_MEMORY)? {
+                Some(_) => Ok(()),
+                None => self.ladder_task(below.to_vec()),
+            },
+            || self.ladder_task(above.iter().chain(&edge).copied().collect()),
+        );
+        below_result?;
+        above_result
+    }
 }
 
 /// `plan` cut down to `cars` (a plan already within them stays whole):
