@@ -495,7 +495,18 @@ pub fn value_hands_within(
             value.insert(s, Some((score, proven)));
         }
     }
-    Ok(hands
+    Ok(best_keeps(hands, keep, &value))
+}
+
+/// Each hand's value: the best of its keepable subsets' values (`None`
+/// where a subset is no better than a smaller keep), ties to the fewer
+/// cards, proven if every subset valued is.
+fn best_keeps(
+    hands: &[Vec<usize>],
+    keep: usize,
+    value: &HashMap<Vec<usize>, Option<(i64, bool)>>,
+) -> Vec<HandValue> {
+    hands
         .iter()
         .map(|h| {
             let mut best: Option<(i64, Vec<usize>)> = None;
@@ -516,7 +527,7 @@ pub fn value_hands_within(
             let (best, keep) = best.expect("a hand has a keepable subset");
             HandValue { best, keep, proven }
         })
-        .collect())
+        .collect()
 }
 
 /// The report of a deal from its hands and their values (in the same
