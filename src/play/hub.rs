@@ -224,7 +224,7 @@ impl Hub {
     /// with the request's parameters read. A connection that is not logged
     /// in is refused before its parameters are read (a `logout` of one is
     /// a success); a move whose parameters do not read is refused for its
-    /// game first ([`Tables::misread_move`]).
+    /// game first (`Tables::misread_move`).
     pub fn read(
         &self,
         conn: ConnId,
@@ -347,7 +347,7 @@ impl Hub {
 
     /// Plays `action` for `seat` (a bot's move): the rules engine decides;
     /// if legal, the move is recorded and every player told, each what they
-    /// may know ([`Tables::play`]).
+    /// may know (`Tables::play`).
     pub fn play(
         &mut self,
         batch: &mut Batch,
@@ -479,7 +479,7 @@ impl Hub {
 
     // ---- The coach and the review -------------------------------------------
 
-    /// What the coach may know for `getCoach` ([`Tables::coach_input`]),
+    /// What the coach may know for `getCoach` (`Tables::coach_input`),
     /// for the user of `conn`.
     pub fn coach_input(&self, conn: ConnId, req: &Request) -> Result<CoachInput, Value> {
         match self.read(conn, Name::GetCoach, req)? {

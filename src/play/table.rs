@@ -316,7 +316,7 @@ impl Table {
 
     /// Makes `action` for `seat`: checked by the rules engine, recorded if
     /// legal, and nothing changed if not. What the move did comes from the
-    /// engine's [`Event`](crate::game::event::Event).
+    /// engine's [`Event`].
     pub fn act(&mut self, seat: usize, action: &Action) -> Result<Event, RuleError> {
         let Some(game) = self.game.as_mut() else {
             return Err(RuleError::new(
