@@ -327,3 +327,127 @@ fn shipped_boards_have_their_published_counts() {
         assert!(b.warnings.is_empty(), "{}: {:?}", b.name, b.warnings);
     }
 }
+
+#[test]
+fn shipped_boards_declare_their_own_rules() {
+    // Europe: 18 tunnel tracks over 17 pairs, 13 ferry tracks over 11
+    // (data/sources/europe.md), 3 stations for 1, 2, 3 cards at 4 points,
+    // one long ticket dealt beside three.
+    let europe = shipped("europe.json");
+    let tracks = |b: &Board, f: &dyn Fn(&ttr_opt::board::Route) -> bool| -> usize {
+        b.routes
+            .iter()
+            .filter(|r| f(r))
+            .map(|r| r.tracks.len())
+            .sum()
+    };
+    assert_eq!(tracks(&europe, &|r| r.tunnel), 18);
+    assert_eq!(tracks(&europe, &|r| r.ferry > 0), 13);
+    let locomotives: u32 = europe
+        .routes
+        .iter()
+        .map(|r| r.ferry * r.tracks.len() as u32)
+        .sum();
+    // Athina-Smyrna 1, Brindisi-Athina 1, Brindisi-Palermo 1,
+    // Constantinople-Sevastopol 2, Essen-Kobenhavn 1 (x2), London-Amsterdam
+    // 2, London-Dieppe 1 (x2), Palermo-Smyrna 2, Roma-Palermo 1,
+    // Sevastopol-Erzurum 2, Sevastopol-Sochi 1.
+    assert_eq!(locomotives, 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 1 + 2 + 1);
+    let stations = europe.rules.stations.as_ref().expect("Europe has stations");
+    assert_eq!(
+        (stations.costs.clone(), stations.points),
+        (vec![1, 2, 3], 4)
+    );
+    assert_eq!(europe.rules.longest_path_bonus, 10);
+    let deal = europe.rules.deal;
+    assert_eq!((deal.tickets, deal.long, deal.keep), (3, 1, 2));
+    // tCHu: 39 tunnel pairs (3 of them double), no ferries, no stations,
+    // five tickets dealt and three kept.
+    let swiss = shipped("switzerland.json");
+    assert_eq!(swiss.routes.iter().filter(|r| r.tunnel).count(), 39);
+    assert_eq!(tracks(&swiss, &|r| r.tunnel), 42);
+    assert_eq!(tracks(&swiss, &|r| r.ferry > 0), 0);
+    assert!(swiss.rules.stations.is_none());
+    let deal = swiss.rules.deal;
+    assert_eq!((deal.tickets, deal.long, deal.keep), (5, 0, 3));
+    // The USA boards play the original rules.
+    for file in [
+        "usa.json",
+        "usa-1910.json",
+        "usa-mega.json",
+        "usa-big-cities.json",
+    ] {
+        let b = shipped(file);
+        assert_eq!(b.rules, ttr_opt::board::rules::Rules::default(), "{file}");
+        assert!(b.routes.iter().all(|r| !r.tunnel && r.ferry == 0), "{file}");
+    }
+}
+
+#[test]
+fn tunnels_ferries_and_rules_are_validated() {
+    let routes = r#"{ "from": "A", "to": "B", "length": 2, "tracks": ["red"], "tunnel": true, "ferry": 1 },
+        { "from": "B", "to": "C", "length": 2, "tracks": ["gray"], "ferry": 3 },
+        { "from": "A", "to": "C", "tracks": [ { "colour": "red", "length": 1, "tunnel": "yes" } ] }"#;
+    let found = problems(&with(ABC, routes, ""));
+    assert!(
+        found
+            .iter()
+            .any(|p| p.starts_with("routes[0]") && p.contains("not both")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|p| p.starts_with("routes[1].ferry") && p.contains("0 to 2")),
+        "{found:?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|p| p.starts_with("routes[2].tracks[0].tunnel")),
+        "{found:?}"
+    );
+    let rules = |rules: &str| {
+        format!(
+            r#"{{ "name": "t", "cars": 10, "route_points": {{ "1": 1 }},
+                 "cities": [{ABC}], "routes": [{AB}],
+                 "tickets": [{{ "from": "A", "to": "B", "points": 3 }}], "rules": {rules} }}"#
+        )
+    };
+    let found = problems(&rules(
+        r#"{ "stations": { "costs": [], "points": -1 }, "deal": { "tickets": 3, "long": 1, "keep": 5 }, "bonus": 3 }"#,
+    ));
+    for (at, what) in [
+        ("rules: unknown field \"bonus\"", ""),
+        ("rules.stations.costs", "needs the cost"),
+        ("rules.stations.points", "whole number"),
+        ("rules.deal.keep", "5 of the 4 tickets"),
+        ("rules.deal.long", "no ticket is marked"),
+    ] {
+        assert!(
+            found.iter().any(|p| p.starts_with(at) && p.contains(what)),
+            "{at}: {found:?}"
+        );
+    }
+    // A file with rules of its own loads them; a track's flags make it a
+    // route of its own kind beside the plain track of the same pair.
+    let board = Board::from_json(
+        &rules(r#"{ "stations": { "costs": [2], "points": 7 }, "longest_path_bonus": 0 }"#),
+        "ok.json",
+    )
+    .unwrap();
+    assert_eq!(board.rules.longest_path_bonus, 0);
+    assert_eq!(board.rules.stations.as_ref().unwrap().costs, vec![2]);
+    let board = Board::from_json(
+        &with(
+            ABC,
+            r#"{ "from": "A", "to": "B", "tracks": [ { "colour": "red", "length": 1, "tunnel": true },
+                  { "colour": "blue", "length": 1 } ] }"#,
+            r#"{ "from": "A", "to": "B", "points": 3 }"#,
+        ),
+        "ok.json",
+    )
+    .unwrap();
+    assert_eq!(board.routes.len(), 2);
+    assert!(board.routes[0].tunnel && !board.routes[1].tunnel);
+}

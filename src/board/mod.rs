@@ -9,6 +9,7 @@
 pub mod generate;
 pub mod graph;
 pub mod input;
+pub mod rules;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -18,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::board::input::{describe, Reader};
+use crate::board::rules::Rules;
 
 /// The text of `data/usa.json`, built in.
 pub const USA_JSON: &str = include_str!("../../data/usa.json");
@@ -128,6 +130,12 @@ pub struct Route {
     pub tracks: Vec<Colour>,
     /// Points scored when the route is claimed.
     pub points: u32,
+    /// A tunnel: claiming it turns three cards from the deck, and each of
+    /// the colour paid (or a locomotive) asks for one card more.
+    pub tunnel: bool,
+    /// A ferry: this many of the cards paid must be locomotives (0 for
+    /// other routes).
+    pub ferry: u32,
     /// Its city pair: other routes of the pair are tracks of another
     /// length or score, and a player claims at most one route of a pair.
     pub pair: PairId,
@@ -185,6 +193,9 @@ pub struct Board {
     /// The printed tickets, in file order, each with the trips it holds; a
     /// ticket with no connected trip is left out.
     pub cards: Vec<Card>,
+    /// The rules the board is played with (the file's `rules`; the
+    /// original game's when absent).
+    pub rules: Rules,
     /// Things that were accepted but are worth telling the user, such as a
     /// ticket dropped because its cities are not connected by any routes.
     pub warnings: Vec<String>,
@@ -234,6 +245,7 @@ struct RawBoard {
     cities: Vec<RawCity>,
     routes: Vec<RawRoute>,
     tickets: Vec<RawTicket>,
+    rules: Rules,
 }
 
 struct RawCity {
@@ -256,6 +268,8 @@ struct RawTrack {
     colour: Colour,
     length: u32,
     points: Option<u32>,
+    tunnel: bool,
+    ferry: u32,
 }
 
 /// A ticket: one trip (`from`, `to`, `points`) or a named list of `trips`.
@@ -276,6 +290,7 @@ const BOARD_FIELDS: &[&str] = &[
     "cities",
     "routes",
     "tickets",
+    "rules",
 ];
 
 /// A track colour at `at` (by the names `Colour` deserialises, `grey` and
@@ -318,6 +333,7 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
         let points = r.optional(e, at, "points", |r, v, at| {
             r.integer(v, at, input::ROUTE_POINTS)
         });
+        let special = read_special(r, e, at, length);
         // Every colour is read, so that each bad one is reported.
         let colours: Vec<Option<Colour>> = list
             .iter()
@@ -325,7 +341,7 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
             .map(|(j, c)| read_colour(r, c, &input::index(&input::join(at, "tracks"), j)))
             .collect();
         let colours = colours.into_iter().collect::<Option<Vec<Colour>>>()?;
-        let (length, points) = (length?, points?);
+        let (length, points, (tunnel, ferry)) = (length?, points?, special?);
         return Some(
             colours
                 .into_iter()
@@ -333,11 +349,13 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
                     colour,
                     length,
                     points,
+                    tunnel,
+                    ferry,
                 })
                 .collect(),
         );
     }
-    for key in ["length", "points"] {
+    for key in ["length", "points", "tunnel", "ferry"] {
         if e.contains_key(key) {
             r.problem(
                 &input::join(at, key),
@@ -350,23 +368,53 @@ fn read_tracks(r: &mut Reader, e: &Map<String, Value>, at: &str) -> Option<Vec<R
         .enumerate()
         .map(|(j, v)| {
             let at = input::index(&input::join(at, "tracks"), j);
-            let t = r.object(v, &at, &["colour", "length", "points"])?;
+            let t = r.object(v, &at, &["colour", "length", "points", "tunnel", "ferry"])?;
             let colour = r.required(t, &at, "colour", read_colour);
             let length = r.required(t, &at, "length", |r, v, at| r.integer(v, at, input::LENGTH));
             let points = r.optional(t, &at, "points", |r, v, at| {
                 r.integer(v, at, input::ROUTE_POINTS)
             });
+            let special = read_special(r, t, &at, length);
             Some(RawTrack {
                 colour: colour?,
                 length: length?,
                 points: points?,
+                tunnel: special?.0,
+                ferry: special?.1,
             })
         })
         .collect();
-    if e.contains_key("length") || e.contains_key("points") {
+    if ["length", "points", "tunnel", "ferry"]
+        .iter()
+        .any(|k| e.contains_key(*k))
+    {
         return None;
     }
     tracks.into_iter().collect()
+}
+
+/// A track's optional `tunnel` (true or false) and `ferry` (locomotives
+/// it needs, at most its `length`), read from `m` at `at`: a track is a
+/// tunnel or a ferry, never both.
+fn read_special(
+    r: &mut Reader,
+    m: &Map<String, Value>,
+    at: &str,
+    length: Option<u32>,
+) -> Option<(bool, u32)> {
+    let tunnel = r.optional(m, at, "tunnel", Reader::boolean);
+    let ferry = r.optional(m, at, "ferry", |r, v, at| {
+        r.integer(v, at, 0..=length.unwrap_or(*input::LENGTH.end()))
+    });
+    let (tunnel, ferry) = (tunnel?.unwrap_or(false), ferry?.unwrap_or(0));
+    if tunnel && ferry > 0 {
+        r.problem(
+            at,
+            "a track is a tunnel or a ferry, not both (\"tunnel\": true with \"ferry\" above 0)",
+        );
+        return None;
+    }
+    Some((tunnel, ferry))
 }
 
 /// Reads every field of the board file, each problem reported to `r`
@@ -382,6 +430,8 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
     let cities = read_cities(r, map);
     let routes = read_routes(r, map);
     let tickets = read_tickets(r, map);
+    let long_tickets = tickets.iter().filter(|t| t.long).count();
+    let rules = rules::read_rules(r, map, long_tickets);
 
     // Bad scalars were reported above; defaults let the checks across
     // entries run all the same.
@@ -393,6 +443,7 @@ fn read_board(root: &Value, r: &mut Reader) -> Option<RawBoard> {
         cities,
         routes,
         tickets,
+        rules,
     })
 }
 
@@ -479,7 +530,13 @@ fn read_routes(r: &mut Reader, map: &Map<String, Value>) -> Vec<RawRoute> {
     });
     for (i, v) in list.unwrap_or_default().iter().enumerate() {
         let at = input::index("routes", i);
-        let Some(e) = r.object(v, &at, &["from", "to", "length", "tracks", "points"]) else {
+        let Some(e) = r.object(
+            v,
+            &at,
+            &[
+                "from", "to", "length", "tracks", "points", "tunnel", "ferry",
+            ],
+        ) else {
             continue;
         };
         let ends = r.ends(e, &at);
@@ -799,6 +856,7 @@ fn validate(raw: RawBoard) -> Result<Board, Vec<String>> {
         pairs,
         tickets,
         cards,
+        rules: raw.rules,
         warnings,
     })
 }
@@ -853,9 +911,15 @@ fn resolve(
     }
 }
 
-/// Tracks of one entry alike in length and points: the length, the points
+/// Tracks of one entry alike in length, points, tunnel and ferry: those,
 /// and their colours.
-type TrackKind = (u32, u32, Vec<Colour>);
+struct TrackKind {
+    length: u32,
+    points: u32,
+    tunnel: bool,
+    ferry: u32,
+    colours: Vec<Colour>,
+}
 
 /// The routes, one per kind of track of each entry, and the routes of each
 /// city pair; an entry with a problem makes no route.
@@ -884,14 +948,16 @@ fn route_table(
             if ok {
                 let pair = PairId(pairs.len());
                 let mut ids = Vec::new();
-                for (length, points, tracks) in kinds {
+                for kind in kinds {
                     ids.push(RouteId(routes.len()));
                     routes.push(Route {
                         a,
                         b,
-                        length,
-                        tracks,
-                        points,
+                        length: kind.length,
+                        tracks: kind.colours,
+                        points: kind.points,
+                        tunnel: kind.tunnel,
+                        ferry: kind.ferry,
                         pair,
                     });
                 }
@@ -933,20 +999,28 @@ fn track_kinds(
             .iter()
             .position(|u| u.colour == t.colour && u.length == t.length)
         {
-            let theirs = r.tracks[k]
-                .points
-                .or_else(|| route_points.get(&t.length).copied());
-            if theirs != Some(points) {
+            let u = &r.tracks[k];
+            let theirs = u.points.or_else(|| route_points.get(&t.length).copied());
+            if theirs != Some(points) || (u.tunnel, u.ferry) != (t.tunnel, t.ferry) {
                 problems.push(format!(
-                    "{what}.tracks[{j}] ({} – {}): same colour and length as tracks[{k}] but other points: a game state could not tell them apart",
+                    "{what}.tracks[{j}] ({} – {}): same colour and length as tracks[{k}] but other points, tunnel or ferry: a game state could not tell them apart",
                     r.from, r.to
                 ));
                 ok = false;
             }
         }
-        match kinds.iter_mut().find(|k| (k.0, k.1) == (t.length, points)) {
-            Some(kind) => kind.2.push(t.colour),
-            None => kinds.push((t.length, points, vec![t.colour])),
+        let alike = |k: &&mut TrackKind| {
+            (k.length, k.points, k.tunnel, k.ferry) == (t.length, points, t.tunnel, t.ferry)
+        };
+        match kinds.iter_mut().find(alike) {
+            Some(kind) => kind.colours.push(t.colour),
+            None => kinds.push(TrackKind {
+                length: t.length,
+                points,
+                tunnel: t.tunnel,
+                ferry: t.ferry,
+                colours: vec![t.colour],
+            }),
         }
     }
     (kinds, ok)
