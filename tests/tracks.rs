@@ -315,7 +315,7 @@ fn bad_track_lists_name_the_entry() {
         board(r#"{ "from": "A", "to": "B", "tracks": [{ "color": "green", "length": 1 }] }"#);
     assert!(
         typo.contains(
-            "routes[0].tracks[0]: unknown field \"color\" (known: colour, length, points)"
+            "routes[0].tracks[0]: unknown field \"color\" (known: colour, length, points, tunnel, ferry)"
         ),
         "{typo}"
     );

@@ -716,6 +716,12 @@ impl Board {
         })
     }
 
+    /// Whether the board plays rules of its own beyond the original game's
+    /// scoring: tunnels, ferries or stations.
+    pub fn has_own_rules(&self) -> bool {
+        self.rules.stations.is_some() || self.routes.iter().any(|r| r.tunnel || r.ferry > 0)
+    }
+
     /// The city of an id.
     pub fn city(&self, id: CityId) -> &City {
         &self.cities[id.0]

@@ -14,7 +14,7 @@
 //! they may see, may send them, and only to that player. Everything else
 //! (simulations, replays, reviews) reads them freely, as it reads the game.
 
-use crate::board::{Colour, RouteId, TicketId};
+use crate::board::{CityId, Colour, RouteId, TicketId};
 use crate::game::rules::Card;
 
 /// A legal move's outcome: who moved, what the move did, and what follows.
@@ -46,6 +46,22 @@ pub enum Happened {
     },
     /// A track claimed.
     Claimed(Claimed),
+    /// A tunnel's claim turned cards from the deck that ask for more
+    /// cards, and the player can pay them: the same player now pays
+    /// ([`Action::PayTunnel`](crate::game::rules::Action::PayTunnel)) or
+    /// gives up. The turned cards are public.
+    TunnelDrawn(Tunnel),
+    /// A tunnel given up (by choice, or because the hand could not pay
+    /// the extra cards): the cards paid are back in hand, the turned cards
+    /// on the discard pile, and the turn is spent.
+    TunnelGivenUp(Tunnel),
+    /// A station built.
+    StationBuilt {
+        /// Its city.
+        city: CityId,
+        /// The cards paid, now on the discard pile.
+        paid: Paid,
+    },
     /// The turn passed without a move (no other was possible).
     Passed,
 }
@@ -91,11 +107,34 @@ pub struct Claimed {
     pub route: RouteId,
     /// The track's index in the route's `tracks`.
     pub track: usize,
-    /// The cards paid, now on the discard pile.
+    /// The cards paid, now on the discard pile (for a tunnel, the extra
+    /// cards included).
     pub paid: Paid,
     /// Held tickets (each by its first trip) that the claim completed: not
     /// completed by the player's routes before it, completed after.
     pub completed: Vec<TicketId>,
+    /// The cards turned from the deck for a tunnel, now on the discard
+    /// pile (none for other routes).
+    pub turned: Vec<Card>,
+}
+
+/// A tunnel being claimed: what was paid, the cards turned and how many
+/// more cards they ask for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tunnel {
+    /// The route.
+    pub route: RouteId,
+    /// The track's index in the route's `tracks`.
+    pub track: usize,
+    /// The cards paid first (still in the player's hand until the claim
+    /// is made or given up).
+    pub paid: Paid,
+    /// The cards turned from the deck (3, fewer when the deck and discard
+    /// pile ran out).
+    pub turned: Vec<Card>,
+    /// Extra cards asked for: each turned card of the colour paid, or a
+    /// locomotive (only locomotives when only locomotives were paid).
+    pub required: u32,
 }
 
 /// The cards paid for a claim.
@@ -156,7 +195,8 @@ impl Event {
         }
     }
 
-    /// The tickets the move completed (none unless it was a claim).
+    /// The tickets the move completed (none unless it was a claim; a
+    /// station's use is only counted at the end).
     pub fn completed(&self) -> &[TicketId] {
         match &self.happened {
             Happened::Claimed(c) => &c.completed,
@@ -416,6 +456,7 @@ mod tests {
                     locomotives: 2
                 },
                 completed: Vec::new(),
+                turned: Vec::new(),
             })
         );
         assert_eq!(g.players[0].hand[L.index()], 2);

@@ -24,3 +24,4 @@ pub mod rules;
 pub mod saved;
 pub mod simulate;
 pub mod state;
+pub mod stations;

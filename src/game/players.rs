@@ -326,10 +326,15 @@ fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
 /// passes 24 cards.
 fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Action {
     let player = &game.players[me];
-    if let Expect::SecondCard = game.expect() {
-        return draw_card(game, targets, true);
+    match game.expect() {
+        Expect::SecondCard => return draw_card(game, targets, true),
+        Expect::Tunnel(t) => return pay_or_give_up(game, targets, t.route),
+        _ => {}
     }
     if let Some(a) = targets.iter().find_map(|&r| payment(game, me, r)) {
+        return a;
+    }
+    if let Some(a) = station_saving_tickets(game, me) {
         return a;
     }
     // Cards drawn in the last turn score nothing.
@@ -361,6 +366,84 @@ fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Ac
         return Action::DrawTickets;
     }
     Action::Pass
+}
+
+/// A tunnel's extra cards, the fewest locomotives among them, when the
+/// route is a target or they take no locomotive; else giving it up (a
+/// route claimed for its points is not worth the locomotives a ticket's
+/// route may need).
+fn pay_or_give_up(game: &Game, targets: &[RouteId], route: RouteId) -> Action {
+    match game.tunnel_options().first() {
+        Some(o) if targets.contains(&route) || o.locomotives == 0 => Action::PayTunnel {
+            locomotives: o.locomotives,
+        },
+        _ => Action::GiveUpTunnel,
+    }
+}
+
+/// A station that completes held tickets now by borrowing another
+/// player's route into its city, when the tickets it saves are worth more
+/// than the station's points (a ticket saved counts twice: its points won
+/// and its loss avoided); the station saving the most, paid with the
+/// fewest locomotives.
+fn station_saving_tickets(game: &Game, me: usize) -> Option<Action> {
+    let rule = game.board.rules.stations.as_ref()?;
+    let pay = game
+        .station_payments(me)
+        .into_iter()
+        .min_by_key(|p| (p.min_locomotives, p.colour.is_none()))?;
+    let board: &Board = &game.board;
+    let player = &game.players[me];
+    let mut routes = player.routes();
+    routes.extend(game.borrowed(me));
+    let saved = |extra: Option<RouteId>| -> i64 {
+        let uf = StationPartition::new(
+            board.cities.len(),
+            routes
+                .iter()
+                .chain(&extra)
+                .map(|&r| (board.route(r).a, board.route(r).b)),
+        );
+        player
+            .tickets
+            .iter()
+            .map(|&t| &board.cards[board.ticket(t).card].trips)
+            .filter_map(|trips| {
+                let done = trips.iter().filter(|&&x| {
+                    let x = board.ticket(x);
+                    uf.connected(x.a, x.b)
+                });
+                let best = done.map(|&x| board.ticket(x).points).max()?;
+                let least = trips.iter().map(|&x| board.ticket(x).points).min()?;
+                Some((best + least) as i64)
+            })
+            .sum()
+    };
+    let now = saved(None);
+    let mut best: Option<(i64, CityId)> = None;
+    for r in board.route_ids() {
+        let route = board.route(r);
+        let theirs = (0..route.tracks.len()).any(|t| game.owner(r, t).is_some_and(|p| p != me));
+        if !theirs || routes.contains(&r) {
+            continue;
+        }
+        let Some(city) = [route.a, route.b]
+            .into_iter()
+            .find(|&c| game.station_owner(c).is_none())
+        else {
+            continue;
+        };
+        let gain = saved(Some(r)) - now;
+        if gain > rule.points as i64 && best.is_none_or(|(g, _)| gain > g) {
+            best = Some((gain, city));
+        }
+    }
+    let (_, city) = best?;
+    Some(Action::BuildStation {
+        city,
+        colour: pay.colour.unwrap_or(Colour::Red),
+        locomotives: pay.min_locomotives,
+    })
 }
 
 /// A claim of the longest route the hand pays for (the most points).

@@ -532,6 +532,11 @@ fn describe(board: &Board, action: &Action) -> String {
                 .join(" and ")
         ),
         Action::Claim { route, .. } => format!("claimed {}", board.route_label(*route)),
+        Action::PayTunnel { .. } => "paid a tunnel's extra cards".to_string(),
+        Action::GiveUpTunnel => "gave a tunnel up".to_string(),
+        Action::BuildStation { city, .. } => {
+            format!("built a station in {}", board.city(*city).name)
+        }
         Action::Pass => "passed".to_string(),
     }
 }

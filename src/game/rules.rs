@@ -19,8 +19,27 @@
 //! [`STALL_PASSES`] passes per player in a row, it is over ("stalled").
 //! These rules are played on every board, with the board's own car count;
 //! a ticket with several trips is one card, scoring its best completed trip
-//! or losing its smallest (tCHu's and Europe's other rules, such as tunnels
-//! and stations, are not modelled).
+//! or losing its smallest.
+//!
+//! A board may declare rules of its own (`Board::rules`, and tracks that
+//! are tunnels or ferries), as Europe and tCHu do, and the engine plays
+//! them:
+//! - **the deal**: the tickets dealt and kept at the start (Europe: one
+//!   long ticket beside three, keep 2, a long one not kept leaves the
+//!   game; tCHu: 5, keep 3), and the longest-path bonus;
+//! - **ferries**: that many of the cards paid are locomotives;
+//! - **tunnels**: the player pays the route's cards, three cards are
+//!   turned from the deck, and each that is a locomotive or of the colour
+//!   paid (only locomotives, when only locomotives were paid) asks for one
+//!   card more; the player pays them, from the colour paid and locomotives
+//!   ([`Game::tunnel_options`], tCHu's `possibleAdditionalCards`), or gives
+//!   up (the cards stay in hand, the turn is spent); the turned cards are
+//!   discarded. A hand that cannot pay gives up at once;
+//! - **stations**: a turn may build one on a city without one, for the
+//!   board's cost (Europe: 1, 2, 3 cards of one colour, locomotives
+//!   standing in); at the end each lets its owner count one route of
+//!   another player into the city for their tickets (the best choice is
+//!   made for them), and each station not built scores its points.
 //!
 //! The start-of-game ticket choice is made by every player at once, in any
 //! order, as at a real table: each is dealt 3 tickets when the game is
@@ -46,8 +65,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{Board, Colour, RouteId, TicketId};
-use crate::game::event::{Claimed, Draw, Ending, Event, Happened, Next, Paid, Source};
+use crate::board::{Board, CityId, Colour, RouteId, TicketId};
+use crate::game::event::{Claimed, Draw, Ending, Event, Happened, Next, Paid, Source, Tunnel};
+use crate::game::stations;
 use crate::solve::verify::evaluate;
 
 /// A train card: one of the 8 colours, or a locomotive.
@@ -71,8 +91,12 @@ pub const COLOURS: [Colour; 8] = [
     Colour::Black,
 ];
 
-/// Bonus for the longest continuous path.
-pub const LONGEST_PATH_BONUS: u32 = 10;
+/// Bonus for the longest continuous path, on a board that does not give
+/// its own.
+pub const LONGEST_PATH_BONUS: u32 = crate::board::rules::DEFAULT_BONUS;
+
+/// Cards turned from the deck when a tunnel is claimed.
+pub const TUNNEL_CARDS: usize = 3;
 
 /// Passes in a row, per player, after which a game is stopped as stalled:
 /// once more than this many times the player count have passed in a row,
@@ -138,6 +162,26 @@ pub enum Action {
         /// Locomotives paid, standing in for cards of `colour`.
         locomotives: u32,
     },
+    /// Pay the extra cards a tunnel asks for ([`Expect::Tunnel`]):
+    /// `locomotives` of them locomotives, the rest cards of the colour paid
+    /// ([`Game::tunnel_options`] lists the legal counts).
+    PayTunnel {
+        /// Locomotives among the extra cards.
+        locomotives: u32,
+    },
+    /// Give the tunnel up: the cards paid stay in hand, the turn is spent.
+    GiveUpTunnel,
+    /// Build a station on `city` (a board with stations), paying its cost
+    /// in cards of `colour` with `locomotives` locomotives standing in for
+    /// some (`colour` is ignored when paying only locomotives).
+    BuildStation {
+        /// The city, with no station yet.
+        city: CityId,
+        /// The colour of the cards paid.
+        colour: Colour,
+        /// Locomotives paid.
+        locomotives: u32,
+    },
     /// Only when no other move is legal (no cards or tickets left to draw,
     /// no route affordable): the turn passes.
     Pass,
@@ -157,6 +201,8 @@ pub enum Expect {
     Turn,
     /// The second train card of a draw (not a face-up locomotive).
     SecondCard,
+    /// The extra cards of a tunnel being claimed, or giving it up.
+    Tunnel(Tunnel),
 }
 
 /// Why a move is illegal, by kind: what a client needs to answer a player
@@ -192,6 +238,12 @@ pub enum Illegal {
     Cards,
     /// A pass while another move is possible.
     Pass,
+    /// A tunnel's extra cards are to be paid first, none are asked for, or
+    /// they cannot be paid so.
+    Tunnel,
+    /// A station the board does not have, on a city that has one, or
+    /// beyond the player's count.
+    Station,
     /// A game that cannot be set up (player count, decks), or a strategy's
     /// own failure.
     Setup,
@@ -270,6 +322,8 @@ pub struct Player {
     /// Turns taken (a turn ends with the second card, a claim, kept
     /// tickets or a pass).
     pub turns: u32,
+    /// The cities of the stations built, in order.
+    pub stations: Vec<CityId>,
 }
 
 impl Player {
@@ -297,11 +351,17 @@ pub struct FinalScore {
     pub ticket_points: i64,
     /// Length of the player's longest continuous path, in cars.
     pub longest_path: u32,
-    /// The longest-path bonus: [`LONGEST_PATH_BONUS`] to every player tied for
-    /// the longest path, 0 to the others.
+    /// The longest-path bonus: the board's (10 unless it says otherwise)
+    /// to every player tied for the longest path, 0 to the others.
     pub bonus: u32,
-    /// The final score: `route_points + ticket_points + bonus` (negative when
-    /// failed tickets cost more than the rest earned).
+    /// Other players' routes the player's stations count for the tickets
+    /// (one per station at most, the best choice).
+    pub borrowed: Vec<RouteId>,
+    /// Points of the stations not built.
+    pub station_points: u32,
+    /// The final score: `route_points + ticket_points + bonus +
+    /// station_points` (negative when failed tickets cost more than the
+    /// rest earned).
     pub score: i64,
 }
 
@@ -361,7 +421,9 @@ impl<'b> Game<'b> {
     }
 
     /// A game with the decks in a given order (the last card of `deck` is
-    /// drawn first; the front of `tickets` is drawn first): for tests.
+    /// drawn first; the front of `tickets` is drawn first): for tests. On
+    /// a board that deals long tickets apart (`rules.deal.long`), the long
+    /// tickets of `tickets`, in their order, are the long deck.
     pub fn with_decks(
         board: impl Into<BoardRef<'b>>,
         players: usize,
@@ -376,14 +438,25 @@ impl<'b> Game<'b> {
                 format!("{players} players: the game is for 2 to 5"),
             );
         }
-        if tickets.len() < 3 * players {
-            return illegal(
-                Illegal::Setup,
-                format!(
-                    "{} tickets cannot deal 3 to each of {players} players",
-                    tickets.len()
-                ),
-            );
+        let deal = board.rules.deal;
+        // Long tickets are a deck of their own when the deal says so.
+        let (mut long, tickets): (VecDeque<TicketId>, VecDeque<TicketId>) = if deal.long > 0 {
+            tickets
+                .into_iter()
+                .partition(|&t| board.cards[board.ticket(t).card].long)
+        } else {
+            (VecDeque::new(), tickets)
+        };
+        for (what, have, each) in [
+            ("tickets", tickets.len(), deal.tickets),
+            ("long tickets", long.len(), deal.long),
+        ] {
+            if have < each as usize * players {
+                return illegal(
+                    Illegal::Setup,
+                    format!("{have} {what} cannot deal {each} to each of {players} players"),
+                );
+            }
         }
         if deck.len() < 4 * players + 5 {
             return illegal(Illegal::Setup, "too few train cards to deal");
@@ -425,13 +498,17 @@ impl<'b> Game<'b> {
                 tickets: Vec::new(),
                 route_points: 0,
                 turns: 0,
+                stations: Vec::new(),
             });
         }
         game.refill_face_up();
         for _ in 0..players {
-            let offered = game.draw_tickets();
+            let mut offered: Vec<TicketId> = long.drain(..deal.long as usize).collect();
+            let n = (deal.tickets as usize).min(game.ticket_deck.len());
+            offered.extend(game.ticket_deck.drain(..n));
             game.setup.push(Some(offered));
         }
+        // The long tickets not dealt stay in the box.
         game.next_setup_choice();
         Ok(game)
     }
@@ -454,7 +531,7 @@ impl<'b> Game<'b> {
     /// the player to move.
     pub fn offer(&self, player: usize) -> Option<(&[TicketId], usize)> {
         if let Some(Some(dealt)) = self.setup.get(player) {
-            return Some((dealt, 2));
+            return Some((dealt, self.board.rules.deal.keep as usize));
         }
         match &self.expect {
             Expect::Tickets { offered, min } if player == self.current && !self.in_setup() => {
@@ -628,10 +705,16 @@ impl<'b> Game<'b> {
         }
         if self.in_setup() {
             return match (self.setup[player].clone(), action) {
-                (Some(dealt), Action::KeepTickets(kept)) => self.keep(player, &dealt, 2, kept),
+                (Some(dealt), Action::KeepTickets(kept)) => {
+                    let min = self.board.rules.deal.keep as usize;
+                    self.keep(player, &dealt, min, kept)
+                }
                 (Some(_), _) => illegal(
                     Illegal::ChooseTickets,
-                    "choose the tickets to keep first (at least 2)",
+                    format!(
+                        "choose the tickets to keep first (at least {})",
+                        self.board.rules.deal.keep
+                    ),
                 ),
                 (None, _) => illegal(
                     Illegal::NotYourTurn,
@@ -646,6 +729,23 @@ impl<'b> Game<'b> {
             );
         }
         match (self.expect.clone(), action) {
+            (Expect::Tunnel(tunnel), Action::PayTunnel { locomotives }) => {
+                let claimed = self.pay_tunnel(player, tunnel, *locomotives)?;
+                self.end_turn();
+                Ok(Happened::Claimed(claimed))
+            }
+            (Expect::Tunnel(tunnel), Action::GiveUpTunnel) => {
+                self.discard.extend(&tunnel.turned);
+                self.end_turn();
+                Ok(Happened::TunnelGivenUp(tunnel))
+            }
+            (Expect::Tunnel(_), _) => illegal(
+                Illegal::Tunnel,
+                "pay the tunnel's extra cards or give it up first",
+            ),
+            (_, Action::PayTunnel { .. } | Action::GiveUpTunnel) => {
+                illegal(Illegal::Tunnel, "no tunnel is being claimed")
+            }
             (Expect::Tickets { offered, min }, Action::KeepTickets(kept)) => {
                 self.keep(player, &offered, min, kept)
             }
@@ -712,9 +812,24 @@ impl<'b> Game<'b> {
                     locomotives,
                 },
             ) => {
+                if self.board.routes.get(route.0).is_some_and(|r| r.tunnel) {
+                    return self.begin_tunnel(player, *route, *track, *colour, *locomotives);
+                }
                 let claimed = self.claim(player, *route, *track, *colour, *locomotives)?;
                 self.end_turn();
                 Ok(Happened::Claimed(claimed))
+            }
+            (
+                Expect::Turn,
+                Action::BuildStation {
+                    city,
+                    colour,
+                    locomotives,
+                },
+            ) => {
+                let built = self.build_station(player, *city, *colour, *locomotives)?;
+                self.end_turn();
+                Ok(built)
             }
             (Expect::Turn, Action::Pass) => {
                 if self.has_any_move(player) {
@@ -759,13 +874,18 @@ impl<'b> Game<'b> {
             );
         }
         self.players[player].tickets.extend(kept);
-        // The others go under the deck.
+        // The others go under the deck; a long ticket dealt apart leaves
+        // the game.
         let returned: Vec<TicketId> = offered
             .iter()
             .filter(|t| !kept.contains(t))
             .copied()
             .collect();
-        self.ticket_deck.extend(&returned);
+        let apart = |t: &&TicketId| {
+            self.board.rules.deal.long > 0 && self.board.cards[self.board.ticket(**t).card].long
+        };
+        let back: Vec<TicketId> = returned.iter().filter(|t| !apart(t)).copied().collect();
+        self.ticket_deck.extend(back);
         let happened = Happened::TicketsKept {
             kept: kept.to_vec(),
             returned,
@@ -788,7 +908,7 @@ impl<'b> Game<'b> {
                 self.current = p;
                 self.expect = Expect::Tickets {
                     offered: self.setup[p].clone().unwrap_or_default(),
-                    min: 2,
+                    min: self.board.rules.deal.keep as usize,
                 };
             }
             None => {
@@ -899,22 +1019,34 @@ impl<'b> Game<'b> {
             || self.face_up.iter().any(|&c| c != Card::Locomotive)
     }
 
-    /// The cards paying for `length` with `locomotives` locomotives and the
-    /// rest in `colour`, if the hand has them.
-    fn payment(
+    /// Whether the hand of `player` holds `length` cards of `colour` (the
+    /// track's colour, any one on gray) with `locomotives` locomotives
+    /// standing in for some, at least `ferry` of them; `what` names the
+    /// track or station in messages.
+    #[allow(clippy::too_many_arguments)]
+    fn check_cards(
         &self,
         player: usize,
-        route: RouteId,
-        track: usize,
+        what: &dyn Fn() -> String,
+        length: u32,
+        track_colour: Colour,
         colour: Colour,
         locomotives: u32,
+        ferry: u32,
     ) -> Result<(), RuleError> {
-        let length = self.board.route(route).length;
-        let track_colour = self.board.route(route).tracks[track];
         if locomotives > length {
             return illegal(
                 Illegal::Cards,
-                format!("{locomotives} locomotives for a route of {length}"),
+                format!("{locomotives} locomotives for {} of {length}", what()),
+            );
+        }
+        if locomotives < ferry {
+            return illegal(
+                Illegal::Cards,
+                format!(
+                    "{} is a ferry: at least {ferry} of its cards must be locomotives",
+                    what()
+                ),
             );
         }
         let coloured = length - locomotives;
@@ -931,24 +1063,52 @@ impl<'b> Game<'b> {
                     Illegal::Colour,
                     format!(
                         "{} ({track_colour}) cannot be paid with {colour} cards",
-                        self.board.route_label(route)
+                        what()
                     ),
                 );
             }
             if hand[Card::Train(colour).index()] < coloured {
                 return illegal(
                     Illegal::Cards,
-                    format!("not enough {colour} cards ({coloured} needed)"),
+                    format!(
+                        "not enough {colour} cards ({coloured} needed, {} held)",
+                        hand[Card::Train(colour).index()]
+                    ),
                 );
             }
         }
         if hand[8] < locomotives {
             return illegal(
                 Illegal::Cards,
-                format!("not enough locomotives ({locomotives} needed)"),
+                format!(
+                    "not enough locomotives ({locomotives} needed, {} held)",
+                    hand[8]
+                ),
             );
         }
         Ok(())
+    }
+
+    /// Whether `player` may pay for track `track` of `route` so.
+    fn payment(
+        &self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<(), RuleError> {
+        let r = self.board.route(route);
+        let what = || self.board.route_label(route);
+        self.check_cards(
+            player,
+            &what,
+            r.length,
+            r.tracks[track],
+            colour,
+            locomotives,
+            r.ferry,
+        )
     }
 
     fn claim(
@@ -961,18 +1121,42 @@ impl<'b> Game<'b> {
     ) -> Result<Claimed, RuleError> {
         self.can_claim_track(player, route, track)?;
         self.payment(player, route, track, colour, locomotives)?;
-        let before = self.completed_tickets(player);
-        let r = self.board.route(route);
-        let coloured = r.length - locomotives;
-        let p = &mut self.players[player];
-        if coloured > 0 {
-            p.hand[Card::Train(colour).index()] -= coloured;
+        let paid = paid_as(self.board.route(route).length, colour, locomotives);
+        Ok(self.take_track(player, route, track, paid, Vec::new()))
+    }
+
+    /// Takes the cards `paid` from the hand of `player` to the discard
+    /// pile.
+    fn pay(&mut self, player: usize, paid: Paid) {
+        let hand = &mut self.players[player].hand;
+        if let Some((colour, n)) = paid.cards {
+            hand[Card::Train(colour).index()] -= n;
             self.discard
-                .extend(std::iter::repeat_n(Card::Train(colour), coloured as usize));
+                .extend(std::iter::repeat_n(Card::Train(colour), n as usize));
         }
-        p.hand[8] -= locomotives;
-        self.discard
-            .extend(std::iter::repeat_n(Card::Locomotive, locomotives as usize));
+        hand[8] -= paid.locomotives;
+        self.discard.extend(std::iter::repeat_n(
+            Card::Locomotive,
+            paid.locomotives as usize,
+        ));
+    }
+
+    /// Gives track `track` of `route` to `player` for the cards `paid`
+    /// (checked by the caller); `turned` are a tunnel's turned cards, which
+    /// go to the discard pile too.
+    fn take_track(
+        &mut self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        paid: Paid,
+        turned: Vec<Card>,
+    ) -> Claimed {
+        let before = self.completed_tickets(player);
+        self.pay(player, paid);
+        self.discard.extend(&turned);
+        let r = self.board.route(route);
+        let p = &mut self.players[player];
         p.cars -= r.length;
         p.route_points += r.points;
         p.tracks.push((route, track));
@@ -982,25 +1166,189 @@ impl<'b> Game<'b> {
             .into_iter()
             .filter(|t| !before.contains(t))
             .collect();
-        Ok(Claimed {
+        Claimed {
             route,
             track,
-            paid: Paid {
-                cards: (coloured > 0).then_some((colour, coloured)),
-                locomotives,
-            },
+            paid,
             completed,
-        })
+            turned,
+        }
+    }
+
+    /// A tunnel's claim: checks it as any claim, turns three cards from the
+    /// deck, and claims it at once when they ask for nothing more, gives
+    /// it up at once when the hand cannot pay what they ask, and else asks
+    /// the player ([`Expect::Tunnel`]).
+    fn begin_tunnel(
+        &mut self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<Happened, RuleError> {
+        self.can_claim_track(player, route, track)?;
+        self.payment(player, route, track, colour, locomotives)?;
+        let paid = paid_as(self.board.route(route).length, colour, locomotives);
+        let turned: Vec<Card> = (0..TUNNEL_CARDS).map_while(|_| self.pop_deck()).collect();
+        let required = extra_asked(paid, &turned);
+        let tunnel = Tunnel {
+            route,
+            track,
+            paid,
+            turned,
+            required,
+        };
+        if required == 0 {
+            let claimed = self.take_track(player, route, track, paid, tunnel.turned);
+            self.end_turn();
+            return Ok(Happened::Claimed(claimed));
+        }
+        if extra_options(&self.players[player].hand, &tunnel).is_empty() {
+            self.discard.extend(&tunnel.turned);
+            self.end_turn();
+            return Ok(Happened::TunnelGivenUp(tunnel));
+        }
+        self.expect = Expect::Tunnel(tunnel.clone());
+        Ok(Happened::TunnelDrawn(tunnel))
+    }
+
+    /// Claims the tunnel being claimed, with `locomotives` of its extra
+    /// cards locomotives.
+    fn pay_tunnel(
+        &mut self,
+        player: usize,
+        tunnel: Tunnel,
+        locomotives: u32,
+    ) -> Result<Claimed, RuleError> {
+        let options = extra_options(&self.players[player].hand, &tunnel);
+        let Some(extra) = options.iter().find(|o| o.locomotives == locomotives) else {
+            let counts: Vec<String> = options.iter().map(|o| o.locomotives.to_string()).collect();
+            return illegal(
+                Illegal::Tunnel,
+                format!(
+                    "{} extra cards with {locomotives} locomotives cannot be paid (locomotives possible: {})",
+                    tunnel.required,
+                    counts.join(", ")
+                ),
+            );
+        };
+        let paid = Paid {
+            cards: match (tunnel.paid.cards, extra.cards) {
+                (Some((c, a)), Some((_, b))) => Some((c, a + b)),
+                (a, b) => a.or(b),
+            },
+            locomotives: tunnel.paid.locomotives + extra.locomotives,
+        };
+        Ok(self.take_track(player, tunnel.route, tunnel.track, paid, tunnel.turned))
+    }
+
+    /// The extra cards the player to move may pay for the tunnel being
+    /// claimed (none when no tunnel is): every legal set, cards of the
+    /// colour paid and locomotives, ordered by the number of locomotives
+    /// (tCHu's `possibleAdditionalCards`).
+    pub fn tunnel_options(&self) -> Vec<Paid> {
+        match &self.expect {
+            Expect::Tunnel(t) if !self.over => extra_options(&self.players[self.current].hand, t),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Builds a station for `player` on `city`, paying so.
+    fn build_station(
+        &mut self,
+        player: usize,
+        city: CityId,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<Happened, RuleError> {
+        let cost = self.station_cost(player, city)?;
+        let name = &self.board.city(city).name;
+        let what = || format!("a station in {name}");
+        self.check_cards(player, &what, cost, Colour::Gray, colour, locomotives, 0)?;
+        let paid = paid_as(cost, colour, locomotives);
+        self.pay(player, paid);
+        self.players[player].stations.push(city);
+        Ok(Happened::StationBuilt { city, paid })
+    }
+
+    /// The cards the next station of `player` costs, if they may build one
+    /// on `city` (cards aside).
+    pub fn station_cost(&self, player: usize, city: CityId) -> Result<u32, RuleError> {
+        let Some(rule) = &self.board.rules.stations else {
+            return illegal(Illegal::Station, "this board has no stations");
+        };
+        let Some(c) = self.board.cities.get(city.0) else {
+            return illegal(Illegal::Station, format!("there is no city {}", city.0));
+        };
+        let built = self.players[player].stations.len();
+        let Some(&cost) = rule.costs.get(built) else {
+            return illegal(
+                Illegal::Station,
+                format!("all {} stations are built", rule.count()),
+            );
+        };
+        if let Some(p) = self.station_owner(city) {
+            return illegal(
+                Illegal::Station,
+                format!("{} has a station already (player {p}'s)", c.name),
+            );
+        }
+        Ok(cost)
+    }
+
+    /// Who built the station on `city`, if anyone did.
+    pub fn station_owner(&self, city: CityId) -> Option<usize> {
+        self.players.iter().position(|p| p.stations.contains(&city))
+    }
+
+    /// Every way `player` may pay for their next station (none when they
+    /// may build no more, or the board has none), as
+    /// [`Game::payments`] for a gray track of the station's cost.
+    pub fn station_payments(&self, player: usize) -> Vec<Payment> {
+        let Some(rule) = &self.board.rules.stations else {
+            return Vec::new();
+        };
+        match rule.costs.get(self.players[player].stations.len()) {
+            Some(&cost) => ways_to_pay(&self.players[player].hand, cost, Colour::Gray, 0),
+            None => Vec::new(),
+        }
+    }
+
+    /// Every station `player` could build now: per city without one and
+    /// per card colour, the payment with the fewest locomotives.
+    pub fn station_builds(&self, player: usize) -> Vec<Action> {
+        let payments = self.station_payments(player);
+        if payments.is_empty() {
+            return Vec::new();
+        }
+        let free = (0..self.board.cities.len())
+            .map(CityId)
+            .filter(|&c| self.station_owner(c).is_none());
+        let mut out = Vec::new();
+        for city in free {
+            for p in &payments {
+                out.push(Action::BuildStation {
+                    city,
+                    colour: p.colour.unwrap_or(COLOURS[0]),
+                    locomotives: p.min_locomotives,
+                });
+            }
+        }
+        out
     }
 
     /// The held tickets of `player` (each by its first trip) that the
-    /// player's routes complete (a ticket with several trips: any of them).
+    /// player's routes complete (a ticket with several trips: any of them),
+    /// with the routes their stations would borrow now ([`Game::borrowed`]).
     pub fn completed_tickets(&self, player: usize) -> Vec<TicketId> {
         let board: &Board = &self.board;
         let p = &self.players[player];
         let trips = |t: &TicketId| &board.cards[board.ticket(*t).card].trips;
         let all: Vec<TicketId> = p.tickets.iter().flat_map(trips).copied().collect();
-        let eval = evaluate(board, &p.routes(), &all);
+        let mut routes = p.routes();
+        routes.extend(self.borrowed(player));
+        let eval = evaluate(board, &routes, &all);
         p.tickets
             .iter()
             .copied()
@@ -1052,36 +1400,21 @@ impl<'b> Game<'b> {
     /// the track is closed to them, [`Game::can_claim_track`]): per card
     /// colour the track takes (every colour on gray, in [`COLOURS`] order)
     /// of which the hand holds at least one, the fewest and the most
-    /// locomotives standing in for the rest; then locomotives alone, if the
-    /// hand holds enough. Any count between a payment's fewest and most is
-    /// legal.
+    /// locomotives standing in for the rest (a ferry's fewest at least its
+    /// locomotives); then locomotives alone, if the hand holds enough. Any
+    /// count between a payment's fewest and most is legal. A tunnel may
+    /// then ask for more ([`Game::tunnel_options`]).
     pub fn payments(&self, player: usize, route: RouteId, track: usize) -> Vec<Payment> {
         if self.can_claim_track(player, route, track).is_err() {
             return Vec::new();
         }
         let r = self.board.route(route);
-        let hand = &self.players[player].hand;
-        let locomotives = hand[Card::Locomotive.index()];
-        let mut out: Vec<Payment> = card_colours(r.tracks[track])
-            .filter_map(|colour| {
-                let have = hand[Card::Train(colour).index()];
-                let min = r.length.saturating_sub(have);
-                let max = locomotives.min(r.length - 1);
-                (have > 0 && min <= max).then_some(Payment {
-                    colour: Some(colour),
-                    min_locomotives: min,
-                    max_locomotives: max,
-                })
-            })
-            .collect();
-        if locomotives >= r.length {
-            out.push(Payment {
-                colour: None,
-                min_locomotives: r.length,
-                max_locomotives: r.length,
-            });
-        }
-        out
+        ways_to_pay(
+            &self.players[player].hand,
+            r.length,
+            r.tracks[track],
+            r.ferry,
+        )
     }
 
     fn has_any_move(&self, player: usize) -> bool {
@@ -1090,10 +1423,12 @@ impl<'b> Game<'b> {
             || !self.face_up.is_empty()
             || !self.ticket_deck.is_empty()
             || !self.claims(player).is_empty()
+            || !self.station_builds(player).is_empty()
     }
 
-    /// Every legal move of the player to move (claims with their cheapest
-    /// locomotive count per colour).
+    /// Every legal move of the player to move (claims and stations with
+    /// their cheapest locomotive count per colour; a tunnel's extra cards
+    /// in every legal count).
     pub fn legal(&self) -> Vec<Action> {
         let p = self.current;
         if self.over {
@@ -1128,6 +1463,16 @@ impl<'b> Game<'b> {
                 }
                 out
             }
+            Expect::Tunnel(t) => {
+                let mut out: Vec<Action> = extra_options(&self.players[p].hand, t)
+                    .into_iter()
+                    .map(|o| Action::PayTunnel {
+                        locomotives: o.locomotives,
+                    })
+                    .collect();
+                out.push(Action::GiveUpTunnel);
+                out
+            }
             Expect::Turn => {
                 let mut out: Vec<Action> =
                     (0..self.face_up.len()).map(Action::DrawFaceUp).collect();
@@ -1138,6 +1483,7 @@ impl<'b> Game<'b> {
                     out.push(Action::DrawTickets);
                 }
                 out.extend(self.claims(p));
+                out.extend(self.station_builds(p));
                 if out.is_empty() {
                     out.push(Action::Pass);
                 }
@@ -1174,6 +1520,55 @@ impl<'b> Game<'b> {
         self.over = true;
     }
 
+    /// The other players' routes the stations of `player` count for their
+    /// tickets, as if the game ended now: one per station at most, the
+    /// choice that scores the held tickets best (none that adds nothing).
+    pub fn borrowed(&self, player: usize) -> Vec<RouteId> {
+        let p = &self.players[player];
+        if p.stations.is_empty() || p.tickets.is_empty() {
+            return Vec::new();
+        }
+        let choices: Vec<Vec<RouteId>> = p
+            .stations
+            .iter()
+            .map(|&c| stations::borrowable(&self.board, &self.owner, player, c))
+            .collect();
+        stations::best_borrowing(&p.routes(), &choices, |routes| {
+            self.ticket_points(&p.tickets, routes).0
+        })
+    }
+
+    /// The ticket points `tickets` score over `routes` (each its best
+    /// completed trip, or minus its smallest), with the trips completed
+    /// and the tickets failed (each by its smallest trip).
+    fn ticket_points(
+        &self,
+        tickets: &[TicketId],
+        routes: &[RouteId],
+    ) -> (i64, Vec<TicketId>, Vec<TicketId>) {
+        let cards = |t: &TicketId| &self.board.cards[self.board.ticket(*t).card].trips;
+        let trips: Vec<TicketId> = tickets.iter().flat_map(cards).copied().collect();
+        let eval = evaluate(&self.board, routes, &trips);
+        let failed: Vec<TicketId> = tickets
+            .iter()
+            .filter(|&t| !cards(t).iter().any(|c| eval.completed.contains(c)))
+            .map(|t| {
+                *cards(t)
+                    .iter()
+                    .min_by_key(|&&c| (self.board.ticket(c).points, c))
+                    .expect("a ticket has a trip")
+            })
+            .collect();
+        let points = |ts: &[TicketId]| -> i64 {
+            ts.iter().map(|&t| self.board.ticket(t).points as i64).sum()
+        };
+        (
+            points(&eval.completed) - points(&failed),
+            eval.completed,
+            failed,
+        )
+    }
+
     /// Final scores (valid at any time; final once the game is over).
     pub fn results(&self) -> Vec<FinalScore> {
         let longest: Vec<u32> = self
@@ -1185,44 +1580,122 @@ impl<'b> Game<'b> {
         self.players
             .iter()
             .zip(&longest)
-            .map(|(p, &length)| {
+            .enumerate()
+            .map(|(i, (p, &length))| {
                 // A held ticket scores its best completed trip, or loses its
-                // smallest trip's points (one trip: its points).
-                let cards = |t: &TicketId| &self.board.cards[self.board.ticket(*t).card].trips;
-                let trips: Vec<TicketId> = p.tickets.iter().flat_map(cards).copied().collect();
-                let eval = evaluate(&self.board, &p.routes(), &trips);
-                let failed: Vec<TicketId> = p
-                    .tickets
-                    .iter()
-                    .filter(|&t| !cards(t).iter().any(|c| eval.completed.contains(c)))
-                    .map(|t| {
-                        *cards(t)
-                            .iter()
-                            .min_by_key(|&&c| (self.board.ticket(c).points, c))
-                            .expect("a ticket has a trip")
-                    })
-                    .collect();
-                let points = |ts: &[TicketId]| -> i64 {
-                    ts.iter().map(|&t| self.board.ticket(t).points as i64).sum()
-                };
-                let ticket_points = points(&eval.completed) - points(&failed);
+                // smallest trip's points (one trip: its points); stations
+                // count the routes they borrow.
+                let borrowed = self.borrowed(i);
+                let mut routes = p.routes();
+                routes.extend(&borrowed);
+                let (ticket_points, completed, failed) = self.ticket_points(&p.tickets, &routes);
                 let bonus = if best > 0 && length == best {
-                    LONGEST_PATH_BONUS
+                    self.board.rules.longest_path_bonus
                 } else {
                     0
                 };
+                let station_points = self
+                    .board
+                    .rules
+                    .stations
+                    .as_ref()
+                    .map_or(0, |s| (s.count() - p.stations.len()) as u32 * s.points);
                 FinalScore {
                     route_points: p.route_points,
-                    completed: eval.completed.clone(),
+                    completed,
                     failed,
                     ticket_points,
                     longest_path: length,
                     bonus,
-                    score: p.route_points as i64 + ticket_points + bonus as i64,
+                    borrowed,
+                    station_points,
+                    score: p.route_points as i64
+                        + ticket_points
+                        + bonus as i64
+                        + station_points as i64,
                 }
             })
             .collect()
     }
+}
+
+/// The cards of a payment of `length` with `locomotives` locomotives and
+/// the rest in `colour`.
+fn paid_as(length: u32, colour: Colour, locomotives: u32) -> Paid {
+    let coloured = length - locomotives;
+    Paid {
+        cards: (coloured > 0).then_some((colour, coloured)),
+        locomotives,
+    }
+}
+
+/// Every way a hand may pay `length` cards for a track of `track_colour`
+/// (any one colour on gray) with at least `ferry` locomotives: see
+/// [`Game::payments`].
+fn ways_to_pay(hand: &Hand, length: u32, track_colour: Colour, ferry: u32) -> Vec<Payment> {
+    let locomotives = hand[Card::Locomotive.index()];
+    let mut out: Vec<Payment> = card_colours(track_colour)
+        .filter_map(|colour| {
+            let have = hand[Card::Train(colour).index()];
+            let min = length.saturating_sub(have).max(ferry);
+            let max = locomotives.min(length - 1);
+            (have > 0 && min <= max).then_some(Payment {
+                colour: Some(colour),
+                min_locomotives: min,
+                max_locomotives: max,
+            })
+        })
+        .collect();
+    if locomotives >= length {
+        out.push(Payment {
+            colour: None,
+            min_locomotives: length,
+            max_locomotives: length,
+        });
+    }
+    out
+}
+
+/// The extra cards a tunnel's turned cards ask for, paid so: one for each
+/// locomotive or card of the colour paid; only locomotives count when
+/// only locomotives were paid.
+fn extra_asked(paid: Paid, turned: &[Card]) -> u32 {
+    let colour = paid.cards.map(|(c, _)| Card::Train(c));
+    turned
+        .iter()
+        .filter(|&&c| c == Card::Locomotive || Some(c) == colour)
+        .count() as u32
+}
+
+/// The legal sets of a tunnel's extra cards for a hand (the cards paid
+/// first still in it): `required` cards of the colour paid and
+/// locomotives, from the hand less the cards paid first, ordered by the
+/// number of locomotives; only locomotives when only locomotives were
+/// paid.
+fn extra_options(hand: &Hand, tunnel: &Tunnel) -> Vec<Paid> {
+    let k = tunnel.required;
+    let locomotives = hand[8].saturating_sub(tunnel.paid.locomotives);
+    let coloured = tunnel
+        .paid
+        .cards
+        .map(|(c, n)| (c, hand[Card::Train(c).index()].saturating_sub(n)));
+    (0..=k)
+        .filter(|&l| l <= locomotives)
+        .filter_map(|l| {
+            let rest = k - l;
+            match coloured {
+                _ if rest == 0 => Some(Paid {
+                    cards: None,
+                    locomotives: l,
+                }),
+                Some((c, have)) if have >= rest => Some(Paid {
+                    cards: Some((c, rest)),
+                    locomotives: l,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// The longest continuous path (trail: no route used twice, cities may

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::board::{Board, Colour, RouteId, TicketId};
+use crate::board::{Board, CityId, Colour, RouteId, TicketId};
 use crate::game::rules::{Action, BoardRef, Game};
 use crate::game::state::StateError;
 
@@ -46,6 +46,22 @@ pub enum Move {
         /// Locomotives paid.
         locomotives: u32,
     },
+    /// Paid a tunnel's extra cards.
+    Tunnel {
+        /// Locomotives among them.
+        locomotives: u32,
+    },
+    /// Gave a tunnel up.
+    GiveUp,
+    /// Built a station.
+    Station {
+        /// The city's index.
+        city: usize,
+        /// The colour of the cards paid.
+        colour: Colour,
+        /// Locomotives paid.
+        locomotives: u32,
+    },
     /// Passed (no other move was possible).
     Pass,
 }
@@ -67,6 +83,19 @@ impl From<&Action> for Move {
             } => Move::Claim {
                 route: route.0,
                 track: *track,
+                colour: *colour,
+                locomotives: *locomotives,
+            },
+            Action::PayTunnel { locomotives } => Move::Tunnel {
+                locomotives: *locomotives,
+            },
+            Action::GiveUpTunnel => Move::GiveUp,
+            Action::BuildStation {
+                city,
+                colour,
+                locomotives,
+            } => Move::Station {
+                city: city.0,
                 colour: *colour,
                 locomotives: *locomotives,
             },
@@ -92,6 +121,19 @@ impl From<&Move> for Action {
             } => Action::Claim {
                 route: RouteId(*route),
                 track: *track,
+                colour: *colour,
+                locomotives: *locomotives,
+            },
+            Move::Tunnel { locomotives } => Action::PayTunnel {
+                locomotives: *locomotives,
+            },
+            Move::GiveUp => Action::GiveUpTunnel,
+            Move::Station {
+                city,
+                colour,
+                locomotives,
+            } => Action::BuildStation {
+                city: CityId(*city),
                 colour: *colour,
                 locomotives: *locomotives,
             },
@@ -365,6 +407,13 @@ mod tests {
                 locomotives: 2,
             },
             Action::Pass,
+            Action::PayTunnel { locomotives: 2 },
+            Action::GiveUpTunnel,
+            Action::BuildStation {
+                city: CityId(4),
+                colour: Colour::Blue,
+                locomotives: 1,
+            },
         ];
         for a in &actions {
             let text = Move::from(a).to_json();

@@ -11,6 +11,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::board::{Board, RouteId, TicketId};
+use crate::game::event::{Event, Happened};
 use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Game, Illegal, RuleError};
 
@@ -76,6 +77,59 @@ pub struct Played {
     pub stalled: bool,
     /// Every move, by seat: the game again from its seed, for a review.
     pub actions: Vec<(usize, Action)>,
+    /// How often the board's own rules were used.
+    pub used: RulesUsed,
+}
+
+/// How often a game used the board's own rules: tunnels, ferries and
+/// stations (all 0 on a board without them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RulesUsed {
+    /// Tunnels claimed.
+    pub tunnels_claimed: u32,
+    /// Tunnels given up (by choice, or a hand that could not pay).
+    pub tunnels_given_up: u32,
+    /// Tunnels whose turned cards asked for extra cards (paid or not).
+    pub tunnels_asked_more: u32,
+    /// Ferries claimed.
+    pub ferries_claimed: u32,
+    /// Stations built.
+    pub stations_built: u32,
+    /// Other players' routes used by stations at the end.
+    pub routes_borrowed: u32,
+}
+
+impl RulesUsed {
+    /// Counts what `event` used.
+    pub fn count(&mut self, board: &Board, event: &Event) {
+        match &event.happened {
+            Happened::Claimed(c) => {
+                let r = board.route(c.route);
+                self.tunnels_claimed += r.tunnel as u32;
+                let paid = c.paid.cards.map_or(0, |(_, n)| n) + c.paid.locomotives;
+                self.tunnels_asked_more += (r.tunnel && paid > r.length) as u32;
+                self.ferries_claimed += (r.ferry > 0) as u32;
+            }
+            Happened::TunnelGivenUp(_) => {
+                self.tunnels_given_up += 1;
+                self.tunnels_asked_more += 1;
+            }
+            Happened::StationBuilt { .. } => self.stations_built += 1,
+            _ => {}
+        }
+    }
+
+    /// The sum of two counts.
+    pub fn add(self, o: RulesUsed) -> RulesUsed {
+        RulesUsed {
+            tunnels_claimed: self.tunnels_claimed + o.tunnels_claimed,
+            tunnels_given_up: self.tunnels_given_up + o.tunnels_given_up,
+            tunnels_asked_more: self.tunnels_asked_more + o.tunnels_asked_more,
+            ferries_claimed: self.ferries_claimed + o.ferries_claimed,
+            stations_built: self.stations_built + o.stations_built,
+            routes_borrowed: self.routes_borrowed + o.routes_borrowed,
+        }
+    }
 }
 
 /// Plays one game between `names` (in turn order) from `seed`. A strategy's
@@ -94,6 +148,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
     let mut moves = 0;
     let mut actions = Vec::new();
     let mut capped = false;
+    let mut used = RulesUsed::default();
     while !g.is_over() {
         if moves >= MAX_MOVES {
             g.stop();
@@ -102,7 +157,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         }
         let me = g.current();
         let action = strategies[me].decide(&g, me, &mut rng);
-        g.apply(me, &action).map_err(|e| {
+        let event = g.apply(me, &action).map_err(|e| {
             RuleError::new(
                 e.kind,
                 format!(
@@ -111,11 +166,13 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
                 ),
             )
         })?;
+        used.count(board, &event);
         actions.push((me, action));
         moves += 1;
     }
     let stalled = capped || g.stalled();
     let results = g.results();
+    used.routes_borrowed = results.iter().map(|r| r.borrowed.len() as u32).sum();
     let seats = results
         .iter()
         .enumerate()
@@ -148,6 +205,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         moves,
         stalled,
         actions,
+        used,
     })
 }
 
@@ -231,6 +289,9 @@ pub struct GameRecord {
     pub stalled: bool,
     /// One entry per player, in turn order.
     pub seats: Vec<SeatRecord>,
+    /// How often the board's own rules were used.
+    #[serde(default)]
+    pub used: RulesUsed,
 }
 
 /// A seat with the routes and tickets that [`Seat`]'s JSON leaves out.
@@ -251,6 +312,7 @@ impl GameRecord {
         GameRecord {
             moves: played.moves,
             stalled: played.stalled,
+            used: played.used,
             seats: played
                 .seats
                 .iter()
@@ -291,6 +353,7 @@ impl GameRecord {
             .collect::<Result<_, String>>()?;
         Ok(Played {
             seats,
+            used: self.used,
             moves: self.moves,
             stalled: self.stalled,
             actions: Vec::new(),

@@ -466,6 +466,10 @@ pub struct SimulateReport {
     /// Per strategy: the routes claimed most often in play (share of its
     /// seats), beside their share of the optima of a sweep when known.
     pub routes: Vec<RouteShare>,
+    /// How often the board's own rules were used, over all games (only on
+    /// a board with tunnels, ferries or stations).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_used: Option<crate::game::simulate::RulesUsed>,
 }
 
 /// A route a strategy claims often, in play and in the optima.
@@ -528,6 +532,12 @@ impl SimulateReport {
             stalled: played.iter().filter(|p| p.stalled).count(),
             strategies,
             routes,
+            rules_used: board.has_own_rules().then(|| {
+                played.iter().fold(
+                    Default::default(),
+                    |all: crate::game::simulate::RulesUsed, p| all.add(p.used),
+                )
+            }),
         }
     }
 }

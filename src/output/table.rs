@@ -279,6 +279,18 @@ impl SimulateReport {
             );
         }
         out.push_str("\n(tickets: completed/held per game; gap: optimum minus score without the longest-path bonus)\n");
+        if let Some(u) = &self.rules_used {
+            let _ = writeln!(
+                out,
+                "\nthe board's own rules, over all games: tunnels claimed {}, given up {} ({} asked for extra cards); ferries claimed {}; stations built {}, routes borrowed by stations {}",
+                u.tunnels_claimed,
+                u.tunnels_given_up,
+                u.tunnels_asked_more,
+                u.ferries_claimed,
+                u.stations_built,
+                u.routes_borrowed
+            );
+        }
         out
     }
 }

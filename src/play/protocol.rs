@@ -92,6 +92,12 @@ pub mod description {
     pub const NOT_OVER: &str = "game is not over";
     /// `getCoach` or `getReview` while the coach has too much queued.
     pub const COACH_BUSY: &str = "coach is busy, try again";
+    /// Another move while a tunnel's extra cards are asked for, or a
+    /// tunnel's payment that is not one of the options.
+    pub const TUNNEL: &str = "pay the tunnel's extra cards or give it up";
+    /// A station the board or the player does not have, or on a city
+    /// that has one.
+    pub const INVALID_STATION: &str = "invalid station";
 }
 
 /// A request: a command and its parameters, with an optional id the answer

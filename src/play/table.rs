@@ -360,6 +360,19 @@ impl Table {
                     paid.join(" + ")
                 )
             }
+            Happened::TunnelDrawn(t) => format!(
+                "{name} tried the tunnel {}: the cards turned ask for {} more",
+                board.route_label(t.route),
+                counted(t.required, "card")
+            ),
+            Happened::TunnelGivenUp(t) => format!(
+                "{name} gave up the tunnel {} ({} more asked for)",
+                board.route_label(t.route),
+                counted(t.required, "card")
+            ),
+            Happened::StationBuilt { city, .. } => {
+                format!("{name} built a station in {}", board.city(*city).name)
+            }
             Happened::Passed => format!("{name} passed: no move was possible"),
         };
         self.history.push(line);

@@ -503,6 +503,8 @@ fn refusal(m: &MoveCommand, e: &RuleError) -> &'static str {
         Illegal::Colour => d::INVALID_TRAIN_COLOR,
         Illegal::Cards => d::INSUFFICIENT_CARDS,
         Illegal::Pass => d::PASS_NOT_ALLOWED,
+        Illegal::Tunnel => d::TUNNEL,
+        Illegal::Station => d::INVALID_STATION,
         Illegal::Setup => d::SERVER_ERROR,
     }
 }

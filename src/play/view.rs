@@ -57,6 +57,7 @@ fn turn(game: &Game) -> Value {
             Expect::Turn => "turn",
             Expect::SecondCard => "secondCard",
             Expect::Tickets { .. } => "destinations",
+            Expect::Tunnel(_) => "tunnel",
         }
     };
     // At the start everyone chooses at once: no one is to move.
@@ -356,6 +357,35 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
         Happened::TicketsKept { kept, .. } => (
             "selectDestinations",
             json!({ "description": d::SUCCESS, "gameId": id, "playerId": seat, "kept": kept.len() }),
+        ),
+        Happened::TunnelDrawn(t) | Happened::TunnelGivenUp(t) => {
+            let turned: Vec<Value> = t
+                .turned
+                .iter()
+                .map(|&c| card_name(Some(c)).into())
+                .collect();
+            let given_up = matches!(event.happened, Happened::TunnelGivenUp(_));
+            (
+                if given_up {
+                    "tunnelGivenUp"
+                } else {
+                    "tunnelCards"
+                },
+                json!({
+                    "description": d::SUCCESS, "gameId": id, "playerId": seat,
+                    "routeIndex": table.board.index_of(t.route, t.track),
+                    "drawnCards": turned, "additionalCards": t.required,
+                }),
+            )
+        }
+        Happened::StationBuilt { city, .. } => (
+            "buildStation",
+            json!({
+                "description": d::SUCCESS, "gameId": id, "playerId": seat,
+                "city": board.city(*city).name,
+                "stationsLeft": board.rules.stations.as_ref()
+                    .map_or(0, |s| s.count() - game.players[seat].stations.len()),
+            }),
         ),
         Happened::Passed => (
             "passTurn",
