@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
 use serde::Serialize;
 
 use ttr_opt::analysis::check::{check_within, PlanFile};
@@ -26,11 +27,13 @@ use ttr_opt::game::deals::{
 use ttr_opt::game::players::check_players;
 use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
 use ttr_opt::game::review::{review_games, review_saved, ReviewOptions};
+use ttr_opt::game::rules::{Card, Hand, COLOURS};
 use ttr_opt::game::saved::SavedGame;
 use ttr_opt::game::simulate::{
     simulate as play_games, simulate_range_within, single_player_optimum, GameRecord, Played,
 };
 use ttr_opt::game::state::GameState;
+use ttr_opt::game::tunnel::{card_name, card_named, tunnel_options, TunnelError, TURNED};
 use ttr_opt::model::Instance;
 use ttr_opt::output::report::{
     BreakEvenReport, OptimaReport, SensitivityReport, SimulateReport, SolveReport, SweepReport,
@@ -669,6 +672,131 @@ fn simulate_merge(
     })
 }
 
+/// The card names a tunnel's cards are given by, for errors.
+const CARD_NAMES: &str = "red, orange, yellow, green, blue, pink, white, black or locomotive";
+
+/// A `ValueError` naming the entry: `hand["green"]: ...`.
+fn bad_entry(entry: impl std::fmt::Display, problem: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{entry}: {problem}"))
+}
+
+/// A Python value as its `repr`, for errors.
+fn shown(value: &Bound<'_, PyAny>) -> String {
+    value
+        .repr()
+        .map_or_else(|_| "?".to_string(), |r| r.to_string())
+}
+
+/// A card by its name in the board format, or a `ValueError` naming
+/// `entry`.
+fn card_of(entry: &str, name: &Bound<'_, PyAny>) -> PyResult<Card> {
+    name.extract::<String>()
+        .ok()
+        .and_then(|n| card_named(&n))
+        .ok_or_else(|| {
+            bad_entry(
+                entry,
+                format!("unknown colour {}: expected {CARD_NAMES}", shown(name)),
+            )
+        })
+}
+
+/// Cards given as a dict {colour: count}, counted by [`Card::index`];
+/// `what` names the argument in errors.
+fn cards_of(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Hand> {
+    let dict = value.cast::<PyDict>().map_err(|_| {
+        bad_entry(
+            what,
+            format!("expected a dict {{colour: count}}, got {}", shown(value)),
+        )
+    })?;
+    let mut hand = [0u32; 9];
+    for (key, count) in dict.iter() {
+        let entry = format!("{what}[{}]", shown(&key));
+        let card = card_of(&entry, &key)?;
+        let n = count
+            .extract::<i64>()
+            .ok()
+            .and_then(|n| u32::try_from(n).ok())
+            .ok_or_else(|| {
+                bad_entry(
+                    &entry,
+                    format!(
+                        "expected a whole number of cards, 0 or more, got {}",
+                        shown(&count)
+                    ),
+                )
+            })?;
+        let slot = &mut hand[card.index()];
+        *slot = slot
+            .checked_add(n)
+            .ok_or_else(|| bad_entry(&entry, "too many cards"))?;
+    }
+    Ok(hand)
+}
+
+/// Cards as a dict {colour: count} without the zero counts, colours in
+/// [`COLOURS`] order and locomotives last.
+fn cards_dict<'py>(py: Python<'py>, hand: &Hand) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    let cards = COLOURS
+        .iter()
+        .map(|&c| Card::Train(c))
+        .chain([Card::Locomotive]);
+    for card in cards {
+        let n = hand[card.index()];
+        if n > 0 {
+            dict.set_item(card_name(card), n)?;
+        }
+    }
+    Ok(dict)
+}
+
+/// A tunnel's extra cards: how many the turned cards `drawn` ask for after
+/// the `initial` payment from `hand`, and every way to pay them, as Python
+/// objects (no solve: nothing to release the GIL for).
+#[pyfunction]
+fn possible_additional_cards<'py>(
+    py: Python<'py>,
+    hand: &Bound<'py, PyAny>,
+    initial: &Bound<'py, PyAny>,
+    drawn: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let held = cards_of("hand", hand)?;
+    let paid = cards_of("initial", initial)?;
+    let expected = format!("expected a list of {TURNED} colour names");
+    if drawn.is_instance_of::<PyString>() {
+        return Err(bad_entry(
+            "drawn",
+            format!("{expected}, got {}", shown(drawn)),
+        ));
+    }
+    let items = drawn
+        .try_iter()
+        .map_err(|_| bad_entry("drawn", format!("{expected}, got {}", shown(drawn))))?;
+    let mut turned = Vec::new();
+    for (i, item) in items.enumerate() {
+        turned.push(card_of(&format!("drawn[{i}]"), &item?)?);
+    }
+    let answer = tunnel_options(&held, &paid, &turned).map_err(|e| match e {
+        TunnelError::Turned(n) => bad_entry("drawn", format!("expected {TURNED} cards, got {n}")),
+        TunnelError::NotInHand { card, paid, held } => bad_entry(
+            format!("initial['{}']", card_name(card)),
+            format!("{paid} paid, but the hand holds {held}"),
+        ),
+        e => bad_entry("initial", e),
+    })?;
+    let options = answer
+        .options
+        .iter()
+        .map(|o| cards_dict(py, o))
+        .collect::<PyResult<Vec<_>>>()?;
+    let result = PyDict::new(py);
+    result.set_item("required", answer.required)?;
+    result.set_item("options", PyList::new(py, options)?)?;
+    Ok(result)
+}
+
 /// The native module; `ttr_opt` (Python) wraps it.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -689,5 +817,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(deal_merge, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_merge, m)?)?;
+    m.add_function(wrap_pyfunction!(possible_additional_cards, m)?)?;
     Ok(())
 }

@@ -224,3 +224,86 @@ def test_simulate_reviews_its_first_games():
     assert "reviews" not in ttr_opt.simulate(players=["greedy", "random"], games=2, optimum=285)
     with pytest.raises(ValueError, match="review"):
         ttr_opt.simulate(players=["greedy", "random"], games=2, optimum=285, review=0)
+
+
+def test_tunnel_options_of_seed_004s_worked_example():
+    # tCHu's example: three green, two blue, two locomotives; a green tunnel
+    # of length 1 paid with one green; the turned cards ask for two more.
+    hand = {"green": 3, "blue": 2, "locomotive": 2}
+    r = ttr_opt.possible_additional_cards(hand, {"green": 1}, ["green", "blue", "locomotive"])
+    assert r == {
+        "required": 2,
+        "options": [{"green": 2}, {"green": 1, "locomotive": 1}, {"locomotive": 2}],
+    }
+    # Nothing turned matches: no extra card, no option.
+    r = ttr_opt.possible_additional_cards(hand, {"green": 1}, ["red", "blue", "blue"])
+    assert r == {"required": 0, "options": []}
+
+
+CARDS = ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "locomotive"]
+
+
+def test_tunnel_options_equal_brute_force_on_random_hands():
+    import itertools
+    import random
+
+    rng = random.Random(56)
+    unpayable = 0
+    for _ in range(300):
+        hand = {c: rng.randint(0, 4) for c in rng.sample(CARDS, 4)}
+        colour = rng.choice(list(hand))
+        initial = {colour: rng.randint(0, hand[colour])}
+        if "locomotive" in hand:
+            initial["locomotive"] = rng.randint(0, hand["locomotive"])
+        if sum(initial.values()) == 0:
+            continue
+        drawn = [rng.choice(CARDS) for _ in range(3)]
+        r = ttr_opt.possible_additional_cards(hand, initial, drawn)
+        # By the rule's words: the colour paid (none for locomotives alone).
+        paid = [c for c, n in initial.items() if n > 0 and c != "locomotive"]
+        required = sum(c == "locomotive" or c in paid for c in drawn)
+        usable = {c: hand[c] - initial.get(c, 0) for c in hand if c in paid + ["locomotive"]}
+        names = list(usable)
+        options = [
+            {c: n for c, n in zip(names, counts) if n > 0}
+            for counts in itertools.product(*(range(usable[c] + 1) for c in names))
+            if sum(counts) == required
+        ] if required else []
+        options.sort(key=lambda o: o.get("locomotive", 0))
+        assert r == {"required": required, "options": options}, (hand, initial, drawn)
+        unpayable += required > 0 and not options
+    assert unpayable > 10
+
+
+def test_tunnel_options_after_locomotives_alone_and_when_unpayable():
+    hand = {"green": 5, "locomotive": 4}
+    # Paid in locomotives alone: only turned locomotives count, and only
+    # locomotives pay.
+    r = ttr_opt.possible_additional_cards(hand, {"locomotive": 2}, ["green", "locomotive", "locomotive"])
+    assert r == {"required": 2, "options": [{"locomotive": 2}]}
+    r = ttr_opt.possible_additional_cards(hand, {"locomotive": 2}, ["locomotive"] * 3)
+    assert r == {"required": 3, "options": []}
+    # Four green paid of five and no locomotive left to add: one card only.
+    r = ttr_opt.possible_additional_cards({"green": 5}, {"green": 4}, ["green", "green", "pink"])
+    assert r == {"required": 2, "options": []}
+
+
+def test_tunnel_options_bad_input_raises_value_error_naming_the_entry():
+    hand = {"green": 3, "locomotive": 2}
+    for args, message in [
+        (({"grene": 3}, {"grene": 1}, ["red"] * 3), r"hand\['grene'\]: unknown colour"),
+        ((hand, {"gray": 1}, ["red"] * 3), r"initial\['gray'\]: unknown colour"),
+        ((hand, {"green": 1}, ["red", "wild", "red"]), r"drawn\[1\]: unknown colour 'wild'"),
+        (({"green": -1}, {"green": 1}, ["red"] * 3), r"hand\['green'\]: expected a whole number"),
+        ((hand, {"green": 1.5}, ["red"] * 3), r"initial\['green'\]: expected a whole number"),
+        ((hand, {"green": 4}, ["red"] * 3), r"initial\['green'\]: 4 paid, but the hand holds 3"),
+        ((hand, {"locomotive": 3}, ["red"] * 3), r"initial\['locomotive'\]: 3 paid"),
+        ((hand, {}, ["red"] * 3), r"initial: the initial payment is empty"),
+        (({"green": 3, "red": 1}, {"green": 1, "red": 1}, ["red"] * 3), "initial: .*two colours"),
+        ((hand, {"green": 1}, ["red"] * 2), r"drawn: expected 3 cards, got 2"),
+        ((hand, {"green": 1}, ["red"] * 4), r"drawn: expected 3 cards, got 4"),
+        ((hand, {"green": 1}, "red"), r"drawn: expected a list of 3 colour names, got 'red'"),
+        ((["green"], {"green": 1}, ["red"] * 3), r"hand: expected a dict"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            ttr_opt.possible_additional_cards(*args)

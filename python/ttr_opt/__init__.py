@@ -35,6 +35,7 @@ __all__ = [
     "simulate",
     "review",
     "deals",
+    "possible_additional_cards",
 ]
 
 
@@ -211,3 +212,28 @@ def deals(cars=None, hand=3, keep=2, long=0, sample=None, seed=1, board=None, th
             **_board(board),
         )
     )
+
+
+def possible_additional_cards(hand, initial, drawn):
+    """A tunnel's extra cards, as in tCHu and Europe: the player holding
+    ``hand`` paid ``initial`` for a tunnel (both dicts ``{colour: count}``,
+    colours as in the board format and ``"locomotive"`` for the wild card;
+    the payment one colour and locomotives, or locomotives alone) and the
+    three cards ``drawn`` (a list of colour names) were turned from the
+    deck. Each that is a locomotive or of the colour paid asks for one more
+    card (only locomotives count after a payment in locomotives alone).
+    Returns ``{"required": k, "options": [{colour: count}, ...]}``: every
+    set of ``k`` more cards the player may pay from what is left in hand
+    (the colour paid and locomotives), fewest locomotives first, one per
+    number of locomotives (tCHu's ``possibleAdditionalCards``); empty when
+    ``k`` is 0 or the player cannot pay (then they can only give up). Zero
+    counts are left out. Bad input (an unknown colour, a negative count, a
+    payment not in the hand or of two colours, not three cards drawn)
+    raises ``ValueError`` naming the entry.
+
+    >>> ttr_opt.possible_additional_cards(
+    ...     {"green": 3, "blue": 2, "locomotive": 2}, {"green": 1},
+    ...     ["green", "locomotive", "red"])["options"]
+    [{'green': 2}, {'green': 1, 'locomotive': 1}, {'locomotive': 2}]
+    """
+    return _native.possible_additional_cards(hand, initial, drawn)

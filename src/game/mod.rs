@@ -2,6 +2,7 @@
 //! and their statistics, and a game in progress with its best continuation.
 //!
 //! - [`rules`]: the rules engine (deck, draws, claims, scoring);
+//! - [`tunnel`]: a tunnel's extra cards and every way to pay them;
 //! - [`event`]: what a move did, as the rules engine tells it;
 //! - [`players`]: simulated strategies (random, greedy, planner);
 //! - [`simulate`]: many seeded games and their statistics;
@@ -25,3 +26,4 @@ pub mod saved;
 pub mod simulate;
 pub mod state;
 pub mod stations;
+pub mod tunnel;
