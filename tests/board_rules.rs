@@ -296,6 +296,7 @@ fn stations_cost_more_each_time_and_borrow_the_best_route_at_the_end() {
     )
     .unwrap();
     assert_eq!(g.station_cost(0, CityId(3)).unwrap(), 2);
+    g.players[0].hand = hand(&[(Card::Train(Colour::Blue), 1)]);
     let refused = g
         .apply(
             0,
@@ -306,7 +307,11 @@ fn stations_cost_more_each_time_and_borrow_the_best_route_at_the_end() {
             },
         )
         .unwrap_err();
-    assert_eq!(refused.kind, Illegal::Cards, "2 cards: 3 blue were paid");
+    assert_eq!(
+        refused.kind,
+        Illegal::Cards,
+        "the second station costs 2 cards"
+    );
     let r = g.results();
     let tickets: Vec<u32> = g.players[0]
         .tickets

@@ -68,6 +68,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::board::{Board, CityId, Colour, RouteId, TicketId};
 use crate::game::event::{Claimed, Draw, Ending, Event, Happened, Next, Paid, Source, Tunnel};
 use crate::game::stations;
+use crate::game::tunnel;
 use crate::solve::verify::evaluate;
 
 /// A train card: one of the 8 colours, or a locomotive.
@@ -1656,43 +1657,38 @@ fn ways_to_pay(hand: &Hand, length: u32, track_colour: Colour, ferry: u32) -> Ve
     out
 }
 
-/// The extra cards a tunnel's turned cards ask for, paid so: one for each
-/// locomotive or card of the colour paid; only locomotives count when
-/// only locomotives were paid.
+/// A payment as a hand of the cards it takes.
+fn hand_of(paid: Paid) -> Hand {
+    let mut hand = [0; 9];
+    if let Some((c, n)) = paid.cards {
+        hand[Card::Train(c).index()] = n;
+    }
+    hand[Card::Locomotive.index()] = paid.locomotives;
+    hand
+}
+
+/// The extra cards a tunnel's turned cards ask for, paid so (tCHu's rule,
+/// [`tunnel::additional_required`]).
 fn extra_asked(paid: Paid, turned: &[Card]) -> u32 {
-    let colour = paid.cards.map(|(c, _)| Card::Train(c));
-    turned
-        .iter()
-        .filter(|&&c| c == Card::Locomotive || Some(c) == colour)
-        .count() as u32
+    tunnel::additional_required(&hand_of(paid), turned)
 }
 
 /// The legal sets of a tunnel's extra cards for a hand (the cards paid
-/// first still in it): `required` cards of the colour paid and
-/// locomotives, from the hand less the cards paid first, ordered by the
-/// number of locomotives; only locomotives when only locomotives were
-/// paid.
-fn extra_options(hand: &Hand, tunnel: &Tunnel) -> Vec<Paid> {
-    let k = tunnel.required;
-    let locomotives = hand[8].saturating_sub(tunnel.paid.locomotives);
-    let coloured = tunnel
-        .paid
-        .cards
-        .map(|(c, n)| (c, hand[Card::Train(c).index()].saturating_sub(n)));
-    (0..=k)
-        .filter(|&l| l <= locomotives)
-        .filter_map(|l| {
-            let rest = k - l;
-            match coloured {
-                _ if rest == 0 => Some(Paid {
-                    cards: None,
-                    locomotives: l,
-                }),
-                Some((c, have)) if have >= rest => Some(Paid {
-                    cards: Some((c, rest)),
-                    locomotives: l,
-                }),
-                _ => None,
+/// first still in it), ordered by the number of locomotives
+/// ([`tunnel::possible_additional_cards`]), as payments.
+fn extra_options(hand: &Hand, t: &Tunnel) -> Vec<Paid> {
+    // The payment was checked against the hand and at most 3 cards are
+    // turned, so the function's errors cannot arise: none means no option.
+    let options = tunnel::possible_additional_cards(hand, &hand_of(t.paid), t.required);
+    let colour = t.paid.cards.map(|(c, _)| c);
+    options
+        .unwrap_or_default()
+        .into_iter()
+        .map(|h| {
+            let coloured = h.iter().sum::<u32>() - h[Card::Locomotive.index()];
+            Paid {
+                cards: colour.filter(|_| coloured > 0).map(|c| (c, coloured)),
+                locomotives: h[Card::Locomotive.index()],
             }
         })
         .collect()
