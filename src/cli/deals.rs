@@ -14,17 +14,19 @@ pub(super) struct DealsArgs {
     /// Train cars a player (default: the board's own).
     #[arg(long, short = 'c', value_parser = budget)]
     cars: Option<u32>,
-    /// Ticket cards dealt in a hand, 1 to 8.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=8))]
-    hand: u64,
-    /// Cards a player must keep, 1 to the hand.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=8))]
-    keep: u64,
+    /// Ticket cards dealt in a hand, 1 to 8 (default: the board's deal, 3
+    /// unless its `rules.deal` says otherwise: Europe 4, Switzerland 5).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=8))]
+    hand: Option<u64>,
+    /// Cards a player must keep, 1 to the hand (default: the board's, 2
+    /// unless it says otherwise).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=8))]
+    keep: Option<u64>,
     /// Cards of the hand dealt from the long-route deck (the board's tickets
-    /// marked "long": true), the rest from the others. Europe as printed:
-    /// --hand 4 --long 1 --keep 2
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=8))]
-    long: u64,
+    /// marked "long": true), the rest from the others (default: the
+    /// board's, 0 unless it says otherwise; Europe as printed: 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=8))]
+    long: Option<u64>,
     /// Value a seeded uniform sample of N hands instead of every hand (for
     /// decks with too many hands to list).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=2_000_000))]
@@ -38,11 +40,19 @@ pub(super) struct DealsArgs {
 
 pub(super) fn run_deals(args: &DealsArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
+    // The board's own deal, unless the command line says otherwise; a
+    // hand given alone keeps the board's long share only if it fits.
+    let deal = board.rules.deal;
+    let hand = args.hand.map_or(deal.dealt() as usize, |h| h as usize);
+    let long = args
+        .long
+        .map_or((deal.long as usize).min(hand), |l| l as usize);
+    let keep = args.keep.map_or((deal.keep as usize).min(hand), |k| k as usize);
     let options = DealOptions {
         cars: args.cars.unwrap_or(board.cars),
-        hand: args.hand as usize,
-        long: args.long as usize,
-        keep: args.keep as usize,
+        hand,
+        long,
+        keep,
         sample: args.sample.map(|n| (n as usize, args.seed)),
     };
     if options.keep > options.hand {

@@ -311,12 +311,28 @@ fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
 /// fewest locomotives; on gray, the colour held most.
 fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
     // The first of the cheapest, as the engine lists them.
-    game.claims_of(me, route)
+    let claim = game
+        .claims_of(me, route)
         .into_iter()
         .min_by_key(|a| match a {
             Action::Claim { locomotives, .. } => *locomotives,
             _ => u32::MAX,
-        })
+        })?;
+    // A tunnel asks for more about one try in two: it is tried with a
+    // spare card of the colour or a locomotive in hand (without one, a
+    // try that asks for more is a turn lost), unless the game is ending
+    // or no card is left to draw (a pass is illegal while a claim is not).
+    let r = game.board.route(route);
+    let can_draw = game.deck_len() + game.discard_len() > 0 || !game.face_up().is_empty();
+    if r.tunnel && !game.in_last_round() && can_draw {
+        if let Action::Claim { colour, .. } = claim {
+            let hand = &game.players[me].hand;
+            if hand[Card::Train(colour).index()] + hand[Card::Locomotive.index()] <= r.length {
+                return None;
+            }
+        }
+    }
+    Some(claim)
 }
 
 /// Claims the first affordable target, else draws the cards the targets
