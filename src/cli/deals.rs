@@ -47,7 +47,9 @@ pub(super) fn run_deals(args: &DealsArgs, limits: &Limits) -> Result<ExitCode> {
     let long = args
         .long
         .map_or((deal.long as usize).min(hand), |l| l as usize);
-    let keep = args.keep.map_or((deal.keep as usize).min(hand), |k| k as usize);
+    let keep = args
+        .keep
+        .map_or((deal.keep as usize).min(hand), |k| k as usize);
     let options = DealOptions {
         cars: args.cars.unwrap_or(board.cars),
         hand,

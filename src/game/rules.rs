@@ -732,11 +732,15 @@ impl<'b> Game<'b> {
         match (self.expect.clone(), action) {
             (Expect::Tunnel(tunnel), Action::PayTunnel { locomotives }) => {
                 let claimed = self.pay_tunnel(player, tunnel, *locomotives)?;
+                // The turned cards are discarded now, even if the game
+                // ends with this turn.
+                self.expect = Expect::Turn;
                 self.end_turn();
                 Ok(Happened::Claimed(claimed))
             }
             (Expect::Tunnel(tunnel), Action::GiveUpTunnel) => {
                 self.discard.extend(&tunnel.turned);
+                self.expect = Expect::Turn;
                 self.end_turn();
                 Ok(Happened::TunnelGivenUp(tunnel))
             }
