@@ -1184,7 +1184,7 @@ async fn a_whole_game_with_bots_ends_in_the_engines_scores_and_keeps_secrets() {
     // The saved game replays, through the rules engine, to these scores.
     let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
     assert_eq!(saved["description"], "success", "{saved}");
-    let path = PathBuf::from(saved["path"].as_str().unwrap());
+    let path = saved_file(&s, &saved);
     let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let engine = replay(&file, &board);
     assert!(engine.is_over());
@@ -1260,12 +1260,24 @@ async fn a_whole_game_with_bots_ends_in_the_engines_scores_and_keeps_secrets() {
     );
     let r: Value = serde_json::from_slice(&replan.stdout).unwrap();
     assert_eq!(r["status"], "optimal");
-    // loadGameState makes it a new game with the same state.
+    // loadGameState of a game the server still holds is refused and names
+    // it (before issue 57 it made a second table of it, with its seed and
+    // every seat); on a server without it, it restores the game.
     let name = path.file_name().unwrap().to_str().unwrap();
     let loaded = a.ask("loadGameState", json!({ "path": name })).await;
-    assert_eq!(loaded["status"], "success", "{loaded}");
-    let copy = a.model(loaded["gameId"].as_i64().unwrap()).await;
+    assert_eq!(loaded["status"], "error", "{loaded}");
+    assert_eq!(loaded["gameId"], g, "{loaded}");
     let original = a.model(g).await;
+    let elsewhere = server("whole-restored", None).await;
+    std::fs::create_dir_all(elsewhere.dir.join("saves")).unwrap();
+    for f in [&path, &path.with_file_name(format!("game-{g}.board.json"))] {
+        std::fs::copy(f, elsewhere.dir.join("saves").join(f.file_name().unwrap())).unwrap();
+    }
+    let mut a2 = Client::register(elsewhere.addr, "alice").await;
+    let _b2 = Client::register(elsewhere.addr, "bobby").await;
+    let loaded = a2.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(loaded["status"], "success", "{loaded}");
+    let copy = a2.model(loaded["gameId"].as_i64().unwrap()).await;
     for key in [
         "players",
         "routes",
@@ -1281,6 +1293,18 @@ async fn a_whole_game_with_bots_ends_in_the_engines_scores_and_keeps_secrets() {
         .ask("loadGameState", json!({ "path": "../../etc/passwd" }))
         .await;
     assert_eq!(out["status"], "error");
+}
+
+/// The file a `saveGameState` answer names: a bare name in the saves
+/// folder beside the database, never a path of the server's.
+fn saved_file(s: &Running, saved: &Value) -> PathBuf {
+    assert_eq!(saved["description"], "success", "{saved}");
+    let name = saved["path"].as_str().unwrap();
+    assert!(
+        !name.contains('/') && !name.contains('\\') && name.ends_with(".json"),
+        "a server path in the answer: {name}"
+    );
+    s.dir.join("saves").join(name)
 }
 
 impl Client {
@@ -1321,8 +1345,7 @@ async fn bots_play_a_whole_game_by_themselves() {
     // The rules engine, replaying the saved moves, gives the same scores.
     let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
     let file: Value =
-        serde_json::from_str(&std::fs::read_to_string(saved["path"].as_str().unwrap()).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(saved_file(&s, &saved)).unwrap()).unwrap();
     let board = Board::from_json(SMALL, "small.json").unwrap();
     let engine = replay(&file, &board);
     let scores: Vec<i64> = engine.results().iter().map(|r| r.score).collect();
@@ -1688,8 +1711,7 @@ async fn the_coach_plans_for_its_own_seat_and_the_review_follows_the_game() {
     // saved game's replay.
     let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
     let file: Value =
-        serde_json::from_str(&std::fs::read_to_string(saved["path"].as_str().unwrap()).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(saved_file(&s, &saved)).unwrap()).unwrap();
     let engine = replay(&file, &board);
     let (offer, min) = engine.offer(0).unwrap();
     let here = ttr_opt::game::coach::advise(
@@ -1730,8 +1752,7 @@ async fn the_coach_plans_for_its_own_seat_and_the_review_follows_the_game() {
     let review = a.ask("getReview", json!({ "gameId": g })).await;
     assert_eq!(review["description"], "success", "{review}");
     let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
-    let (_, _, whole) =
-        ttr_opt::game::saved::SavedGame::load(Path::new(saved["path"].as_str().unwrap())).unwrap();
+    let (_, _, whole) = ttr_opt::game::saved::SavedGame::load(&saved_file(&s, &saved)).unwrap();
     let here = ttr_opt::game::review::review_saved(
         &board,
         &whole,
@@ -1756,4 +1777,63 @@ async fn the_coach_plans_for_its_own_seat_and_the_review_follows_the_game() {
     // After the end the coach still answers its players.
     let out = a.ask("getCoach", json!({ "gameId": g })).await;
     assert_eq!(out["description"], "success", "{out}");
+}
+
+// ---- Attacks (issue 57): each reproduced, each refused ------------------------
+
+/// Issue 57, hole 1: on your turn, `saveGameState` then `loadGameState`
+/// made a second table with the same seed and seats, still your turn, so
+/// the cards and tickets drawn there were the real game's next ones, as
+/// often as you liked; it seated the other players without asking them.
+/// Now a game the server holds is never dealt again (there is no second
+/// table to draw from), a save is loaded only by a player of its game,
+/// and a game restored where it is not held is held from then on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_saved_game_cannot_be_loaded_to_draw_ahead_in_a_copy() {
+    let s = server("peek", Some(7)).await;
+    let (mut a, _b, g) = two_player_game(&s).await;
+    let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
+    let file = saved_file(&s, &saved);
+    let name = saved["path"].as_str().unwrap().to_string();
+    let loaded = a.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(loaded["status"], "error", "{loaded}");
+    assert_eq!(loaded["gameId"], g, "{loaded}");
+    assert!(
+        loaded["reason"]
+            .as_str()
+            .unwrap()
+            .contains("still on this server"),
+        "{loaded}"
+    );
+    // No second table exists to draw from: alice has the one game.
+    let games = a.ask("updateUserGames", json!({})).await;
+    assert_eq!(games["games"].as_array().unwrap().len(), 1, "{games}");
+    let mut carol = Client::register(s.addr, "carol").await;
+    let out = carol.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(out["status"], "error", "{out}");
+    assert!(out["reason"].as_str().unwrap().contains("no seat"), "{out}");
+
+    // On a server that does not hold the game: a non-player is refused, a
+    // player restores it, and a second load finds it held.
+    let elsewhere = server("peek-restored", None).await;
+    std::fs::create_dir_all(elsewhere.dir.join("saves")).unwrap();
+    for f in [&file, &file.with_file_name(format!("game-{g}.board.json"))] {
+        std::fs::copy(f, elsewhere.dir.join("saves").join(f.file_name().unwrap())).unwrap();
+    }
+    let mut a2 = Client::register(elsewhere.addr, "alice").await;
+    let _b2 = Client::register(elsewhere.addr, "bobby").await;
+    let mut c2 = Client::register(elsewhere.addr, "carol").await;
+    let out = c2.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(out["status"], "error", "{out}");
+    let loaded = a2.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(loaded["status"], "success", "{loaded}");
+    let restored = loaded["gameId"].as_i64().unwrap();
+    let original = a.model(g).await;
+    let copy = a2.model(restored).await;
+    for key in ["players", "routes", "faceUp", "deckCount", "offer"] {
+        assert_eq!(copy[key], original[key], "{key}");
+    }
+    let again = a2.ask("loadGameState", json!({ "path": name })).await;
+    assert_eq!(again["status"], "error", "{again}");
+    assert_eq!(again["gameId"], restored, "{again}");
 }

@@ -228,8 +228,14 @@ impl Server {
                     })
                     .await;
                     let out = match written {
+                        // The name in the saves folder, as loadGameState
+                        // takes it: never the server's own path.
                         Ok(Ok(path)) => {
-                            json!({ "description": d::SUCCESS, "path": path.display().to_string() })
+                            let name = path
+                                .file_name()
+                                .map(|n| n.to_string_lossy().to_string())
+                                .unwrap_or_default();
+                            json!({ "description": d::SUCCESS, "path": name })
                         }
                         Ok(Err(e)) => {
                             eprintln!("ttr-opt play: cannot save a game: {e}");
