@@ -1837,3 +1837,79 @@ async fn a_saved_game_cannot_be_loaded_to_draw_ahead_in_a_copy() {
     assert_eq!(again["status"], "error", "{again}");
     assert_eq!(again["gameId"], restored, "{again}");
 }
+
+/// Issue 57, hole 2: the lockout was checked before the password's hash
+/// and counted after it, so 300 wrong guesses sent at once over 300
+/// connections were all checked (and 53 over HTTP instead of 5). Now each
+/// attempt is counted before it is hashed, in one step with the check.
+/// (A stall of over a second between two guesses lets one more through:
+/// the first wait is a second long.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guesses_sent_at_once_are_each_counted_by_the_lockout() {
+    let s = server("race", None).await;
+    let _alice = Client::register(s.addr, "alice").await;
+    let mut clients = Vec::new();
+    for _ in 0..40 {
+        clients.push(Client::connect(s.addr, None).await);
+    }
+    let guess = json!({ "command": "login", "id": 1,
+        "parameters": { "username": "alice", "password": "a wrong guess" } });
+    for c in &mut clients {
+        c.send_raw(guess.to_string()).await;
+    }
+    let mut checked = 0;
+    for c in &mut clients {
+        let out = c.wait("login").await;
+        match out["description"].as_str().unwrap() {
+            "invalid input" => checked += 1,
+            "too many attempts" => {}
+            other => panic!("{other}: {out}"),
+        }
+    }
+    assert!(
+        (5..=7).contains(&checked),
+        "{checked} of 40 guesses checked"
+    );
+    // Over HTTP, at once, for another name.
+    let body = r#"{"username":"bobby","password":"a wrong guess"}"#;
+    let answers = futures_util::future::join_all(
+        (0..20).map(|_| http(s.addr, "/api/login", body, None, None)),
+    )
+    .await;
+    let checked = answers
+        .iter()
+        .filter(|(_, out, _)| out["description"] == "invalid input")
+        .count();
+    assert!(
+        (5..=7).contains(&checked),
+        "{checked} of 20 checked over HTTP"
+    );
+}
+
+/// Issue 57, weak point: one password tried across many accounts from one
+/// address went on at about 40 a second. Now an address is throttled
+/// after 20 failures in a row, whatever the names, the right password of
+/// another account included.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_trying_many_accounts_is_throttled() {
+    let s = server("spray", None).await;
+    let mut alice = Client::register(s.addr, "alice").await;
+    alice.ask("logout", json!({})).await;
+    let mut c = Client::connect(s.addr, None).await;
+    for i in 0..20 {
+        let out = c
+            .ask(
+                "login",
+                json!({ "username": format!("user{i}"), "password": "correct horse battery" }),
+            )
+            .await;
+        assert_eq!(out["description"], "invalid input", "guess {i}: {out}");
+    }
+    let out = c
+        .ask(
+            "login",
+            json!({ "username": "alice", "password": "correct horse battery" }),
+        )
+        .await;
+    assert_eq!(out["description"], "too many attempts", "{out}");
+}

@@ -5,12 +5,13 @@
 //! ([`origin_allowed`]); the cookie is `HttpOnly`, `SameSite=Strict`, and
 //! `Secure` when the page was reached over TLS.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -190,8 +191,28 @@ fn session_cookie(token: &str, secure: bool, max_age: i64) -> String {
         .to_string()
 }
 
+/// The client's address: the peer's, or, when the peer is this machine
+/// (the proxy in front that the hosting guide sets up), the address that
+/// proxy appended to `X-Forwarded-For` (the last one: those before it
+/// are the client's own word).
+pub fn client_address(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    let ip = peer.ip();
+    if !ip.is_loopback() {
+        return ip;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .next_back()
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|a| a.trim().parse::<IpAddr>().ok())
+        .unwrap_or(ip)
+}
+
 async fn socket(
     State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -199,14 +220,20 @@ async fn socket(
         return forbidden();
     }
     let session = cookie_session(&headers);
+    let address = client_address(peer, &headers);
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| connection(server, socket, session))
+        .on_upgrade(move |socket| connection(server, socket, session, address))
 }
 
 /// One WebSocket, from the handshake to its close: requests in, queued
 /// messages out, pings to find a dead peer.
-async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8; 32]>) {
+async fn connection(
+    server: Arc<Server>,
+    socket: WebSocket,
+    session: Option<[u8; 32]>,
+    address: IpAddr,
+) {
     let (mut sink, mut stream) = socket.split();
     let (queue, mut outgoing) = tokio::sync::mpsc::channel::<String>(QUEUE);
     let close = Arc::new(Notify::new());
@@ -216,6 +243,7 @@ async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8;
             close: close.clone(),
         },
         session,
+        Some(address),
     );
     let limiter = RateLimiter::direct(
         Quota::per_second(std::num::NonZeroU32::new(RATE).expect("not zero"))
@@ -298,7 +326,12 @@ fn caller(server: &Server, headers: &HeaderMap) -> Option<[u8; 32]> {
     cookie_session(headers).filter(|s| server.hub().user_of_session(*s).is_some())
 }
 
-async fn login(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn login(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     if !origin_allowed(&headers, &server.origins) {
         return forbidden();
     }
@@ -306,7 +339,10 @@ async fn login(State(server): State<Arc<Server>>, headers: HeaderMap, body: Byte
         return invalid();
     };
     let who = Caller::Http(caller(&server, &headers));
-    let outcome = server.login(who, None, &p.username, &p.password).await;
+    let address = Some(client_address(peer, &headers));
+    let outcome = server
+        .login(who, None, (&p.username, &p.password), address)
+        .await;
     let cookie = outcome
         .token
         .map(|t| session_cookie(&t, over_tls(&headers), SESSION_IDLE));

@@ -158,13 +158,19 @@ impl Hub {
     /// A new WebSocket connection, logged in if `session` (its cookie's
     /// token hash) is valid. The first message tells the client whether it
     /// is logged in.
-    pub fn connect(&mut self, outbox: Outbox, session: Option<[u8; 32]>) -> ConnId {
+    pub fn connect(
+        &mut self,
+        outbox: Outbox,
+        session: Option<[u8; 32]>,
+        address: Option<std::net::IpAddr>,
+    ) -> ConnId {
         let mut batch = Batch::default();
         let user = session.and_then(|s| self.accounts.session_user(s, &mut batch));
         let id = self.conns.open(Conn {
             outbox,
             user,
             session: user.and(session),
+            address,
         });
         let username = user.and_then(|u| self.accounts.find_username(u));
         self.conns.send(
@@ -373,8 +379,19 @@ impl Hub {
 
     /// A login's first half: refused at once (already logged in, throttled),
     /// or the hash to verify outside the lock.
-    pub fn begin_login(&mut self, caller: Caller, username: &str) -> Result<LoginCheck, Value> {
-        self.accounts.begin_login(&self.conns, caller, username)
+    pub fn begin_login(
+        &mut self,
+        caller: Caller,
+        username: &str,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<LoginCheck, Value> {
+        self.accounts
+            .begin_login(&self.conns, caller, (username, address))
+    }
+
+    /// The client address of a connection.
+    pub fn conn_address(&self, conn: ConnId) -> Option<std::net::IpAddr> {
+        self.conns.get(conn).and_then(|c| c.address)
     }
 
     /// A login's second half, once the password was checked (`rehash`: a

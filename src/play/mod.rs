@@ -193,7 +193,8 @@ impl Server {
                     }
                 };
                 if name == Name::Login {
-                    self.login(Caller::Conn(conn), id, &p.username, &p.password)
+                    let address = self.hub().conn_address(conn);
+                    self.login(Caller::Conn(conn), id, (&p.username, &p.password), address)
                         .await;
                 } else {
                     self.register(
@@ -263,10 +264,10 @@ impl Server {
         self: &Arc<Self>,
         caller: Caller,
         id: Option<&Value>,
-        username: &str,
-        password: &str,
+        (username, password): (&str, &str),
+        address: Option<std::net::IpAddr>,
     ) -> LoginOutcome {
-        let check = self.hub().begin_login(caller, username);
+        let check = self.hub().begin_login(caller, username, address);
         let check = match check {
             Ok(c) => c,
             Err(out) => return self.refuse(caller, "login", id, out),
@@ -471,7 +472,8 @@ pub fn serve(
         let at = listener.local_addr().map_err(|e| e.to_string())?;
         ready(at, &warnings);
         server.wake_bots();
-        axum::serve(listener, http::router(server.clone()))
+        let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 while !crate::solve::limits::interrupted() {
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -496,7 +498,7 @@ pub async fn spawn(config: Config, addr: SocketAddr) -> Result<(SocketAddr, Arc<
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let at = listener.local_addr().map_err(|e| e.to_string())?;
     server.wake_bots();
-    let app = http::router(server.clone());
+    let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
@@ -547,7 +549,7 @@ mod tests {
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);
         let close = Arc::new(tokio::sync::Notify::new());
-        let conn = server.hub().connect(Outbox { queue, close }, None);
+        let conn = server.hub().connect(Outbox { queue, close }, None, None);
         let credentials = json!({ "username": "coached", "password": "correct horse battery" });
         server.handle(conn, &ask("register", credentials, 1)).await;
         let registered = wait(&mut out, "register", Some(1)).await;
