@@ -1913,3 +1913,94 @@ async fn one_address_trying_many_accounts_is_throttled() {
         .await;
     assert_eq!(out["description"], "too many attempts", "{out}");
 }
+
+/// Issue 57, hole 3: every change pushed each player the whole model,
+/// chat included, and the cap on a connection's queue counted messages:
+/// one seated client that did not read took the server from 221 to 834
+/// MB. Now a model carries the last 50 chat lines, a queue is bounded in
+/// bytes, and a client over it is dropped, its queue freed with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
+    use ttr_opt::play::journal::MAX_QUEUED_BYTES;
+    let s = server("slow", None).await;
+    let session = |name: &'static str| async move {
+        let body = format!(r#"{{"username":"{name}","password":"correct horse battery"}}"#);
+        let (_, out, cookie) = http(s.addr, "/api/register", &body, None, None).await;
+        assert_eq!(out["description"], "success", "{out}");
+        token(&cookie.unwrap())
+    };
+    let (alice, bobby) = (session("alice").await, session("bobby").await);
+    let mut a = Client::connect(s.addr, Some(&alice)).await;
+    let g = a
+        .ask("createGame", json!({ "gameName": "g", "color": "red" }))
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    let mut talkers = Vec::new();
+    for _ in 0..5 {
+        talkers.push(Client::connect(s.addr, Some(&bobby)).await);
+    }
+    let joined = talkers[0]
+        .ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+        .await;
+    assert_eq!(joined["description"], "success", "{joined}");
+    drop(a);
+    // Alice's slow page: a small receive buffer, and it never reads.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(s.addr).await.unwrap();
+    let mut request = format!("ws://{}/ws", s.addr).into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert("cookie", format!("ttr_session={alice}").parse().unwrap());
+    let (mut slow, _) = tokio_tungstenite::client_async(request, stream)
+        .await
+        .unwrap();
+    // Bob talks, as fast as the rate limit lets five connections.
+    let line = "x".repeat(500);
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = {
+        let (server, stop) = (s.server.clone(), stop.clone());
+        tokio::spawn(async move {
+            let mut most = 0;
+            while !stop.load(Ordering::SeqCst) {
+                most = most.max(server.hub().most_queued_bytes());
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            most
+        })
+    };
+    futures_util::future::join_all(talkers.iter_mut().map(|c| {
+        let line = line.clone();
+        async move {
+            let mut sent = 0;
+            while sent < 100 {
+                let out = c
+                    .ask("sendChat", json!({ "gameId": g, "message": line }))
+                    .await;
+                match out["description"].as_str().unwrap() {
+                    "success" => sent += 1,
+                    "too many messages" => tokio::time::sleep(Duration::from_millis(50)).await,
+                    other => panic!("{other}: {out}"),
+                }
+            }
+        }
+    }))
+    .await;
+    // The slow page was dropped: what it had buffered, then the end.
+    let drained = tokio::time::timeout(PATIENCE, async {
+        while let Some(Ok(_)) = slow.next().await {}
+    })
+    .await;
+    assert!(drained.is_ok(), "the slow reader is still connected");
+    stop.store(true, Ordering::SeqCst);
+    let most = watch.await.unwrap();
+    assert!(
+        most <= MAX_QUEUED_BYTES,
+        "{most} bytes queued for one client"
+    );
+    // Bob's model carries the last 50 lines of the 500, and their count.
+    let m = talkers[0].model(g).await;
+    assert_eq!(m["chat"].as_array().unwrap().len(), 50);
+    assert_eq!(m["chatLength"], 500);
+}

@@ -47,8 +47,12 @@ const RATE: u32 = 40;
 const BURST: u32 = 80;
 /// A connection that answers no ping for this long is closed.
 const PING: Duration = Duration::from_secs(30);
-/// Messages queued for a connection before it is closed as not reading.
+/// Messages queued for a connection before it is closed as not reading
+/// (its bytes are bounded too: [`super::journal::MAX_QUEUED_BYTES`]).
 const QUEUE: usize = 4096;
+/// The longest one message may take to be written: a client that reads
+/// nothing for this long is dropped.
+const WRITE_LIMIT: Duration = Duration::from_secs(30);
 
 /// The server's routes.
 pub fn router(server: Arc<Server>) -> Router {
@@ -237,14 +241,8 @@ async fn connection(
     let (mut sink, mut stream) = socket.split();
     let (queue, mut outgoing) = tokio::sync::mpsc::channel::<String>(QUEUE);
     let close = Arc::new(Notify::new());
-    let conn = server.hub().connect(
-        Outbox {
-            queue,
-            close: close.clone(),
-        },
-        session,
-        Some(address),
-    );
+    let outbox = Outbox::new(queue, close.clone());
+    let conn = server.hub().connect(outbox.clone(), session, Some(address));
     let limiter = RateLimiter::direct(
         Quota::per_second(std::num::NonZeroU32::new(RATE).expect("not zero"))
             .allow_burst(std::num::NonZeroU32::new(BURST).expect("not zero")),
@@ -283,7 +281,16 @@ async fn connection(
                     break;
                 }
                 Some(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
+                    outbox.taken(&text);
+                    // A client that stops reading stalls this write: the
+                    // bell (its queue over the cap) or the time limit ends
+                    // it, so that its queue is freed with it.
+                    let sent = tokio::select! {
+                        sent = sink.send(Message::Text(text.into())) => sent.is_ok(),
+                        () = close.notified() => false,
+                        () = tokio::time::sleep(WRITE_LIMIT) => false,
+                    };
+                    if !sent {
                         break;
                     }
                 }

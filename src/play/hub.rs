@@ -187,6 +187,16 @@ impl Hub {
         id
     }
 
+    /// The most bytes queued for any one connection now: bounded by
+    /// [`super::journal::MAX_QUEUED_BYTES`].
+    pub fn most_queued_bytes(&self) -> usize {
+        self.conns
+            .iter()
+            .map(|(_, c)| c.outbox.queued_bytes())
+            .max()
+            .unwrap_or(0)
+    }
+
     /// A connection closed.
     pub fn disconnect(&mut self, conn: ConnId) {
         self.conns.close(conn);
