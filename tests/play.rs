@@ -2004,3 +2004,62 @@ async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
     assert_eq!(m["chat"].as_array().unwrap().len(), 50);
     assert_eq!(m["chatLength"], 500);
 }
+
+/// Issue 57, hole 4: uploads had no quota (one account uploaded 150
+/// boards of 2 MiB in 5 s; the database grew by 316 MB), and a board with
+/// no tickets uploaded fine, then `startGame` answered "server error".
+/// Now an account uploads at most 16 MiB (and 50 boards), at most 10 a
+/// minute, and a board no game can be dealt on is refused, saying why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn uploads_have_a_quota_a_rate_and_must_be_playable() {
+    use ttr_opt::play::lobby::{MAX_UPLOAD_BYTES, UPLOADS_PER_MINUTE};
+    let s = server("uploads", None).await;
+    let (_, _, cookie) = http(
+        s.addr,
+        "/api/register",
+        r#"{"username":"uploader","password":"correct horse battery"}"#,
+        None,
+        None,
+    )
+    .await;
+    let t = token(&cookie.unwrap());
+    let upload = |body: String| {
+        let t = t.clone();
+        async move { http(s.addr, "/api/boards?name=big.json", &body, Some(&t), None).await }
+    };
+    // No tickets: no game can be dealt.
+    let mut empty: Value = serde_json::from_str(SMALL).unwrap();
+    empty["tickets"] = json!([]);
+    let (_, out, _) = upload(empty.to_string()).await;
+    assert_eq!(out["description"], "invalid input", "{out}");
+    assert!(
+        out["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no game can be played"),
+        "{out}"
+    );
+    // Boards just under the 2 MiB a file may have, until the quota is met.
+    let big = format!("{SMALL}{}", " ".repeat((2 << 20) - SMALL.len() - 100_000));
+    let fit = MAX_UPLOAD_BYTES / big.len();
+    for i in 0..fit {
+        let (_, out, _) = upload(big.clone()).await;
+        assert_eq!(out["description"], "success", "upload {i}: {out}");
+    }
+    let (_, out, _) = upload(big.clone()).await;
+    assert_eq!(out["description"], "too many uploads", "{out}");
+    assert!(out["reason"].as_str().unwrap().contains("MiB"), "{out}");
+    // Small ones still fit, until the minute's attempts are spent (the
+    // refused ones count: each was read).
+    let attempts = fit + 2;
+    for _ in attempts..UPLOADS_PER_MINUTE {
+        let (_, out, _) = upload(SMALL.to_string()).await;
+        assert_eq!(out["description"], "success", "{out}");
+    }
+    let (_, out, _) = upload(SMALL.to_string()).await;
+    assert_eq!(out["description"], "too many uploads", "{out}");
+    assert!(
+        out["reason"].as_str().unwrap().contains("a minute"),
+        "{out}"
+    );
+}

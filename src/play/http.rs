@@ -411,6 +411,11 @@ async fn upload(
         )
             .into_response();
     };
+    // The quota and the rate before the validation's work.
+    let allowed = server.hub().upload_allowed(user, body.len());
+    if let Err(out) = allowed {
+        return Json(out).into_response();
+    }
     let name = query.name.unwrap_or_default();
     // Validating a large board takes a moment: not on the async threads,
     // and not under the lock.

@@ -491,6 +491,12 @@ impl Hub {
         self.tables.get(game).map(|t| t.board.view.clone())
     }
 
+    /// Whether `user` may upload a board of `bytes` now (quota and rate);
+    /// the attempt is counted.
+    pub fn upload_allowed(&mut self, user: UserId, bytes: usize) -> Result<(), Value> {
+        self.lobby.upload_allowed(user, bytes)
+    }
+
     /// A board file uploaded by `user`, validated as the command line
     /// validates it, then offered as `upload-<id>`.
     pub fn upload(

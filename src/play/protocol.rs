@@ -92,6 +92,8 @@ pub mod description {
     pub const NOT_OVER: &str = "game is not over";
     /// `getCoach` or `getReview` while the coach has too much queued.
     pub const COACH_BUSY: &str = "coach is busy, try again";
+    /// An upload over the account's quota or rate.
+    pub const TOO_MANY_UPLOADS: &str = "too many uploads";
 }
 
 /// A request: a command and its parameters, with an optional id the answer
