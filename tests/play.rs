@@ -2063,3 +2063,68 @@ async fn uploads_have_a_quota_a_rate_and_must_be_playable() {
         "{out}"
     );
 }
+
+/// A GET: the status, the head (lower case) and the body as JSON if it is.
+async fn get(addr: SocketAddr, path: &str, cookie: Option<&str>) -> (u16, String, Value) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let mut req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(c) = cookie {
+        req += &format!("Cookie: ttr_session={c}\r\n");
+    }
+    req += "\r\n";
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut text = String::new();
+    s.read_to_string(&mut text).await.unwrap();
+    let status: u16 = text[9..12].parse().unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap();
+    let json = body
+        .find('{')
+        .and_then(|a| body.rfind('}').map(|b| &body[a..=b]))
+        .and_then(|j| serde_json::from_str(j).ok())
+        .unwrap_or(Value::Null);
+    (status, head.to_lowercase(), json)
+}
+
+/// Issue 57, weak points of HTTP: no Content-Security-Policy,
+/// X-Frame-Options or X-Content-Type-Options; `GET /api/games/{id}/board`
+/// answered anyone and told which ids exist. Now every answer carries the
+/// headers, and a game's board answers its players alone (the same 404
+/// for a game that does not exist and for one that is not yours).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_carry_security_headers_and_boards_answer_players_only() {
+    let s = server("headers", None).await;
+    for path in ["/", "/play.js", "/api/boards", "/nowhere"] {
+        let (_, head, _) = get(s.addr, path, None).await;
+        for h in [
+            "content-security-policy: default-src 'self'",
+            "frame-ancestors 'none'",
+            "x-frame-options: deny",
+            "x-content-type-options: nosniff",
+        ] {
+            assert!(head.contains(h), "{path}: no {h} in\n{head}");
+        }
+    }
+    let register = |name: &'static str| async move {
+        let body = format!(r#"{{"username":"{name}","password":"correct horse battery"}}"#);
+        let (_, _, cookie) = http(s.addr, "/api/register", &body, None, None).await;
+        token(&cookie.unwrap())
+    };
+    let (alice, carol) = (register("alice").await, register("carol").await);
+    let mut a = Client::connect(s.addr, Some(&alice)).await;
+    let g = a
+        .ask("createGame", json!({ "gameName": "g", "color": "red" }))
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    let board = format!("/api/games/{g}/board");
+    let (status, _, view) = get(s.addr, &board, Some(&alice)).await;
+    assert_eq!(status, 200);
+    assert!(view["cities"].is_array(), "{view}");
+    let (status, _, _) = get(s.addr, &board, None).await;
+    assert_eq!(status, 401);
+    let (theirs, _, out) = get(s.addr, &board, Some(&carol)).await;
+    let (missing, _, none) = get(s.addr, "/api/games/999/board", Some(&carol)).await;
+    assert_eq!((theirs, missing), (404, 404));
+    assert_eq!(out, none, "a game not yours looks like no game");
+}

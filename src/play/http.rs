@@ -99,7 +99,40 @@ pub fn router(server: Arc<Server>) -> Router {
                 Json(json!({ "description": "no such page" })),
             )
         })
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(server)
+}
+
+/// The page's content policy: its own scripts, styles and WebSocket
+/// only, nothing inline but styles (the map sets some), no plugin, never
+/// in another site's frame.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// On every answer: a page that runs only its own code (an injected
+/// script would not run), that no other site may frame (clickjacking),
+/// whose files are read as the type they say, and whose address is not
+/// sent to other sites.
+async fn security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    h.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    response
 }
 
 fn page(kind: &'static str, text: &'static str) -> Response {
@@ -439,8 +472,23 @@ async fn upload(
     }
 }
 
-async fn game_board(State(server): State<Arc<Server>>, Path(id): Path<i64>) -> Response {
-    match server.hub().board_view(id) {
+/// A game's board, for its players only: anyone else (and a game that
+/// does not exist) gets the same 404, so the answer tells no one which
+/// games exist.
+async fn game_board(
+    State(server): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    let Some(user) = cookie_session(&headers).and_then(|s| server.hub().user_of_session(s)) else {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(protocol::described(d::NOT_LOGGED_IN)),
+        )
+            .into_response();
+    };
+    let view = server.hub().board_view(id, user);
+    match view {
         Some(view) => ([(header::CONTENT_TYPE, "application/json")], view).into_response(),
         None => (
             StatusCode::NOT_FOUND,

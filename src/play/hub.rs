@@ -486,9 +486,12 @@ impl Hub {
         self.lobby.boards()
     }
 
-    /// A game's board as the map draws it (JSON).
-    pub fn board_view(&self, game: GameId) -> Option<String> {
-        self.tables.get(game).map(|t| t.board.view.clone())
+    /// A game's board as the map draws it (JSON), for one of its players.
+    pub fn board_view(&self, game: GameId, user: UserId) -> Option<String> {
+        self.tables
+            .seated(user, game)
+            .ok()
+            .map(|(t, _)| t.board.view.clone())
     }
 
     /// Whether `user` may upload a board of `bytes` now (quota and rate);
