@@ -2128,3 +2128,51 @@ async fn answers_carry_security_headers_and_boards_answer_players_only() {
     assert_eq!((theirs, missing), (404, 404));
     assert_eq!(out, none, "a game not yours looks like no game");
 }
+
+/// Issue 57, weak points of the store and the lobby: the database file
+/// was world-readable (0644), and a game's id was given again once the
+/// game was left, so a page or an old `#game=N` link that had it open
+/// showed someone else's game. Now the file is 0600, and ids only grow,
+/// across restarts too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_database_is_private_and_game_ids_are_never_given_twice() {
+    let s = server("ids", None).await;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(s.dir.join("t.db"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "the database's mode is {mode:o}");
+    }
+    let mut a = Client::register(s.addr, "alice").await;
+    let create = json!({ "gameName": "g", "color": "red" });
+    let first = a.ask("createGame", create.clone()).await["gameId"].clone();
+    let left = a.ask("leaveGame", json!({ "gameId": first })).await;
+    assert_eq!(left["description"], "success");
+    let second = a.ask("createGame", create.clone()).await["gameId"].clone();
+    assert!(second.as_i64() > first.as_i64(), "{first} then {second}");
+    a.ask("leaveGame", json!({ "gameId": second })).await;
+    s.server.hub().stop();
+    let config = Config {
+        db: s.dir.join("t.db"),
+        boards: Config::offers(Vec::new()),
+        origins: Vec::new(),
+        bot_delay: Duration::ZERO,
+        seed: None,
+        coach_limit: 10.0,
+    };
+    let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let mut c = Client::connect(addr, None).await;
+    c.ask(
+        "login",
+        json!({ "username": "alice", "password": "correct horse battery" }),
+    )
+    .await;
+    let third = c.ask("createGame", create).await["gameId"].clone();
+    assert!(
+        third.as_i64() > second.as_i64(),
+        "{second}, then {third} after a restart"
+    );
+}

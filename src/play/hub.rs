@@ -88,6 +88,7 @@ impl Hub {
         }
         let mut tables = Tables::new(saves);
         tables.seed = seed;
+        tables.given_up_to(snapshot.last_game_id);
         for g in snapshot.games {
             let board = match lobby.entry_for(&texts, &g.board_key, &g.board_hash) {
                 Ok(b) => b,
