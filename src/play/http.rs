@@ -276,6 +276,14 @@ async fn connection(
     let close = Arc::new(Notify::new());
     let outbox = Outbox::new(queue, close.clone());
     let conn = server.hub().connect(outbox.clone(), session, Some(address));
+    let Some(conn) = conn else {
+        let frame = CloseFrame {
+            code: 1008,
+            reason: "too many connections from your address".into(),
+        };
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        return;
+    };
     let limiter = RateLimiter::direct(
         Quota::per_second(std::num::NonZeroU32::new(RATE).expect("not zero"))
             .allow_burst(std::num::NonZeroU32::new(BURST).expect("not zero")),

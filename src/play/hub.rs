@@ -44,6 +44,10 @@ pub use super::sessions::{
 };
 pub use super::tables::{CoachInput, ReviewStart};
 
+/// Connections not logged in from one address, at most: a household's
+/// tabs and browsers, far below what fills a server.
+pub const MAX_ANONYMOUS_PER_ADDRESS: usize = 32;
+
 /// The server's state: its parts, and the journal every change goes
 /// through.
 pub struct Hub {
@@ -159,14 +163,31 @@ impl Hub {
     /// A new WebSocket connection, logged in if `session` (its cookie's
     /// token hash) is valid. The first message tells the client whether it
     /// is logged in.
+    ///
+    /// Refused (`None`) when its address has [`MAX_ANONYMOUS_PER_ADDRESS`]
+    /// connections not logged in already: one client opened 3,000, each
+    /// holding a socket, a task and a queue. This machine's own address is
+    /// not capped (the load benchmark; a proxy in front says whom it
+    /// forwards, see `http::client_address`).
     pub fn connect(
         &mut self,
         outbox: Outbox,
         session: Option<[u8; 32]>,
         address: Option<std::net::IpAddr>,
-    ) -> ConnId {
+    ) -> Option<ConnId> {
         let mut batch = Batch::default();
         let user = session.and_then(|s| self.accounts.session_user(s, &mut batch));
+        if let (None, Some(a)) = (user, address.filter(|a| !a.is_loopback())) {
+            let anonymous = self
+                .conns
+                .iter()
+                .filter(|(_, c)| c.user.is_none() && c.address == Some(a))
+                .count();
+            if anonymous >= MAX_ANONYMOUS_PER_ADDRESS {
+                self.commit(batch);
+                return None;
+            }
+        }
         let id = self.conns.open(Conn {
             outbox,
             user,
@@ -185,7 +206,7 @@ impl Hub {
             lobby::push_games_to(&self.tables, &self.conns, &mut batch, id, u);
         }
         self.commit(batch);
-        id
+        Some(id)
     }
 
     /// The most bytes queued for any one connection now: bounded by

@@ -549,7 +549,10 @@ mod tests {
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);
         let close = Arc::new(tokio::sync::Notify::new());
-        let conn = server.hub().connect(Outbox::new(queue, close), None, None);
+        let conn = server
+            .hub()
+            .connect(Outbox::new(queue, close), None, None)
+            .unwrap();
         let credentials = json!({ "username": "coached", "password": "correct horse battery" });
         server.handle(conn, &ask("register", credentials, 1)).await;
         let registered = wait(&mut out, "register", Some(1)).await;
