@@ -1795,6 +1795,13 @@ async fn a_saved_game_cannot_be_loaded_to_draw_ahead_in_a_copy() {
     let saved = a.ask("saveGameState", json!({ "gameId": g })).await;
     let file = saved_file(&s, &saved);
     let name = saved["path"].as_str().unwrap().to_string();
+    #[cfg(unix)]
+    {
+        // The file holds the seed: readable by the server's owner alone.
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "the saved file's mode is {mode:o}");
+    }
     let loaded = a.ask("loadGameState", json!({ "path": name })).await;
     assert_eq!(loaded["status"], "error", "{loaded}");
     assert_eq!(loaded["gameId"], g, "{loaded}");

@@ -223,8 +223,8 @@ impl Server {
                     // Written before the answer is: the answer names it.
                     let written = tokio::task::spawn_blocking(move || {
                         std::fs::create_dir_all(file.path.parent().unwrap_or(&file.path))
-                            .and_then(|()| std::fs::write(&file.board_path, &file.board_text))
-                            .and_then(|()| std::fs::write(&file.path, &file.text))
+                            .and_then(|()| saves::write_private(&file.board_path, &file.board_text))
+                            .and_then(|()| saves::write_private(&file.path, &file.text))
                             .map(|()| file.path)
                     })
                     .await;

@@ -36,6 +36,24 @@ pub struct SaveFile {
     pub board_text: String,
 }
 
+/// Writes a saved file readable by the server's owner alone (0600): it
+/// holds its game's seed, which gives the whole deck.
+pub fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(0o600);
+        // A file saved before keeps its mode when rewritten: set it too.
+        if path.exists() {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    options.open(path)?.write_all(text.as_bytes())
+}
+
 /// `saveGameState`: the asking player's state file, the whole game inside.
 pub(super) fn save(
     tables: &Tables,
