@@ -22,6 +22,8 @@ pub(super) struct Conn {
     /// The session it was opened with or logged in to (none after a login
     /// over the WebSocket itself).
     pub(super) session: Option<[u8; 32]>,
+    /// The client's address (the login throttle counts per address).
+    pub(super) address: Option<std::net::IpAddr>,
 }
 
 /// Who asks: a connection (a WebSocket) or an HTTP request with its cookie.

@@ -5,12 +5,13 @@
 //! ([`origin_allowed`]); the cookie is `HttpOnly`, `SameSite=Strict`, and
 //! `Secure` when the page was reached over TLS.
 
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -46,8 +47,12 @@ const RATE: u32 = 40;
 const BURST: u32 = 80;
 /// A connection that answers no ping for this long is closed.
 const PING: Duration = Duration::from_secs(30);
-/// Messages queued for a connection before it is closed as not reading.
+/// Messages queued for a connection before it is closed as not reading
+/// (its bytes are bounded too: [`super::journal::MAX_QUEUED_BYTES`]).
 const QUEUE: usize = 4096;
+/// The longest one message may take to be written: a client that reads
+/// nothing for this long is dropped.
+const WRITE_LIMIT: Duration = Duration::from_secs(30);
 
 /// The server's routes.
 pub fn router(server: Arc<Server>) -> Router {
@@ -94,7 +99,40 @@ pub fn router(server: Arc<Server>) -> Router {
                 Json(json!({ "description": "no such page" })),
             )
         })
+        .layer(axum::middleware::map_response(security_headers))
         .with_state(server)
+}
+
+/// The page's content policy: its own scripts, styles and WebSocket
+/// only, nothing inline but styles (the map sets some), no plugin, never
+/// in another site's frame.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; \
+    object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// On every answer: a page that runs only its own code (an injected
+/// script would not run), that no other site may frame (clickjacking),
+/// whose files are read as the type they say, and whose address is not
+/// sent to other sites.
+async fn security_headers(mut response: Response) -> Response {
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    h.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        header::HeaderValue::from_static("nosniff"),
+    );
+    h.insert(
+        header::REFERRER_POLICY,
+        header::HeaderValue::from_static("no-referrer"),
+    );
+    response
 }
 
 fn page(kind: &'static str, text: &'static str) -> Response {
@@ -190,8 +228,28 @@ fn session_cookie(token: &str, secure: bool, max_age: i64) -> String {
         .to_string()
 }
 
+/// The client's address: the peer's, or, when the peer is this machine
+/// (the proxy in front that the hosting guide sets up), the address that
+/// proxy appended to `X-Forwarded-For` (the last one: those before it
+/// are the client's own word).
+pub fn client_address(peer: SocketAddr, headers: &HeaderMap) -> IpAddr {
+    let ip = peer.ip();
+    if !ip.is_loopback() {
+        return ip;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .next_back()
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|a| a.trim().parse::<IpAddr>().ok())
+        .unwrap_or(ip)
+}
+
 async fn socket(
     State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -199,24 +257,33 @@ async fn socket(
         return forbidden();
     }
     let session = cookie_session(&headers);
+    let address = client_address(peer, &headers);
     ws.max_message_size(MAX_MESSAGE)
         .max_frame_size(MAX_MESSAGE)
-        .on_upgrade(move |socket| connection(server, socket, session))
+        .on_upgrade(move |socket| connection(server, socket, session, address))
 }
 
 /// One WebSocket, from the handshake to its close: requests in, queued
 /// messages out, pings to find a dead peer.
-async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8; 32]>) {
+async fn connection(
+    server: Arc<Server>,
+    socket: WebSocket,
+    session: Option<[u8; 32]>,
+    address: IpAddr,
+) {
     let (mut sink, mut stream) = socket.split();
     let (queue, mut outgoing) = tokio::sync::mpsc::channel::<String>(QUEUE);
     let close = Arc::new(Notify::new());
-    let conn = server.hub().connect(
-        Outbox {
-            queue,
-            close: close.clone(),
-        },
-        session,
-    );
+    let outbox = Outbox::new(queue, close.clone());
+    let conn = server.hub().connect(outbox.clone(), session, Some(address));
+    let Some(conn) = conn else {
+        let frame = CloseFrame {
+            code: 1008,
+            reason: "too many connections from your address".into(),
+        };
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        return;
+    };
     let limiter = RateLimiter::direct(
         Quota::per_second(std::num::NonZeroU32::new(RATE).expect("not zero"))
             .allow_burst(std::num::NonZeroU32::new(BURST).expect("not zero")),
@@ -255,7 +322,16 @@ async fn connection(server: Arc<Server>, socket: WebSocket, session: Option<[u8;
                     break;
                 }
                 Some(text) => {
-                    if sink.send(Message::Text(text.into())).await.is_err() {
+                    outbox.taken(&text);
+                    // A client that stops reading stalls this write: the
+                    // bell (its queue over the cap) or the time limit ends
+                    // it, so that its queue is freed with it.
+                    let sent = tokio::select! {
+                        sent = sink.send(Message::Text(text.into())) => sent.is_ok(),
+                        () = close.notified() => false,
+                        () = tokio::time::sleep(WRITE_LIMIT) => false,
+                    };
+                    if !sent {
                         break;
                     }
                 }
@@ -298,7 +374,12 @@ fn caller(server: &Server, headers: &HeaderMap) -> Option<[u8; 32]> {
     cookie_session(headers).filter(|s| server.hub().user_of_session(*s).is_some())
 }
 
-async fn login(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+async fn login(
+    State(server): State<Arc<Server>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Response {
     if !origin_allowed(&headers, &server.origins) {
         return forbidden();
     }
@@ -306,7 +387,10 @@ async fn login(State(server): State<Arc<Server>>, headers: HeaderMap, body: Byte
         return invalid();
     };
     let who = Caller::Http(caller(&server, &headers));
-    let outcome = server.login(who, None, &p.username, &p.password).await;
+    let address = Some(client_address(peer, &headers));
+    let outcome = server
+        .login(who, None, (&p.username, &p.password), address)
+        .await;
     let cookie = outcome
         .token
         .map(|t| session_cookie(&t, over_tls(&headers), SESSION_IDLE));
@@ -368,6 +452,11 @@ async fn upload(
         )
             .into_response();
     };
+    // The quota and the rate before the validation's work.
+    let allowed = server.hub().upload_allowed(user, body.len());
+    if let Err(out) = allowed {
+        return Json(out).into_response();
+    }
     let name = query.name.unwrap_or_default();
     // Validating a large board takes a moment: not on the async threads,
     // and not under the lock.
@@ -391,8 +480,23 @@ async fn upload(
     }
 }
 
-async fn game_board(State(server): State<Arc<Server>>, Path(id): Path<i64>) -> Response {
-    match server.hub().board_view(id) {
+/// A game's board, for its players only: anyone else (and a game that
+/// does not exist) gets the same 404, so the answer tells no one which
+/// games exist.
+async fn game_board(
+    State(server): State<Arc<Server>>,
+    headers: HeaderMap,
+    Path(id): Path<i64>,
+) -> Response {
+    let Some(user) = cookie_session(&headers).and_then(|s| server.hub().user_of_session(s)) else {
+        return (
+            StatusCode::UNAUTHORIZED,
+            Json(protocol::described(d::NOT_LOGGED_IN)),
+        )
+            .into_response();
+    };
+    let view = server.hub().board_view(id, user);
+    match view {
         Some(view) => ([(header::CONTENT_TYPE, "application/json")], view).into_response(),
         None => (
             StatusCode::NOT_FOUND,

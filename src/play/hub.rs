@@ -44,6 +44,10 @@ pub use super::sessions::{
 };
 pub use super::tables::{CoachInput, ReviewStart};
 
+/// Connections not logged in from one address, at most: a household's
+/// tabs and browsers, far below what fills a server.
+pub const MAX_ANONYMOUS_PER_ADDRESS: usize = 32;
+
 /// The server's state: its parts, and the journal every change goes
 /// through.
 pub struct Hub {
@@ -88,6 +92,7 @@ impl Hub {
         }
         let mut tables = Tables::new(saves);
         tables.seed = seed;
+        tables.given_up_to(snapshot.last_game_id);
         for g in snapshot.games {
             let board = match lobby.entry_for(&texts, &g.board_key, &g.board_hash) {
                 Ok(b) => b,
@@ -158,13 +163,36 @@ impl Hub {
     /// A new WebSocket connection, logged in if `session` (its cookie's
     /// token hash) is valid. The first message tells the client whether it
     /// is logged in.
-    pub fn connect(&mut self, outbox: Outbox, session: Option<[u8; 32]>) -> ConnId {
+    ///
+    /// Refused (`None`) when its address has [`MAX_ANONYMOUS_PER_ADDRESS`]
+    /// connections not logged in already: one client opened 3,000, each
+    /// holding a socket, a task and a queue. This machine's own address is
+    /// not capped (the load benchmark; a proxy in front says whom it
+    /// forwards, see `http::client_address`).
+    pub fn connect(
+        &mut self,
+        outbox: Outbox,
+        session: Option<[u8; 32]>,
+        address: Option<std::net::IpAddr>,
+    ) -> Option<ConnId> {
         let mut batch = Batch::default();
         let user = session.and_then(|s| self.accounts.session_user(s, &mut batch));
+        if let (None, Some(a)) = (user, address.filter(|a| !a.is_loopback())) {
+            let anonymous = self
+                .conns
+                .iter()
+                .filter(|(_, c)| c.user.is_none() && c.address == Some(a))
+                .count();
+            if anonymous >= MAX_ANONYMOUS_PER_ADDRESS {
+                self.commit(batch);
+                return None;
+            }
+        }
         let id = self.conns.open(Conn {
             outbox,
             user,
             session: user.and(session),
+            address,
         });
         let username = user.and_then(|u| self.accounts.find_username(u));
         self.conns.send(
@@ -178,7 +206,17 @@ impl Hub {
             lobby::push_games_to(&self.tables, &self.conns, &mut batch, id, u);
         }
         self.commit(batch);
-        id
+        Some(id)
+    }
+
+    /// The most bytes queued for any one connection now: bounded by
+    /// [`super::journal::MAX_QUEUED_BYTES`].
+    pub fn most_queued_bytes(&self) -> usize {
+        self.conns
+            .iter()
+            .map(|(_, c)| c.outbox.queued_bytes())
+            .max()
+            .unwrap_or(0)
     }
 
     /// A connection closed.
@@ -373,8 +411,19 @@ impl Hub {
 
     /// A login's first half: refused at once (already logged in, throttled),
     /// or the hash to verify outside the lock.
-    pub fn begin_login(&mut self, caller: Caller, username: &str) -> Result<LoginCheck, Value> {
-        self.accounts.begin_login(&self.conns, caller, username)
+    pub fn begin_login(
+        &mut self,
+        caller: Caller,
+        username: &str,
+        address: Option<std::net::IpAddr>,
+    ) -> Result<LoginCheck, Value> {
+        self.accounts
+            .begin_login(&self.conns, caller, (username, address))
+    }
+
+    /// The client address of a connection.
+    pub fn conn_address(&self, conn: ConnId) -> Option<std::net::IpAddr> {
+        self.conns.get(conn).and_then(|c| c.address)
     }
 
     /// A login's second half, once the password was checked (`rehash`: a
@@ -459,9 +508,18 @@ impl Hub {
         self.lobby.boards()
     }
 
-    /// A game's board as the map draws it (JSON).
-    pub fn board_view(&self, game: GameId) -> Option<String> {
-        self.tables.get(game).map(|t| t.board.view.clone())
+    /// A game's board as the map draws it (JSON), for one of its players.
+    pub fn board_view(&self, game: GameId, user: UserId) -> Option<String> {
+        self.tables
+            .seated(user, game)
+            .ok()
+            .map(|(t, _)| t.board.view.clone())
+    }
+
+    /// Whether `user` may upload a board of `bytes` now (quota and rate);
+    /// the attempt is counted.
+    pub fn upload_allowed(&mut self, user: UserId, bytes: usize) -> Result<(), Value> {
+        self.lobby.upload_allowed(user, bytes)
     }
 
     /// A board file uploaded by `user`, validated as the command line

@@ -3,8 +3,9 @@
 //! commands of a game not yet started: create, join, leave, add a bot,
 //! start.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -14,13 +15,23 @@ use super::journal::Batch;
 use super::protocol::{self, description as d, envelope, AddAi, CreateGame, GameOnly, JoinGame};
 use super::sessions::{now, Accounts};
 use super::store::{BoardRecord, GameId, UploadRecord, UserId, Write};
-use super::table::{Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS, MAX_SEATS};
+use super::table::{Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS};
 use super::tables::{Ask, Tables};
 use super::view;
 use crate::board::Board;
 
 /// The longest game name.
 pub(super) const MAX_NAME: usize = 60;
+
+/// Boards one account may upload in all. Uploads are kept for good (games
+/// are played on them), so without a quota one account filled the disk:
+/// 150 boards of 2 MiB in 5 s, 316 MB.
+pub const MAX_UPLOADS: usize = 50;
+/// The bytes of one account's uploads in all: eight of the largest.
+pub const MAX_UPLOAD_BYTES: usize = 16 << 20;
+/// Uploads one account may try in a minute: each is validated, which
+/// takes a moment on a large board.
+pub const UPLOADS_PER_MINUTE: usize = 10;
 
 /// A board offered to the lobby: its key and file text.
 pub struct Offer {
@@ -48,6 +59,8 @@ pub(super) struct Lobby {
     by_hash: HashMap<String, Arc<TableBoard>>,
     stored_boards: HashSet<String>,
     uploads: Vec<UploadRecord>,
+    /// Each account's upload attempts in the last minute.
+    attempts: HashMap<UserId, VecDeque<Instant>>,
 }
 
 impl Lobby {
@@ -66,6 +79,12 @@ impl Lobby {
                 ));
             }
             let entry = Arc::new(board_entry(o.key, o.json, &o.file)?);
+            if let Some(why) = entry.undealable() {
+                return Err(format!(
+                    "{}: no game can be played on this board: {why}",
+                    o.file
+                ));
+            }
             lobby
                 .by_hash
                 .entry(entry.hash.clone())
@@ -135,6 +154,54 @@ impl Lobby {
         json!({ "boards": boards })
     }
 
+    /// Whether `user` may upload `bytes` more now: under the account's
+    /// quota ([`MAX_UPLOADS`], [`MAX_UPLOAD_BYTES`]) and its rate
+    /// ([`UPLOADS_PER_MINUTE`], this attempt counted).
+    pub(super) fn upload_allowed(&mut self, user: UserId, bytes: usize) -> Result<(), Value> {
+        let refused =
+            |reason: String| json!({ "description": d::TOO_MANY_UPLOADS, "reason": reason });
+        let now = Instant::now();
+        let recent = self.attempts.entry(user).or_default();
+        while recent
+            .front()
+            .is_some_and(|&t| now.saturating_duration_since(t) >= Duration::from_secs(60))
+        {
+            recent.pop_front();
+        }
+        if recent.len() >= UPLOADS_PER_MINUTE {
+            return Err(refused(format!(
+                "at most {UPLOADS_PER_MINUTE} uploads a minute: try again in a minute"
+            )));
+        }
+        recent.push_back(now);
+        self.within_quota(user, bytes).map_err(refused)
+    }
+
+    /// Whether `user`'s uploads leave room for one more of `bytes`.
+    fn within_quota(&self, user: UserId, bytes: usize) -> Result<(), String> {
+        let mine: Vec<&UploadRecord> = self.uploads.iter().filter(|u| u.owner == user).collect();
+        if mine.len() >= MAX_UPLOADS {
+            return Err(format!(
+                "an account uploads at most {MAX_UPLOADS} boards, and yours has {}",
+                mine.len()
+            ));
+        }
+        let used: usize = mine
+            .iter()
+            .filter_map(|u| self.by_hash.get(&u.hash))
+            .map(|b| b.json.len())
+            .sum();
+        if used + bytes > MAX_UPLOAD_BYTES {
+            return Err(format!(
+                "an account uploads at most {} MiB of boards, and yours has {:.1} MiB: this one ({:.1} MiB) does not fit",
+                MAX_UPLOAD_BYTES >> 20,
+                used as f64 / (1 << 20) as f64,
+                bytes as f64 / (1 << 20) as f64
+            ));
+        }
+        Ok(())
+    }
+
     /// A board file uploaded by `user`, validated as the command line
     /// validates it, then offered as `upload-<id>`.
     pub(super) fn upload(
@@ -152,7 +219,18 @@ impl Lobby {
             name.trim()
         };
         let name: String = name.chars().take(200).collect();
-        match board_entry(key.clone(), text, &name) {
+        // Checked again under the lock: two uploads may race past the
+        // first check.
+        if let Err(reason) = self.within_quota(user, text.len()) {
+            return json!({ "description": d::TOO_MANY_UPLOADS, "reason": reason });
+        }
+        let entry = board_entry(key.clone(), text, &name).and_then(|e| match e.undealable() {
+            Some(why) => Err(format!(
+                "{name}: no game can be played on this board: {why}"
+            )),
+            None => Ok(e),
+        });
+        match entry {
             Err(reason) => json!({ "description": d::INVALID_INPUT, "reason": reason }),
             Ok(entry) => {
                 let entry = Arc::new(entry);
@@ -266,7 +344,7 @@ pub(super) fn join(
     if t.phase() != Phase::Open {
         return Err(protocol::described(d::ALREADY_STARTED));
     }
-    if t.seats.len() >= MAX_SEATS {
+    if t.seats.len() >= t.board.seats {
         return Err(protocol::described(d::GAME_FULL));
     }
     if !t.free_colors().contains(&c) {
@@ -354,7 +432,7 @@ pub(super) fn add_ai(
     if t.phase() != Phase::Open {
         return Err(protocol::described(d::ALREADY_STARTED));
     }
-    if t.seats.len() >= MAX_SEATS {
+    if t.seats.len() >= t.board.seats {
         return Err(protocol::described(d::GAME_FULL));
     }
     if t.creator != ask.user {
@@ -390,7 +468,7 @@ fn seat_taken(
         game: t.id,
         seats: t.seat_records(),
     });
-    let full = t.seats.len() == MAX_SEATS;
+    let full = t.seats.len() >= t.board.seats;
     conns.send(
         batch,
         ask.conn,
@@ -446,7 +524,7 @@ pub(super) fn joinable(tables: &Tables, user: UserId) -> Value {
     let games: Vec<Value> = tables
         .iter()
         .filter(|t| {
-            t.phase() == Phase::Open && t.seats.len() < MAX_SEATS && t.seat_of(user).is_none()
+            t.phase() == Phase::Open && t.seats.len() < t.board.seats && t.seat_of(user).is_none()
         })
         .map(|t| view::lobby_entry(t, "playerId", None))
         .collect();
@@ -494,7 +572,7 @@ pub(super) fn push_games_to(
 pub(super) fn push_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
     let open: Vec<(&Table, String)> = tables
         .iter()
-        .filter(|t| t.phase() == Phase::Open && t.seats.len() < MAX_SEATS)
+        .filter(|t| t.phase() == Phase::Open && t.seats.len() < t.board.seats)
         .map(|t| (t, view::lobby_entry(t, "playerId", None).to_string()))
         .collect();
     let mut lists: HashMap<UserId, String> = HashMap::new();

@@ -193,7 +193,8 @@ impl Server {
                     }
                 };
                 if name == Name::Login {
-                    self.login(Caller::Conn(conn), id, &p.username, &p.password)
+                    let address = self.hub().conn_address(conn);
+                    self.login(Caller::Conn(conn), id, (&p.username, &p.password), address)
                         .await;
                 } else {
                     self.register(
@@ -222,14 +223,20 @@ impl Server {
                     // Written before the answer is: the answer names it.
                     let written = tokio::task::spawn_blocking(move || {
                         std::fs::create_dir_all(file.path.parent().unwrap_or(&file.path))
-                            .and_then(|()| std::fs::write(&file.board_path, &file.board_text))
-                            .and_then(|()| std::fs::write(&file.path, &file.text))
+                            .and_then(|()| saves::write_private(&file.board_path, &file.board_text))
+                            .and_then(|()| saves::write_private(&file.path, &file.text))
                             .map(|()| file.path)
                     })
                     .await;
                     let out = match written {
+                        // The name in the saves folder, as loadGameState
+                        // takes it: never the server's own path.
                         Ok(Ok(path)) => {
-                            json!({ "description": d::SUCCESS, "path": path.display().to_string() })
+                            let name = path
+                                .file_name()
+                                .map(|n| n.to_string_lossy().to_string())
+                                .unwrap_or_default();
+                            json!({ "description": d::SUCCESS, "path": name })
                         }
                         Ok(Err(e)) => {
                             eprintln!("ttr-opt play: cannot save a game: {e}");
@@ -257,10 +264,10 @@ impl Server {
         self: &Arc<Self>,
         caller: Caller,
         id: Option<&Value>,
-        username: &str,
-        password: &str,
+        (username, password): (&str, &str),
+        address: Option<std::net::IpAddr>,
     ) -> LoginOutcome {
-        let check = self.hub().begin_login(caller, username);
+        let check = self.hub().begin_login(caller, username, address);
         let check = match check {
             Ok(c) => c,
             Err(out) => return self.refuse(caller, "login", id, out),
@@ -465,7 +472,8 @@ pub fn serve(
         let at = listener.local_addr().map_err(|e| e.to_string())?;
         ready(at, &warnings);
         server.wake_bots();
-        axum::serve(listener, http::router(server.clone()))
+        let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 while !crate::solve::limits::interrupted() {
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -490,7 +498,7 @@ pub async fn spawn(config: Config, addr: SocketAddr) -> Result<(SocketAddr, Arc<
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let at = listener.local_addr().map_err(|e| e.to_string())?;
     server.wake_bots();
-    let app = http::router(server.clone());
+    let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
@@ -541,7 +549,10 @@ mod tests {
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);
         let close = Arc::new(tokio::sync::Notify::new());
-        let conn = server.hub().connect(Outbox { queue, close }, None);
+        let conn = server
+            .hub()
+            .connect(Outbox::new(queue, close), None, None)
+            .unwrap();
         let credentials = json!({ "username": "coached", "password": "correct horse battery" });
         server.handle(conn, &ask("register", credentials, 1)).await;
         let registered = wait(&mut out, "register", Some(1)).await;

@@ -98,6 +98,8 @@ pub mod description {
     /// A station the board or the player does not have, or on a city
     /// that has one.
     pub const INVALID_STATION: &str = "invalid station";
+    /// An upload over the account's quota or rate.
+    pub const TOO_MANY_UPLOADS: &str = "too many uploads";
 }
 
 /// A request: a command and its parameters, with an optional id the answer

@@ -1,7 +1,13 @@
 //! Saved games: `saveGameState` (a player's state file with the whole game
 //! inside, written to the saves folder) and `loadGameState` (a saved game
-//! replayed through the rules engine as a new table), and a table as a
-//! saved game, which the review reads too.
+//! that is no longer on the server restored, by one of its players, with
+//! its seats, replayed through the rules engine), and a table as a saved
+//! game, which the review reads too.
+//!
+//! A saved file holds its game's seed, which gives the whole deck: a
+//! second table dealt from it while the first is still on the server
+//! would let a player draw ahead in the copy. So a load never makes a
+//! second table of a game the server holds.
 
 use std::sync::Arc;
 
@@ -28,6 +34,24 @@ pub struct SaveFile {
     pub board_path: std::path::PathBuf,
     /// The board's text.
     pub board_text: String,
+}
+
+/// Writes a saved file readable by the server's owner alone (0600): it
+/// holds its game's seed, which gives the whole deck.
+pub fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        options.mode(0o600);
+        // A file saved before keeps its mode when rewritten: set it too.
+        if path.exists() {
+            std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    options.open(path)?.write_all(text.as_bytes())
 }
 
 /// `saveGameState`: the asking player's state file, the whole game inside.
@@ -91,8 +115,9 @@ pub(super) fn saved(accounts: &Accounts, t: &Table, seat: usize) -> SavedGame {
     }
 }
 
-/// `loadGameState`: a saved game from the saves folder, replayed as a new
-/// table with its players seated.
+/// `loadGameState`: a saved game from the saves folder, by one of its
+/// players, restored with its seats when the server no longer holds it
+/// (another database, say); refused, naming the game, when it does.
 pub(super) fn load_game(
     (tables, lobby): (&mut Tables, &mut Lobby),
     (accounts, conns): (&Accounts, &Conns),
@@ -118,6 +143,32 @@ pub(super) fn load_game(
     }
     let (_, board_text, saved) =
         SavedGame::load(&tables.saves.join(&name)).map_err(|e| error(e.to_string()))?;
+    // Only the game's own players may load it: the file holds its seed.
+    let asker = accounts.username(ask.user).to_lowercase();
+    let seated = saved.seats.iter().any(|s| {
+        s.username
+            .as_ref()
+            .is_some_and(|u| u.to_lowercase() == asker)
+    });
+    if !seated {
+        return Err(error(format!("{name}: you have no seat in that game")));
+    }
+    // A game still on this server is never dealt a second time: a copy
+    // with its seed would show its players the real game's next cards and
+    // tickets (draw in the copy, then play knowing them). It is the same
+    // game; its players open it from their games. A finished game is
+    // refused too: its copy would seat its other players without asking.
+    if let Some(t) = tables.iter().find(|t| t.seed() == Some(saved.seed)) {
+        return Err(json!({
+            "status": "error",
+            "description": d::INVALID_INPUT,
+            "reason": format!(
+                "{name}: that game is still on this server as game {}: open it from your games (a copy would deal its cards again)",
+                t.id
+            ),
+            "gameId": t.id,
+        }));
+    }
     let board = Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(error)?);
     let mut seats = Vec::new();
     for (i, s) in saved.seats.iter().enumerate() {
@@ -134,9 +185,6 @@ pub(super) fn load_game(
             bot: s.bot.clone(),
             color: s.color.clone(),
         });
-    }
-    if !seats.iter().any(|s| s.user == Some(ask.user)) {
-        return Err(error(format!("{name}: you have no seat in that game")));
     }
     let moves: Vec<MoveRecord> = saved
         .moves

@@ -8,6 +8,7 @@
 //! caller's [`Batch`]; the hub commits it.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::time::Instant;
 
 use serde_json::{json, Value};
@@ -40,6 +41,8 @@ pub struct LoginCheck {
     user: Option<UserId>,
     /// The stored hash (or a decoy for an unknown user).
     pub hash: String,
+    /// The client's address, whose attempt was counted.
+    address: Option<IpAddr>,
 }
 
 /// A registration's first half.
@@ -166,14 +169,16 @@ impl Accounts {
         &mut self,
         conns: &Conns,
         caller: Caller,
-        username: &str,
+        (username, address): (&str, Option<IpAddr>),
     ) -> Result<LoginCheck, Value> {
         if let Caller::Conn(c) = caller {
             if conns.user(c).is_some() {
                 return Err(protocol::described(d::ALREADY_LOGGED_IN));
             }
         }
-        if let Some(wait) = self.throttle.wait(username, Instant::now()) {
+        // Counted now, before the hash, in the same step as the check:
+        // guesses racing over many connections are each counted.
+        if let Err(wait) = self.throttle.reserve(username, address, Instant::now()) {
             return Err(json!({
                 "description": d::TOO_MANY_ATTEMPTS,
                 "retryAfter": wait.as_secs().max(1),
@@ -184,7 +189,11 @@ impl Accounts {
             || accounts::decoy_hash().to_string(),
             |u| u.password.clone(),
         );
-        Ok(LoginCheck { user, hash })
+        Ok(LoginCheck {
+            user,
+            hash,
+            address,
+        })
     }
 
     /// A login's second half, once the password was checked (`verified`:
@@ -201,13 +210,13 @@ impl Accounts {
         let (ok, rehash) = verified;
         let user = match (check.user, ok) {
             (Some(u), true) => u,
+            // The failure was counted when the attempt was let through.
             _ => {
-                self.throttle.fail(username, Instant::now());
                 let out = protocol::described(d::INVALID_INPUT);
                 return refused(conns, batch, asker, "login", out);
             }
         };
-        self.throttle.succeed(username);
+        self.throttle.succeed(username, check.address);
         if let Some(hash) = rehash {
             if let Some(u) = self.users.get_mut(&user) {
                 u.password = hash.clone();

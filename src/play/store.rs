@@ -234,6 +234,8 @@ pub struct Snapshot {
     pub uploads: Vec<UploadRecord>,
     /// Every game, by id.
     pub games: Vec<GameRecord>,
+    /// The highest game id ever given, deleted games included.
+    pub last_game_id: GameId,
 }
 
 /// A store that failed: the message names the file and the operation.
@@ -305,6 +307,10 @@ CREATE TABLE IF NOT EXISTS moves (
     action TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS last_ids (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS chat (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
     seq INTEGER NOT NULL,
@@ -325,6 +331,7 @@ impl Sqlite {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| fail("cannot create its folder", &e))?;
         }
+        owner_only(path).map_err(|e| fail("cannot make it private", &e))?;
         let connection = Connection::open(path).map_err(|e| fail("cannot open", &e))?;
         // WAL with FULL: each commit is synced to disk before it returns.
         let mode: String = connection
@@ -457,12 +464,23 @@ impl Sqlite {
                 })?
                 .collect::<rusqlite::Result<_>>()?;
         }
+        let last_game: Option<i64> = c
+            .query_row("SELECT value FROM last_ids WHERE name = 'game'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        let last_game_id = last_game
+            .into_iter()
+            .chain(games.iter().map(|g| g.id))
+            .max()
+            .unwrap_or(0);
         Ok(Snapshot {
             users,
             sessions,
             boards,
             uploads,
             games,
+            last_game_id,
         })
     }
 
@@ -520,6 +538,14 @@ impl Sqlite {
                 .execute(params![
                     id, name, creator, board_key, board_hash, created, coach
                 ])?;
+                // Kept when the game is deleted: its id is never given
+                // again (a page or link that had it open would show
+                // another game).
+                tx.prepare_cached(
+                    "INSERT INTO last_ids (name, value) VALUES ('game', ?1)
+                     ON CONFLICT(name) DO UPDATE SET value = max(value, excluded.value)",
+                )?
+                .execute([id])?;
             }
             Write::Seats { game, seats } => {
                 tx.prepare_cached("DELETE FROM seats WHERE game_id = ?1")?
@@ -575,7 +601,7 @@ impl Sqlite {
     /// The number of rows of `table`: for tests.
     pub fn count(&self, table: &str) -> Result<i64, StoreError> {
         let known = [
-            "users", "sessions", "boards", "uploads", "games", "seats", "moves", "chat",
+            "users", "sessions", "boards", "uploads", "games", "seats", "moves", "chat", "last_ids",
         ];
         if !known.contains(&table) {
             return Err(StoreError(format!("no table {table}")));
@@ -586,6 +612,26 @@ impl Sqlite {
             .map(|n| n.unwrap_or(0))
             .map_err(|e| self.error("cannot count", e))
     }
+}
+
+/// Creates the database file readable and writable by its owner alone
+/// (0600: it holds password hashes, sessions and every game's seed), or
+/// makes an older one so. SQLite gives its `-wal` and `-shm` files the
+/// database file's mode.
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
 }
 
 impl Store for Sqlite {

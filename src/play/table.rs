@@ -95,6 +95,9 @@ pub struct TableBoard {
     pub tracks: Vec<(RouteId, usize)>,
     /// Its optimum at its own car count, proven, once a review solved it.
     pub optimum: std::sync::OnceLock<(u32, bool)>,
+    /// The most players its tickets and cards deal (up to [`MAX_SEATS`];
+    /// below 2, no game can be played on it).
+    pub seats: usize,
 }
 
 impl TableBoard {
@@ -106,6 +109,12 @@ impl TableBoard {
             .route_ids()
             .flat_map(|r| (0..board.route(r).tracks.len()).map(move |t| (r, t)))
             .collect();
+        // Asked of the rules engine, which deals every player 3 tickets
+        // and 4 cards: a table never seats more than it can deal.
+        let seats = (2..=MAX_SEATS)
+            .rev()
+            .find(|&n| Game::new(&board, n, 0).is_ok())
+            .unwrap_or(0);
         TableBoard {
             key,
             hash,
@@ -114,7 +123,14 @@ impl TableBoard {
             view,
             tracks,
             optimum: std::sync::OnceLock::new(),
+            seats,
         }
+    }
+
+    /// Why no game can be played on it, if none can: the rules engine's
+    /// refusal to deal two players.
+    pub fn undealable(&self) -> Option<String> {
+        Game::new(&*self.board, 2, 0).err().map(|e| e.message)
     }
 
     /// The `routeIndex` of a track.

@@ -70,6 +70,8 @@ pub(super) struct Tables {
     /// Deals from this seed plus the game's id instead of at random (tests
     /// and benchmarks only: players who know it know the deck).
     pub(super) seed: Option<u64>,
+    /// The highest id ever given, games closed since included.
+    last_id: GameId,
 }
 
 impl Tables {
@@ -79,7 +81,13 @@ impl Tables {
             games: BTreeMap::new(),
             saves,
             seed: None,
+            last_id: 0,
         }
+    }
+
+    /// Remembers that ids up to `id` were given (read from the store).
+    pub(super) fn given_up_to(&mut self, id: GameId) {
+        self.last_id = self.last_id.max(id);
     }
 
     /// A table.
@@ -99,6 +107,7 @@ impl Tables {
 
     /// Adds a table under its id.
     pub(super) fn insert(&mut self, table: Table) {
+        self.last_id = self.last_id.max(table.id);
         self.games.insert(table.id, table);
     }
 
@@ -107,9 +116,17 @@ impl Tables {
         self.games.remove(&id);
     }
 
-    /// The id the next game gets.
+    /// The id the next game gets: never one given before, even to a game
+    /// closed since (a page or an old `#game=N` link that had it open
+    /// would show someone else's game).
     pub(super) fn next_id(&self) -> GameId {
-        self.games.keys().max().copied().unwrap_or(0) + 1
+        self.games
+            .keys()
+            .max()
+            .copied()
+            .unwrap_or(0)
+            .max(self.last_id)
+            + 1
     }
 
     /// The table of `game` with `user`'s seat at it.

@@ -22,6 +22,12 @@ use super::table::{card_name, card_of_index, Phase, Table, Who};
 /// make every message of its end long).
 pub const HISTORY: usize = 60;
 
+/// The chat lines a model carries: the latest. The model is pushed to
+/// every player after every change, so a whole chat made it grow without
+/// end (760 KB after 1,400 lines, to each player at each move); the
+/// players get every line as it is sent anyway (`sendChat`).
+pub const CHAT_PAGE: usize = 50;
+
 /// A ticket as the protocol names it: `start`, `end`, `points`, the city
 /// indexes and the label (every trip of a ticket with several).
 pub fn destination(board: &Board, t: TicketId) -> Value {
@@ -149,7 +155,8 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "claimable": [],
         "history": &table.history[table.history.len().saturating_sub(HISTORY)..],
         "historyLength": table.history.len(),
-        "chat": table.chat.iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
+        "chat": table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..].iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
+        "chatLength": table.chat.len(),
         "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });
     if let (Some(g), Some(s)) = (game, seat) {

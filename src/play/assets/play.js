@@ -320,7 +320,7 @@ function handle(command, out, mine) {
       break;
     case "sendClientModelInformation":
       if (out.gameId === play.gameId) {
-        if (!play.model) play.seenChat = (out.chat || []).length;
+        if (!play.model) play.seenChat = out.chatLength ?? (out.chat || []).length;
         play.model = out;
         renderGame();
       }
@@ -387,6 +387,7 @@ function handle(command, out, mine) {
         const last = chat[chat.length - 1];
         if (!last || last.sender !== out.sender || last.message !== out.message) {
           chat.push({ sender: out.sender, message: out.message });
+          if (play.model.chatLength !== undefined) play.model.chatLength += 1;
           renderChat();
         }
       }
@@ -941,8 +942,10 @@ function renderChat() {
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   list.replaceChildren(...chat.map((c) => h("li", { class: c.sender === play.username ? "mine" : "" }, h("b", {}, c.sender + ": "), c.message)));
   if (atEnd) list.scrollTop = list.scrollHeight;
-  if (play.tab === "history") play.seenChat = chat.length;
-  $("tab-history").classList.toggle("unread", chat.length > play.seenChat);
+  // The model carries the latest lines only; chatLength counts them all.
+  const total = m.chatLength ?? chat.length;
+  if (play.tab === "history") play.seenChat = total;
+  $("tab-history").classList.toggle("unread", total > play.seenChat);
 }
 
 function highlightCities(indexes) {
