@@ -76,6 +76,11 @@ BOARD = {
         {"from": "Cedar", "to": "Elm", "points": 3},
         {"from": "Elm", "to": "Amber", "points": 4},
         {"from": "Birch", "to": "Cedar", "points": 3},
+        # Twelve tickets deal four players: the server seats no more than
+        # a board deals, and deals a table once it is full, so with ten
+        # (three seats) Bruno's joining would start the game itself.
+        {"from": "Amber", "to": "Dune", "points": 2},
+        {"from": "Elm", "to": "Fjord", "points": 2},
     ],
 }
 # routeIndex -> (city a, city b, length, points): every track in file order.
