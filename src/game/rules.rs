@@ -1116,6 +1116,20 @@ impl<'b> Game<'b> {
         )
     }
 
+    /// The cards a claim pays, if `player` may claim the track so.
+    fn claim_payment(
+        &self,
+        player: usize,
+        route: RouteId,
+        track: usize,
+        colour: Colour,
+        locomotives: u32,
+    ) -> Result<Paid, RuleError> {
+        self.can_claim_track(player, route, track)?;
+        self.payment(player, route, track, colour, locomotives)?;
+        Ok(paid_as(self.board.route(route).length, colour, locomotives))
+    }
+
     fn claim(
         &mut self,
         player: usize,
@@ -1124,9 +1138,7 @@ impl<'b> Game<'b> {
         colour: Colour,
         locomotives: u32,
     ) -> Result<Claimed, RuleError> {
-        self.can_claim_track(player, route, track)?;
-        self.payment(player, route, track, colour, locomotives)?;
-        let paid = paid_as(self.board.route(route).length, colour, locomotives);
+        let paid = self.claim_payment(player, route, track, colour, locomotives)?;
         Ok(self.take_track(player, route, track, paid, Vec::new()))
     }
 
@@ -1192,9 +1204,7 @@ impl<'b> Game<'b> {
         colour: Colour,
         locomotives: u32,
     ) -> Result<Happened, RuleError> {
-        self.can_claim_track(player, route, track)?;
-        self.payment(player, route, track, colour, locomotives)?;
-        let paid = paid_as(self.board.route(route).length, colour, locomotives);
+        let paid = self.claim_payment(player, route, track, colour, locomotives)?;
         let turned: Vec<Card> = (0..TUNNEL_CARDS).map_while(|_| self.pop_deck()).collect();
         let required = extra_asked(paid, &turned);
         let tunnel = Tunnel {

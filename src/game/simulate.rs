@@ -118,9 +118,12 @@ impl RulesUsed {
             _ => {}
         }
     }
+}
 
+impl std::ops::Add for RulesUsed {
+    type Output = RulesUsed;
     /// The sum of two counts.
-    pub fn add(self, o: RulesUsed) -> RulesUsed {
+    fn add(self, o: RulesUsed) -> RulesUsed {
         RulesUsed {
             tunnels_claimed: self.tunnels_claimed + o.tunnels_claimed,
             tunnels_given_up: self.tunnels_given_up + o.tunnels_given_up,

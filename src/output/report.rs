@@ -535,7 +535,7 @@ impl SimulateReport {
             rules_used: board.has_own_rules().then(|| {
                 played.iter().fold(
                     Default::default(),
-                    |all: crate::game::simulate::RulesUsed, p| all.add(p.used),
+                    |all: crate::game::simulate::RulesUsed, p| all + p.used,
                 )
             }),
         }
