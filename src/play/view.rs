@@ -11,7 +11,7 @@
 
 use serde_json::{json, Value};
 
-use crate::board::{Board, TicketId};
+use crate::board::{Board, CityId, TicketId};
 use crate::game::event::{Event, Happened, Next, Paid, Source};
 use crate::game::rules::{Expect, Game, Payment};
 
@@ -253,7 +253,11 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         });
         out["claimable"] = claimable(table, g, s);
         if !g.is_over() && !g.in_setup() && g.current() == s && *g.expect() == Expect::Turn {
-            out["stationPayments"] = payments(&g.station_payments(s));
+            // None when every city has a station.
+            let free = (0..board.cities.len()).any(|c| g.station_owner(CityId(c)).is_none());
+            if free {
+                out["stationPayments"] = payments(&g.station_payments(s));
+            }
         }
         out["canPass"] = (!g.is_over()
             && !g.in_setup()
