@@ -2210,4 +2210,226 @@ async fn one_address_cannot_hold_many_connections_without_logging_in() {
     assert_eq!(refused, 8);
     // From this machine itself, not capped.
     let _mine = Client::connect(s.addr, None).await;
+
+// ---- Tunnels, ferries and stations -------------------------------------------
+
+/// A board with rules of its own: a green tunnel A–B of 1, a gray ferry
+/// B–C of 2 needing one wild, a red C–D of 2, a blue A–D of 3, a gray
+/// tunnel B–D of 2; three stations for 1, 2 and 3 cards.
+const RULES: &str = r#"{ "name": "rules", "cars": 12, "route_points": { "1": 1, "2": 2, "3": 4 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["green"], "tunnel": true },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"], "ferry": 1 },
+              { "from": "C", "to": "D", "length": 2, "tracks": ["red"] },
+              { "from": "A", "to": "D", "length": 3, "tracks": ["blue"] },
+              { "from": "B", "to": "D", "length": 2, "tracks": ["gray"], "tunnel": true } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 9 }, { "from": "B", "to": "D", "points": 6 },
+               { "from": "A", "to": "B", "points": 2 }, { "from": "C", "to": "D", "points": 3 },
+               { "from": "A", "to": "D", "points": 4 }, { "from": "B", "to": "C", "points": 5 } ],
+  "rules": { "stations": { "costs": [1, 2, 3], "points": 4 } } }"#;
+
+/// Two people play a whole game on [`RULES`] over the WebSocket: the
+/// model names the board's rules, claims offer the ferry with its wild,
+/// stations are built by city name, a tunnel's options reach its claimer
+/// alone, a payment no option has and a tunnel command without a tunnel
+/// are refused with their description, and the results count stations.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
+    let dir = scratch("rules");
+    let config = Config {
+        db: dir.join("t.db"),
+        boards: Config::offers(vec![Offer {
+            key: "rules".into(),
+            json: RULES.into(),
+            file: "rules.json".into(),
+        }]),
+        origins: Vec::new(),
+        bot_delay: Duration::ZERO,
+        seed: Some(2),
+        coach_limit: 10.0,
+    };
+    let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let mut c = [
+        Client::register(addr, "alice").await,
+        Client::register(addr, "bobby").await,
+    ];
+    let g = c[0]
+        .ask(
+            "createGame",
+            json!({ "gameName": "rules", "color": "red", "board": "rules" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    let out = c[1]
+        .ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    let out = c[0].ask("startGame", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "game has started", "{out}");
+    let m = c[0].model(g).await;
+    assert_eq!(m["rules"]["tunnels"], 2, "{}", m["rules"]);
+    assert_eq!(m["rules"]["ferries"], 1);
+    assert_eq!(m["rules"]["stations"]["costs"], json!([1, 2, 3]));
+    assert_eq!(
+        m["rules"]["ferryTracks"],
+        json!([{ "routeIndex": 1, "wilds": 1 }])
+    );
+    assert_eq!(m["rules"]["tunnelTracks"], json!([0, 4]));
+    let out = c[0].ask("updateUserGames", json!({})).await;
+    assert_eq!(out["games"][0]["rules"]["stations"]["points"], 4, "{out}");
+    for (s, client) in c.iter_mut().enumerate() {
+        let m = client.model(g).await;
+        let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
+        let out = client
+            .ask(
+                "selectDestinations",
+                json!({ "gameId": g, "destinationsSelected": keep }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "seat {s}: {out}");
+    }
+    let (mut stations, mut tunnels, mut given_up, mut ferries, mut refused) = (0, 0, 0, 0, false);
+    let results = loop {
+        // Under the connection's rate of messages.
+        tokio::time::sleep(Duration::from_millis(60)).await;
+        let m = c[0].model(g).await;
+        if !m["results"].is_null() {
+            break m["results"].clone();
+        }
+        let seat = m["turn"]["playerId"].as_u64().unwrap() as usize;
+        let (me, other) = if seat == 0 {
+            let [x, y] = &mut c;
+            (x, y)
+        } else {
+            let [x, y] = &mut c;
+            (y, x)
+        };
+        let m = me.model(g).await;
+        let seen = other.model(g).await;
+        let out = if !m["offer"].is_null() {
+            let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
+            me.ask(
+                "selectDestinations",
+                json!({ "gameId": g, "destinationsSelected": keep }),
+            )
+            .await
+        } else if m["turn"]["phase"] == "tunnel" {
+            // The turned cards are public, the options the claimer's.
+            assert_eq!(seen["tunnel"]["drawnCards"], m["tunnel"]["drawnCards"]);
+            assert!(
+                seen["tunnel"].get("options").is_none(),
+                "{}",
+                seen["tunnel"]
+            );
+            let options = m["tunnel"]["options"].as_array().unwrap().clone();
+            assert!(!options.is_empty(), "{}", m["tunnel"]);
+            if !refused {
+                refused = true;
+                let out = me
+                    .ask("payTunnel", json!({ "gameId": g, "numberOfWilds": 99 }))
+                    .await;
+                assert_eq!(
+                    out["description"], "pay the tunnel's extra cards or give it up",
+                    "{out}"
+                );
+                let out = me
+                    .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+                    .await;
+                assert_eq!(
+                    out["description"],
+                    "pay the tunnel's extra cards or give it up"
+                );
+            }
+            if given_up == 0 {
+                given_up += 1;
+                me.ask("giveUpTunnel", json!({ "gameId": g })).await
+            } else {
+                tunnels += 1;
+                let out = me
+                    .ask(
+                        "payTunnel",
+                        json!({ "gameId": g, "numberOfWilds": options[0]["numberOfWilds"] }),
+                    )
+                    .await;
+                assert!(
+                    out["drawnCards"].as_array().is_some_and(|d| !d.is_empty()),
+                    "{out}"
+                );
+                out
+            }
+        } else if let Some(pay) = m["stationPayments"].get(0).filter(|_| {
+            // Two stations, and more when nothing else is left to do.
+            let stuck = m["deckCount"] == 0
+                && m["discardCount"] == 0
+                && m["destinationDeckCount"] == 0
+                && m["faceUp"].as_array().is_some_and(|f| f.is_empty())
+                && m["claimable"].as_array().is_some_and(|c| c.is_empty());
+            stations < 2 || stuck
+        }) {
+            let city = ["A", "B", "C", "D"]
+                .into_iter()
+                .find(|n| {
+                    m["players"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .all(|p| !p["stations"].as_array().unwrap().contains(&json!(n)))
+                })
+                .unwrap();
+            stations += 1;
+            let out = me
+                .ask("buildStation", json!({ "gameId": g, "city": city, "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] }))
+                .await;
+            assert_eq!(out["city"], city, "{out}");
+            out
+        } else if m["canPass"] == true {
+            me.ask("passTurn", json!({ "gameId": g })).await
+        } else if let Some(claim) = m["claimable"].get(0) {
+            let pay = &claim["payments"][0];
+            if claim["ferryWilds"] == 1 {
+                ferries += 1;
+                assert!(pay["minWilds"].as_u64().unwrap() >= 1, "{claim}");
+            }
+            me.ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
+        } else if m["deckCount"].as_u64().unwrap() + m["discardCount"].as_u64().unwrap() > 0 {
+            me.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+                .await
+        } else {
+            let i = m["faceUp"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .position(|x| x != "wild" || m["canDrawWild"] == true);
+            match i {
+                Some(i) => {
+                    me.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": i }))
+                        .await
+                }
+                None => me.ask("getDestinations", json!({ "gameId": g })).await,
+            }
+        };
+        assert_eq!(out["description"], "success", "{out} in {m}");
+    };
+    assert!(stations >= 2);
+    let built: usize = (0..2)
+        .map(|i| results["players"][i]["stations"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(built, stations, "{results}");
+    for p in results["players"].as_array().unwrap() {
+        let n = p["stations"].as_array().unwrap().len() as u64;
+        assert_eq!(p["stationPoints"].as_u64().unwrap(), (3 - n) * 4, "{p}");
+    }
+    // This seed turns a tunnel's cards that ask for more: refused once
+    // with a payment no option has, then given up; the ferry is claimed.
+    assert!(
+        refused && given_up == 1,
+        "tunnels paid {tunnels}, given up {given_up}"
+    );
+    assert_eq!(ferries, 1);
+    // Tunnel commands with no tunnel pending are refused by name.
+    let out = c[0].ask("giveUpTunnel", json!({ "gameId": g })).await;
+    assert_ne!(out["description"], "success", "{out}");
+    eprintln!("tunnels paid {tunnels}, given up {given_up}, ferries {ferries}");
 }

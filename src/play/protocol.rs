@@ -280,6 +280,31 @@ pub struct SelectDestinations {
     pub destinations_selected: Vec<i64>,
 }
 
+/// `payTunnel`: the tunnel's extra cards, as one of the options the model
+/// lists (`tunnel.options`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PayTunnel {
+    /// The game.
+    pub game_id: i64,
+    /// Wilds among the extra cards (the rest are of the colour paid).
+    pub number_of_wilds: i64,
+}
+
+/// `buildStation`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BuildStation {
+    /// The game.
+    pub game_id: i64,
+    /// The city's name, as the board names it.
+    pub city: String,
+    /// The colour of the cards paid (`wild` with wilds only).
+    pub train_color: String,
+    /// Wilds paid.
+    pub number_of_wilds: i64,
+}
+
 /// `loadGameState`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -327,6 +352,12 @@ pub enum Name {
     SelectDestinations,
     /// `passTurn`.
     PassTurn,
+    /// `payTunnel`.
+    PayTunnel,
+    /// `giveUpTunnel`.
+    GiveUpTunnel,
+    /// `buildStation`.
+    BuildStation,
     /// `saveGameState`.
     SaveGameState,
     /// `loadGameState`.
@@ -339,7 +370,7 @@ pub enum Name {
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 21] = [
+    const ALL: [(Name, &'static str); 24] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -357,6 +388,9 @@ impl Name {
         (Name::GetDestinations, "getDestinations"),
         (Name::SelectDestinations, "selectDestinations"),
         (Name::PassTurn, "passTurn"),
+        (Name::PayTunnel, "payTunnel"),
+        (Name::GiveUpTunnel, "giveUpTunnel"),
+        (Name::BuildStation, "buildStation"),
         (Name::SaveGameState, "saveGameState"),
         (Name::LoadGameState, "loadGameState"),
         (Name::GetCoach, "getCoach"),
@@ -385,6 +419,9 @@ impl Name {
                 | Name::GetDestinations
                 | Name::SelectDestinations
                 | Name::PassTurn
+                | Name::PayTunnel
+                | Name::GiveUpTunnel
+                | Name::BuildStation
         )
     }
 }
@@ -418,7 +455,8 @@ pub enum Command {
     /// `sendClientModelInformation`.
     Model(GameOnly),
     /// A move: `buyRoute`, `drawTrainCard`, `getDestinations`,
-    /// `selectDestinations` or `passTurn`.
+    /// `selectDestinations`, `passTurn`, `payTunnel`, `giveUpTunnel` or
+    /// `buildStation`.
     Move(MoveCommand),
     /// `saveGameState`.
     SaveGameState(GameOnly),
@@ -443,6 +481,12 @@ pub enum MoveCommand {
     SelectDestinations(SelectDestinations),
     /// `passTurn`.
     PassTurn(GameOnly),
+    /// `payTunnel`.
+    PayTunnel(PayTunnel),
+    /// `giveUpTunnel`.
+    GiveUpTunnel(GameOnly),
+    /// `buildStation`.
+    BuildStation(BuildStation),
 }
 
 impl MoveCommand {
@@ -452,7 +496,11 @@ impl MoveCommand {
             MoveCommand::BuyRoute(p) => p.game_id,
             MoveCommand::DrawTrainCard(p) => p.game_id,
             MoveCommand::SelectDestinations(p) => p.game_id,
-            MoveCommand::GetDestinations(p) | MoveCommand::PassTurn(p) => p.game_id,
+            MoveCommand::PayTunnel(p) => p.game_id,
+            MoveCommand::BuildStation(p) => p.game_id,
+            MoveCommand::GetDestinations(p)
+            | MoveCommand::PassTurn(p)
+            | MoveCommand::GiveUpTunnel(p) => p.game_id,
         }
     }
 
@@ -464,6 +512,9 @@ impl MoveCommand {
             MoveCommand::GetDestinations(_) => Name::GetDestinations,
             MoveCommand::SelectDestinations(_) => Name::SelectDestinations,
             MoveCommand::PassTurn(_) => Name::PassTurn,
+            MoveCommand::PayTunnel(_) => Name::PayTunnel,
+            MoveCommand::GiveUpTunnel(_) => Name::GiveUpTunnel,
+            MoveCommand::BuildStation(_) => Name::BuildStation,
         }
     }
 }
@@ -497,6 +548,9 @@ impl Command {
                 Command::Move(MoveCommand::SelectDestinations(read(req)?))
             }
             Name::PassTurn => Command::Move(MoveCommand::PassTurn(read(req)?)),
+            Name::PayTunnel => Command::Move(MoveCommand::PayTunnel(read(req)?)),
+            Name::GiveUpTunnel => Command::Move(MoveCommand::GiveUpTunnel(read(req)?)),
+            Name::BuildStation => Command::Move(MoveCommand::BuildStation(read(req)?)),
             Name::SaveGameState => Command::SaveGameState(read(req)?),
             Name::LoadGameState => Command::LoadGameState(req.params().ok_or_else(|| {
                 json!({ "status": "error", "description": description::INVALID_INPUT, "reason": "path is a file name in the saves folder" })

@@ -303,6 +303,14 @@ impl Tables {
         for &(s, u) in &users {
             let (command, out) = view::move_message(t, s, &event);
             let from = if s == seat { answer } else { None };
+            // The answer to a request carries the request's command (a
+            // `buyRoute` that turned a tunnel's cards is answered as
+            // `buyRoute`, a `payTunnel` that claimed it as `payTunnel`);
+            // the others' messages name what happened.
+            let command = match from {
+                Some(_) => answer_name(action),
+                None => command,
+            };
             conns.send_user(batch, u, from, command, &out);
         }
         if let Some(&(_, u)) = users.iter().find(|(s, _)| *s == seat) {
@@ -468,6 +476,40 @@ fn move_of(t: &Table, seat: usize, m: &MoveCommand) -> Result<Action, Value> {
         },
         MoveCommand::GetDestinations(_) => Ok(Action::DrawTickets),
         MoveCommand::PassTurn(_) => Ok(Action::Pass),
+        MoveCommand::GiveUpTunnel(_) => Ok(Action::GiveUpTunnel),
+        MoveCommand::PayTunnel(p) => {
+            let locomotives = u32::try_from(p.number_of_wilds).map_err(|_| {
+                json!({ "description": d::TUNNEL, "reason": format!("{} wilds", p.number_of_wilds) })
+            })?;
+            Ok(Action::PayTunnel { locomotives })
+        }
+        MoveCommand::BuildStation(p) => {
+            let cities = &t.board.board.cities;
+            let name = p.city.trim();
+            let city = cities
+                .iter()
+                .position(|c| c.name == name)
+                .or_else(|| cities.iter().position(|c| c.name.eq_ignore_ascii_case(name)))
+                .map(crate::board::CityId)
+                .ok_or_else(|| {
+                    json!({ "description": d::INVALID_STATION, "reason": format!("no city is named {name:?}") })
+                })?;
+            let locomotives = u32::try_from(p.number_of_wilds).map_err(|_| {
+                json!({ "description": d::INSUFFICIENT_CARDS, "reason": format!("{} wilds", p.number_of_wilds) })
+            })?;
+            let colour = if p.train_color.trim().eq_ignore_ascii_case("wild") {
+                // Paid in wilds alone: the colour is not read.
+                Colour::Red
+            } else {
+                parse_colour(&p.train_color)
+                    .ok_or_else(|| protocol::described(d::INVALID_TRAIN_COLOR))?
+            };
+            Ok(Action::BuildStation {
+                city,
+                colour,
+                locomotives,
+            })
+        }
         MoveCommand::SelectDestinations(p) => {
             let g = t
                 .game()
@@ -497,6 +539,22 @@ fn move_of(t: &Table, seat: usize, m: &MoveCommand) -> Result<Action, Value> {
             Ok(Action::KeepTickets(kept))
         }
     }
+}
+
+/// The command that asks for `action`: the name of the answer to it.
+fn answer_name(action: &Action) -> &'static str {
+    use protocol::Name;
+    let name = match action {
+        Action::Claim { .. } => Name::BuyRoute,
+        Action::DrawFaceUp(_) | Action::DrawDeck => Name::DrawTrainCard,
+        Action::DrawTickets => Name::GetDestinations,
+        Action::KeepTickets(_) => Name::SelectDestinations,
+        Action::Pass => Name::PassTurn,
+        Action::PayTunnel { .. } => Name::PayTunnel,
+        Action::GiveUpTunnel => Name::GiveUpTunnel,
+        Action::BuildStation { .. } => Name::BuildStation,
+    };
+    name.as_str()
 }
 
 /// 003's description of a move the rules engine refused.

@@ -11,9 +11,9 @@
 
 use serde_json::{json, Value};
 
-use crate::board::{Board, TicketId};
-use crate::game::event::{Event, Happened, Next, Source};
-use crate::game::rules::{Expect, Game};
+use crate::board::{Board, CityId, TicketId};
+use crate::game::event::{Event, Happened, Next, Paid, Source};
+use crate::game::rules::{Expect, Game, Payment};
 
 use super::protocol::description as d;
 use super::table::{card_name, card_of_index, Phase, Table, Who};
@@ -51,6 +51,81 @@ fn hand(h: &[u32; 9]) -> Value {
         .collect()
 }
 
+/// A payment's cards as `{color, amount, numberOfWilds}` (`color` is
+/// `wild` when only wilds were paid).
+fn paid(p: &Paid) -> Value {
+    let (colour, amount) = match p.cards {
+        Some((c, n)) => (c.to_string(), n),
+        None => ("wild".to_string(), 0),
+    };
+    json!({ "color": colour, "amount": amount, "numberOfWilds": p.locomotives })
+}
+
+/// Ways to pay as `[{color, minWilds, maxWilds}]` (wilds alone: `wild`).
+fn payments(list: &[Payment]) -> Value {
+    list.iter()
+        .map(|p| {
+            let colour = p.colour.map_or("wild".to_string(), |c| c.to_string());
+            json!({ "color": colour, "minWilds": p.min_locomotives, "maxWilds": p.max_locomotives })
+        })
+        .collect()
+}
+
+/// The board's own rules, in short (the lobby's entry): how many tunnels
+/// and ferries, the stations, the longest-path bonus and the deal.
+pub fn rules_summary(board: &Board) -> Value {
+    let r = &board.rules;
+    json!({
+        "tunnels": board.routes.iter().filter(|x| x.tunnel).map(|x| x.tracks.len()).sum::<usize>(),
+        "ferries": board.routes.iter().filter(|x| x.ferry > 0).map(|x| x.tracks.len()).sum::<usize>(),
+        "stations": r.stations.as_ref().map(|s| json!({ "count": s.count(), "costs": s.costs, "points": s.points })),
+        "longestPathBonus": r.longest_path_bonus,
+        "deal": { "tickets": r.deal.tickets, "long": r.deal.long, "keep": r.deal.keep },
+    })
+}
+
+/// The board's rules for the game's model: [`rules_summary`] with the
+/// tracks (by `routeIndex`) that are tunnels, and the ferries' locomotives.
+fn rules(table: &Table) -> Value {
+    let board = &table.board.board;
+    let mut out = rules_summary(board);
+    let tracks = table.board.tracks.iter().enumerate();
+    out["tunnelTracks"] = tracks
+        .clone()
+        .filter(|(_, &(r, _))| board.route(r).tunnel)
+        .map(|(i, _)| i)
+        .collect();
+    out["ferryTracks"] = tracks
+        .filter(|(_, &(r, _))| board.route(r).ferry > 0)
+        .map(|(i, &(r, _))| json!({ "routeIndex": i, "wilds": board.route(r).ferry }))
+        .collect();
+    out
+}
+
+/// The tunnel being claimed, as everyone sees it (its track, the cards
+/// paid first, the cards turned, the extra cards asked for), with the
+/// legal extra payments ([`Game::tunnel_options`]) for the player who
+/// claims it alone.
+fn tunnel(table: &Table, game: &Game, seat: Option<usize>) -> Value {
+    let Expect::Tunnel(t) = game.expect() else {
+        return Value::Null;
+    };
+    if game.is_over() {
+        return Value::Null;
+    }
+    let mut out = json!({
+        "playerId": game.current(),
+        "routeIndex": table.board.index_of(t.route, t.track),
+        "paid": paid(&t.paid),
+        "drawnCards": t.turned.iter().map(|&c| card_name(Some(c))).collect::<Vec<_>>(),
+        "additionalCards": t.required,
+    });
+    if seat == Some(game.current()) {
+        out["options"] = game.tunnel_options().iter().map(paid).collect();
+    }
+    out
+}
+
 /// The phase of the turn, for clients.
 fn turn(game: &Game) -> Value {
     if game.is_over() {
@@ -76,8 +151,9 @@ fn turn(game: &Game) -> Value {
 }
 
 /// Every track `seat` may claim now and every way to pay (the engine's
-/// [`Game::payments`]): per card colour, the fewest and the most wilds;
-/// paying with wilds alone is the colour `wild`.
+/// [`Game::payments`], a ferry's wilds counted in): per card colour, the
+/// fewest and the most wilds; paying with wilds alone is the colour
+/// `wild`. Each says whether it is a tunnel and a ferry's wilds.
 fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
     if game.is_over() || game.in_setup() || game.current() != seat || *game.expect() != Expect::Turn
     {
@@ -85,16 +161,13 @@ fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
     }
     let mut out = Vec::new();
     for (index, &(route, track)) in table.board.tracks.iter().enumerate() {
-        let payments: Vec<Value> = game
-            .payments(seat, route, track)
-            .iter()
-            .map(|p| {
-                let colour = p.colour.map_or("wild".to_string(), |c| c.to_string());
-                json!({ "color": colour, "minWilds": p.min_locomotives, "maxWilds": p.max_locomotives })
-            })
-            .collect();
-        if !payments.is_empty() {
-            out.push(json!({ "routeIndex": index, "payments": payments }));
+        let list = game.payments(seat, route, track);
+        if !list.is_empty() {
+            let r = table.board.board.route(route);
+            out.push(json!({
+                "routeIndex": index, "payments": payments(&list),
+                "tunnel": r.tunnel, "ferryWilds": r.ferry,
+            }));
         }
     }
     Value::Array(out)
@@ -125,6 +198,9 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
                 "points": game.map_or(0, |g| g.players[i].route_points),
                 "cardCount": game.map_or(0, |g| g.players[i].cards()),
                 "destinationCount": game.map_or(0, |g| g.players[i].tickets.len()),
+                "stations": game.map_or(Vec::new(), |g| g.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect()),
+                "stationsLeft": board.rules.stations.as_ref().map_or(0, |r| r.count() - game.map_or(0, |g| g.players[i].stations.len())),
+                "nextStationCost": board.rules.stations.as_ref().and_then(|r| r.costs.get(game.map_or(0, |g| g.players[i].stations.len())).copied()),
             });
             if let (Some(g), true) = (game, seat == Some(i)) {
                 p["cards"] = hand(&g.players[i].hand);
@@ -137,6 +213,8 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "gameId": table.id,
         "gameName": table.name,
         "board": table.board.key,
+        "boardName": board.name,
+        "rules": rules(table),
         "state": phase,
         "coach": table.coach,
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
@@ -153,6 +231,8 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "canDrawWild": game.is_some_and(|g| !g.drawing_second()),
         "canPass": false,
         "claimable": [],
+        "tunnel": game.map_or(Value::Null, |g| tunnel(table, g, seat)),
+        "stationPayments": [],
         "history": &table.history[table.history.len().saturating_sub(HISTORY)..],
         "historyLength": table.history.len(),
         "chat": table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..].iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
@@ -179,6 +259,13 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
             })
         });
         out["claimable"] = claimable(table, g, s);
+        if !g.is_over() && !g.in_setup() && g.current() == s && *g.expect() == Expect::Turn {
+            // None when every city has a station.
+            let free = (0..board.cities.len()).any(|c| g.station_owner(CityId(c)).is_none());
+            if free {
+                out["stationPayments"] = payments(&g.station_payments(s));
+            }
+        }
         out["canPass"] = (!g.is_over()
             && !g.in_setup()
             && g.current() == s
@@ -210,12 +297,30 @@ pub fn results(table: &Table) -> Value {
                 "destinationPoints": r.ticket_points,
                 "longestPath": r.longest_path,
                 "longestRouteRecipient": r.bonus > 0,
+                "bonusPoints": r.bonus,
+                "stationPoints": r.station_points,
+                "stations": game.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect::<Vec<_>>(),
+                "borrowed": r.borrowed.iter().map(|&route| borrowed(table, game, i, route)).collect::<Vec<_>>(),
                 "completed": done.iter().map(trip).collect::<Vec<_>>(),
                 "failed": game.players[i].tickets.iter().filter(|t| !done.contains(t)).map(trip).collect::<Vec<_>>(),
             })
         })
         .collect();
     json!({ "gameId": table.id, "players": players })
+}
+
+/// A route another player owns that `player`'s station borrows: its
+/// track's `routeIndex`, its owner and its cities.
+fn borrowed(table: &Table, game: &Game, player: usize, route: crate::board::RouteId) -> Value {
+    let board = &table.board.board;
+    let r = board.route(route);
+    let track = (0..r.tracks.len()).find(|&k| game.owner(route, k).is_some_and(|o| o != player));
+    json!({
+        "routeIndex": track.map(|k| table.board.index_of(route, k)),
+        "owner": track.and_then(|k| game.owner(route, k)),
+        "start": board.city(r.a).name,
+        "end": board.city(r.b).name,
+    })
 }
 
 /// 003's `startGame` output for `seat`: its own cards and first tickets.
@@ -272,6 +377,7 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "gameName": table.name,
         "board": table.board.key,
         "boardName": table.board.board.name,
+        "rules": rules_summary(&table.board.board),
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
         "players": players,
         "colors": table.free_colors(),
@@ -311,6 +417,7 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
                     "routeIndexPurchased": table.board.index_of(c.route, c.track),
                     "trainColor": colour,
                     "numberOfWilds": c.paid.locomotives,
+                    "drawnCards": c.turned.iter().map(|&x| card_name(Some(x))).collect::<Vec<_>>(),
                     "trainsLeft": game.players[seat].cars, "pointTotals": totals,
                 }),
             )
@@ -372,24 +479,33 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
                 .map(|&c| card_name(Some(c)).into())
                 .collect();
             let given_up = matches!(event.happened, Happened::TunnelGivenUp(_));
+            let mut out = json!({
+                "description": d::SUCCESS, "gameId": id, "playerId": seat,
+                "routeIndex": table.board.index_of(t.route, t.track),
+                "paid": paid(&t.paid),
+                "drawnCards": turned, "additionalCards": t.required,
+            });
+            // The legal extra payments are the mover's: they tell their hand.
+            if mine && !given_up {
+                out["options"] = game.tunnel_options().iter().map(paid).collect();
+            }
             (
                 if given_up {
                     "tunnelGivenUp"
                 } else {
                     "tunnelCards"
                 },
-                json!({
-                    "description": d::SUCCESS, "gameId": id, "playerId": seat,
-                    "routeIndex": table.board.index_of(t.route, t.track),
-                    "drawnCards": turned, "additionalCards": t.required,
-                }),
+                out,
             )
         }
-        Happened::StationBuilt { city, .. } => (
+        Happened::StationBuilt { city, paid: p } => (
             "buildStation",
             json!({
                 "description": d::SUCCESS, "gameId": id, "playerId": seat,
                 "city": board.city(*city).name,
+                "cityIndex": city.0,
+                "trainColor": paid(p)["color"],
+                "numberOfWilds": p.locomotives,
                 "stationsLeft": board.rules.stations.as_ref()
                     .map_or(0, |s| s.count() - game.players[seat].stations.len()),
             }),
