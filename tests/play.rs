@@ -2210,6 +2210,7 @@ async fn one_address_cannot_hold_many_connections_without_logging_in() {
     assert_eq!(refused, 8);
     // From this machine itself, not capped.
     let _mine = Client::connect(s.addr, None).await;
+}
 
 // ---- Tunnels, ferries and stations -------------------------------------------
 
@@ -2266,8 +2267,10 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
         .ask("joinGame", json!({ "gameId": g, "color": "blue" }))
         .await;
     assert_eq!(out["description"], "success", "{out}");
+    // The board's tickets deal two players: the second seat fills the
+    // table, which is dealt at once.
     let out = c[0].ask("startGame", json!({ "gameId": g })).await;
-    assert_eq!(out["description"], "game has started", "{out}");
+    assert_eq!(out["description"], "game already started", "{out}");
     let m = c[0].model(g).await;
     assert_eq!(m["rules"]["tunnels"], 2, "{}", m["rules"]);
     assert_eq!(m["rules"]["ferries"], 1);

@@ -52,6 +52,9 @@
 //                      #offer-min, #offer-submit
 //   #claim-modal       route purchase: #claim-title, .payment[data-color][data-wilds],
 //                      #claim-cancel
+//   #tunnel-modal      a tunnel's extra cards, for its claimer: #tunnel-title,
+//                      #tunnel-detail (the cards turned), .payment[data-wilds]
+//                      (payTunnel), #tunnel-give-up (giveUpTunnel)
 //   window.play        the page's state (play.model is the last model)
 "use strict";
 
@@ -815,6 +818,7 @@ function renderGame() {
   drawBoard();
   renderOffer(m);
   renderClaim();
+  renderTunnel(m);
   renderResults(m);
 }
 
@@ -1137,6 +1141,32 @@ function renderClaim() {
   modal.hidden = false;
 }
 
+// A tunnel being claimed by this player: the cards turned, and every legal
+// payment of the extra cards they ask for (the server's options), or giving
+// the tunnel up.
+function renderTunnel(m) {
+  const modal = $("tunnel-modal");
+  const t = m && m.tunnel;
+  if (!t || !Array.isArray(t.options) || !t.options.length) {
+    modal.hidden = true;
+    return;
+  }
+  const info = play.tracks[t.routeIndex];
+  $("tunnel-title").textContent = info ? info.route.label : "";
+  $("tunnel-detail").textContent = `The cards turned: ${t.drawnCards.join(", ")}. They ask for ${plural(t.additionalCards, "card")} more.`;
+  const box = $("tunnel-options");
+  box.replaceChildren(...t.options.map((o) => {
+    const parts = [];
+    if (o.amount > 0) parts.push(`${o.amount} ${o.color}`);
+    if (o.numberOfWilds > 0) parts.push(`${o.numberOfWilds} wild`);
+    return h("button", {
+      type: "button", class: "payment", "data-wilds": o.numberOfWilds,
+      onclick: () => { modal.hidden = true; send("payTunnel", { gameId: m.gameId, numberOfWilds: o.numberOfWilds }, { user: true }); },
+    }, "Pay " + parts.join(" + "));
+  }));
+  modal.hidden = false;
+}
+
 function swatchCard(color) {
   return h("span", { class: "mini-card", "data-color": color });
 }
@@ -1396,6 +1426,10 @@ $("pass-turn").addEventListener("click", () => {
   if (play.model) send("passTurn", { gameId: play.model.gameId }, { user: true });
 });
 $("claim-cancel").addEventListener("click", () => { play.claimTrack = null; $("claim-modal").hidden = true; });
+$("tunnel-give-up").addEventListener("click", () => {
+  $("tunnel-modal").hidden = true;
+  if (play.model) send("giveUpTunnel", { gameId: play.model.gameId }, { user: true });
+});
 $("claim-modal").addEventListener("click", (e) => {
   if (e.target === $("claim-modal")) { play.claimTrack = null; $("claim-modal").hidden = true; }
 });
