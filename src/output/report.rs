@@ -69,6 +69,19 @@ pub struct SolveReport {
     pub routes: Vec<RouteRow>,
     /// The completed tickets, in board order.
     pub tickets: Vec<TicketRow>,
+    /// The single player's maximum under the board's own rules: `score`
+    /// plus `station_points` and `longest_path_bonus` (only for a board
+    /// with rules of its own, so that the original board's output is
+    /// unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rules_score: Option<u32>,
+    /// Points of the stations a single player alone leaves unbuilt: all
+    /// of them, as no other player's route is there to borrow.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub station_points: Option<u32>,
+    /// The longest-path bonus, which a single player alone always holds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub longest_path_bonus: Option<u32>,
     /// The solver's work: solves, cuts and nodes.
     pub solver: SolverStats,
     /// Messages about the input (tickets dropped at load, …).
@@ -91,6 +104,7 @@ impl SolveReport {
     pub fn new(board: &Board, cars: u32, outcome: &Outcome) -> SolveReport {
         let plan = &outcome.plan;
         let city = |c: crate::board::CityId| board.city(c).name.clone();
+        let extra = RulesExtra::of_board(board);
         SolveReport {
             board: board.name.clone(),
             cars,
@@ -129,6 +143,9 @@ impl SolveReport {
                     }
                 })
                 .collect(),
+            rules_score: extra.map(|e| plan.score() + e.stations + e.bonus),
+            station_points: extra.map(|e| e.stations),
+            longest_path_bonus: extra.map(|e| e.bonus),
             solver: SolverStats {
                 solves: outcome.solves,
                 cuts: outcome.cuts,
@@ -175,6 +192,25 @@ impl SolveReport {
             self.solver.cuts,
             self.solver.nodes
         );
+        if let (Some(total), Some(stations), Some(bonus)) = (
+            self.rules_score,
+            self.station_points,
+            self.longest_path_bonus,
+        ) {
+            let _ = writeln!(
+                out,
+                "Under the board's rules, one player alone: {total} points ({} above + the lines below)",
+                self.score
+            );
+            let _ = writeln!(
+                out,
+                "  unbuilt stations  {stations:>4}  (no other player's route to borrow: every station stays unbuilt)"
+            );
+            let _ = writeln!(
+                out,
+                "  longest path      {bonus:>4}  (a single player alone holds the longest path)"
+            );
+        }
 
         let _ = writeln!(out, "\nRoutes claimed");
         let _ = writeln!(
@@ -214,6 +250,29 @@ impl SolveReport {
             let _ = writeln!(out, "\nwarning: {w}");
         }
         out
+    }
+}
+
+/// What the board's own rules add to a single player's score: every
+/// station unbuilt, and the longest-path bonus. `None` for a board that
+/// plays the original game's rules (its reports stay the paper's).
+#[derive(Clone, Copy)]
+struct RulesExtra {
+    stations: u32,
+    bonus: u32,
+}
+
+impl RulesExtra {
+    fn of_board(board: &Board) -> Option<RulesExtra> {
+        let own = board.has_own_rules() || board.rules != crate::board::rules::Rules::default();
+        own.then(|| RulesExtra {
+            stations: board
+                .rules
+                .stations
+                .as_ref()
+                .map_or(0, |s| s.count() as u32 * s.points),
+            bonus: board.rules.longest_path_bonus,
+        })
     }
 }
 
