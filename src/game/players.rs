@@ -412,28 +412,12 @@ fn station_saving_tickets(game: &Game, me: usize) -> Option<Action> {
     let player = &game.players[me];
     let mut routes = player.routes();
     routes.extend(game.borrowed(me));
+    // The final scoring's ticket points: a ticket a borrowed route
+    // completes gains its best trip and no longer loses its smallest.
     let saved = |extra: Option<RouteId>| -> i64 {
-        let uf = StationPartition::new(
-            board.cities.len(),
-            routes
-                .iter()
-                .chain(&extra)
-                .map(|&r| (board.route(r).a, board.route(r).b)),
-        );
-        player
-            .tickets
-            .iter()
-            .map(|&t| &board.cards[board.ticket(t).card].trips)
-            .filter_map(|trips| {
-                let done = trips.iter().filter(|&&x| {
-                    let x = board.ticket(x);
-                    uf.connected(x.a, x.b)
-                });
-                let best = done.map(|&x| board.ticket(x).points).max()?;
-                let least = trips.iter().map(|&x| board.ticket(x).points).min()?;
-                Some((best + least) as i64)
-            })
-            .sum()
+        let mut with: Vec<RouteId> = routes.clone();
+        with.extend(extra);
+        game.ticket_points(&player.tickets, &with).0
     };
     let now = saved(None);
     let mut best: Option<(i64, CityId)> = None;

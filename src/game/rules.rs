@@ -1312,6 +1312,15 @@ impl<'b> Game<'b> {
         Ok(cost)
     }
 
+    /// Stations `player` may still build (0 on a board without them).
+    pub fn stations_left(&self, player: usize) -> usize {
+        self.board
+            .rules
+            .stations
+            .as_ref()
+            .map_or(0, |s| s.count() - self.players[player].stations.len())
+    }
+
     /// Who built the station on `city`, if anyone did.
     pub fn station_owner(&self, city: CityId) -> Option<usize> {
         self.players.iter().position(|p| p.stations.contains(&city))
@@ -1555,8 +1564,9 @@ impl<'b> Game<'b> {
 
     /// The ticket points `tickets` score over `routes` (each its best
     /// completed trip, or minus its smallest), with the trips completed
-    /// and the tickets failed (each by its smallest trip).
-    fn ticket_points(
+    /// and the tickets failed (each by its smallest trip): the final
+    /// scoring's, which the bots ask too.
+    pub fn ticket_points(
         &self,
         tickets: &[TicketId],
         routes: &[RouteId],
@@ -1614,7 +1624,7 @@ impl<'b> Game<'b> {
                     .rules
                     .stations
                     .as_ref()
-                    .map_or(0, |s| (s.count() - p.stations.len()) as u32 * s.points);
+                    .map_or(0, |s| self.stations_left(i) as u32 * s.points);
                 FinalScore {
                     route_points: p.route_points,
                     completed,

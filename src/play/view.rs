@@ -199,7 +199,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
                 "cardCount": game.map_or(0, |g| g.players[i].cards()),
                 "destinationCount": game.map_or(0, |g| g.players[i].tickets.len()),
                 "stations": game.map_or(Vec::new(), |g| g.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect()),
-                "stationsLeft": board.rules.stations.as_ref().map_or(0, |r| r.count() - game.map_or(0, |g| g.players[i].stations.len())),
+                "stationsLeft": game.map_or(board.rules.stations.as_ref().map_or(0, |r| r.count()), |g| g.stations_left(i)),
                 "nextStationCost": board.rules.stations.as_ref().and_then(|r| r.costs.get(game.map_or(0, |g| g.players[i].stations.len())).copied()),
             });
             if let (Some(g), true) = (game, seat == Some(i)) {
@@ -506,8 +506,7 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
                 "cityIndex": city.0,
                 "trainColor": paid(p)["color"],
                 "numberOfWilds": p.locomotives,
-                "stationsLeft": board.rules.stations.as_ref()
-                    .map_or(0, |s| s.count() - game.players[seat].stations.len()),
+                "stationsLeft": game.stations_left(seat),
             }),
         ),
         Happened::Passed => (
