@@ -117,6 +117,7 @@ fn every_turns_best_matches_exhaustive_search() {
                 taken: Vec::new(),
                 tickets: game.players[p.seat].tickets.clone(),
                 may_draw: false,
+                stations: None,
             };
             assert_eq!(p.single_player_optimum, common::brute_best(&board, &open));
             // The costliest turns are the largest drops, largest first.

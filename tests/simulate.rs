@@ -44,6 +44,7 @@ fn no_player_beats_the_optimum_for_its_own_tickets() {
                 taken: vec![],
                 tickets: s.tickets.clone(),
                 may_draw: false,
+                stations: None,
             };
             let options = SolveOptions {
                 method: Method::Frontier,

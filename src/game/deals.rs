@@ -349,6 +349,8 @@ pub fn keep_state(board: &Board, cars: u32, kept: &[usize]) -> GameState {
         taken: Vec::new(),
         tickets: kept.iter().map(|&c| board.cards[c].trips[0]).collect(),
         may_draw: false,
+        // A deal is weighed by routes and tickets, as solve's headline.
+        stations: None,
     }
 }
 

@@ -531,6 +531,9 @@ fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
         taken,
         tickets: tickets.to_vec(),
         may_draw: false,
+        // The bots build stations by their own rule
+        // (`station_saving_tickets`), not by the plan.
+        stations: None,
     }
 }
 

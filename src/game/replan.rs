@@ -19,12 +19,14 @@
 
 use serde::Serialize;
 
+use crate::board::graph::BoardGraph;
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::state::GameState;
-use crate::model::Instance;
+use crate::model::stations::{self, Borrow, Borrowing};
+use crate::model::{Instance, Plan};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{evaluate, VerifyError};
-use crate::solve::{solve, Outcome, SolveError, SolveOptions};
+use crate::solve::{solve, Outcome, Produced, SolveError, SolveOptions, Stop};
 
 /// The answer for a game state.
 #[derive(Clone, Debug)]
@@ -50,7 +52,14 @@ pub struct Replan {
     /// Tickets not held that the plan completes (only when tickets may still
     /// be drawn): draw them if they come up.
     pub drawn: Vec<TicketId>,
-    /// The final score: owned and new route points, held tickets ±, drawn tickets.
+    /// The stations' borrowings of the plan (built stations and new ones,
+    /// other players' routes counted for tickets), on a board with stations.
+    pub borrowed: Vec<Borrow>,
+    /// Points of the stations the plan leaves unbuilt (0 on a board
+    /// without stations).
+    pub station_points: u32,
+    /// The final score: owned and new route points, held tickets ±, drawn
+    /// tickets, unbuilt stations.
     pub score: i64,
     /// Proven upper bound on the final score (= `score` when proven optimal).
     pub bound: i64,
@@ -66,6 +75,12 @@ impl Replan {
 /// The instance a state leaves to solve, on its derived board: the routes
 /// still open to the player, the tickets in play.
 fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instance<'d> {
+    open_instance(board, state, derived).reduced()
+}
+
+/// [`instance`] before its preprocessing: a ticket too far over the open
+/// routes may still be completed through a station's borrowed route.
+fn open_instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instance<'d> {
     let mut inst = Instance::unreduced(derived, state.cars_left);
     // Closed routes are out, and so are the other tracks of a pair the
     // player owns a track of (one track of a pair per player).
@@ -81,7 +96,7 @@ fn instance<'d>(board: &Board, state: &GameState, derived: &'d Board) -> Instanc
     inst.tickets
         .retain(|&t| state.may_draw || held.contains(&board.ticket(t).card));
     inst.tickets_in_play = inst.tickets.clone();
-    inst.reduced()
+    inst
 }
 
 /// Whether some plan from `state` ends above a score, from [`clears`].
@@ -119,6 +134,11 @@ pub fn clears_completing(board: &Board, state: &GameState, score: i64) -> Option
 }
 
 fn bar_run(board: &Board, state: &GameState, score: i64, complete: bool) -> Option<Bar> {
+    // The programme knows no stations: a state that may borrow is left to
+    // replan.
+    if state.stations.is_some() {
+        return None;
+    }
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
     // A held card none of whose trips the budget allows is lost by every plan.
@@ -176,7 +196,9 @@ fn bar_run(board: &Board, state: &GameState, score: i64, complete: bool) -> Opti
     sound.then_some(Bar::Above { routes, score })
 }
 
-/// Solves the rest of the game from `state` on `board`.
+/// Solves the rest of the game from `state` on `board`. Where the state has
+/// stations that may borrow a route, the plan without them is improved by
+/// the stations' model ([`crate::model::stations`]).
 pub fn replan(
     board: &Board,
     state: &GameState,
@@ -185,6 +207,23 @@ pub fn replan(
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
     let outcome = solve(&inst, options)?;
+    let plain = answer(board, state, outcome, Vec::new())?;
+    match borrowing(board, state) {
+        Some(b) if !b.options.is_empty() => {
+            with_stations(board, state, &derived, b, plain, options)
+        }
+        _ => Ok(plain),
+    }
+}
+
+/// The answer of a solve on the derived board: its routes (`outcome`'s
+/// plan, and the borrowings `borrowed`) checked and scored on the real board.
+fn answer(
+    board: &Board,
+    state: &GameState,
+    outcome: Outcome,
+    borrowed: Vec<Borrow>,
+) -> Result<Replan, SolveError> {
     let cards = held_cards(board, state);
     let held = |t: &TicketId| cards.contains(&board.ticket(*t).card);
 
@@ -199,15 +238,23 @@ pub fn replan(
     let held_points = held_points(board, state);
 
     // The independent check, on the real board: the owned and new routes
-    // together, and every ticket that can score.
+    // together, the routes the stations borrow, and every ticket that can
+    // score.
     let mut network = owned.clone();
     network.extend(&claim);
     network.sort();
+    let fail = |what: String| -> Result<Replan, SolveError> { Err(VerifyError(what).into()) };
+    if let Err(what) = check_claim(board, state, &claim, &network) {
+        return fail(what);
+    }
+    if let Err(what) = check_borrowed(board, state, &borrowed) {
+        return fail(what);
+    }
     let in_play: Vec<TicketId> = board
         .ticket_ids()
         .filter(|t| state.may_draw || held(t))
         .collect();
-    let eval = evaluate(board, &network, &in_play);
+    let eval = evaluate(board, &with_borrowed(&network, &borrowed), &in_play);
     let route_points =
         |routes: &[RouteId]| -> u32 { routes.iter().map(|&r| board.route(r).points).sum() };
     let points = |tickets: &[TicketId]| -> i64 {
@@ -225,24 +272,26 @@ pub fn replan(
         .collect();
     let owned_points = route_points(&owned);
     let claim_points = route_points(&claim);
+    let station_points = unbuilt_points(board, state, &borrowed);
     let score = owned_points as i64 + claim_points as i64 + points(&completed) - points(&lost)
-        + points(&drawn);
+        + points(&drawn)
+        + station_points as i64;
 
-    let fail = |what: String| -> Result<Replan, SolveError> { Err(VerifyError(what).into()) };
-    if let Err(what) = check_claim(board, state, &claim, &network) {
-        return fail(what);
-    }
-    // The derived objective is the final score, less the owned points and
-    // the certain −p of the held tickets.
+    // The derived objective is the final score, less the owned points, the
+    // certain −p of the held tickets and the points of every station still
+    // to build (the stations' model counts off those it builds).
     // (Owned routes the solver left out can only add tickets, and only to a
     // plan not proven optimal.)
-    let expected = outcome.plan.score() as i64 - held_points + owned_points as i64;
+    let constant = owned_points as i64 - held_points + unbuilt_points(board, state, &[]) as i64;
+    let built = borrowed.iter().filter(|b| b.new).count() as i64;
+    let objective = outcome.plan.score() as i64 - built * station_worth(board) as i64;
+    let expected = objective + constant;
     if score < expected || (outcome.proven && score != expected) {
         return fail(format!(
             "the solver's plan is worth {expected} in the game, but its network scores {score}"
         ));
     }
-    let bound = outcome.bound as i64 - held_points + owned_points as i64;
+    let bound = outcome.bound as i64 + constant;
     Ok(Replan {
         outcome,
         owned,
@@ -253,6 +302,8 @@ pub fn replan(
         completed,
         lost,
         drawn,
+        borrowed,
+        station_points,
         score,
         bound,
     })
@@ -276,6 +327,253 @@ pub fn held_score(board: &Board, state: &GameState, network: &[RouteId]) -> i64 
         .map(|&c| penalty(board, c))
         .sum();
     eval.score() as i64 - lost as i64
+}
+
+/// The borrowings `state`'s stations allow: every route of another player
+/// into a city where the player has a station, or where one may still be
+/// built (no station of anyone there). `None` without stations.
+fn borrowing(board: &Board, state: &GameState) -> Option<Borrowing> {
+    let stations = state.stations.as_ref()?;
+    let mut lent: Vec<RouteId> = state
+        .taken
+        .iter()
+        .map(|t| t.route)
+        .filter(|&r| !state.owned.iter().any(|t| t.route == r))
+        .collect();
+    lent.sort();
+    lent.dedup();
+    let mut options = Vec::new();
+    for route in lent {
+        let r = board.route(route);
+        for city in [r.a, r.b] {
+            if stations.built.contains(&city) {
+                options.push(Borrow {
+                    city,
+                    route,
+                    new: false,
+                });
+            } else if stations.left > 0 && !stations.others.contains(&city) {
+                options.push(Borrow {
+                    city,
+                    route,
+                    new: true,
+                });
+            }
+        }
+    }
+    options.sort();
+    Some(Borrowing {
+        options,
+        left: stations.left,
+        points: station_worth(board),
+    })
+}
+
+/// Points a station never built scores (0 on a board without stations).
+fn station_worth(board: &Board) -> u32 {
+    board.rules.stations.as_ref().map_or(0, |s| s.points)
+}
+
+/// Points of the stations left unbuilt when the plan builds those of
+/// `borrowed` that are new.
+fn unbuilt_points(board: &Board, state: &GameState, borrowed: &[Borrow]) -> u32 {
+    let Some(stations) = &state.stations else {
+        return 0;
+    };
+    let built = borrowed.iter().filter(|b| b.new).count() as u32;
+    stations.left.saturating_sub(built) * station_worth(board)
+}
+
+/// `network` with the borrowed routes: what the tickets are counted on.
+fn with_borrowed(network: &[RouteId], borrowed: &[Borrow]) -> Vec<RouteId> {
+    let mut all = network.to_vec();
+    all.extend(borrowed.iter().map(|b| b.route));
+    all.sort();
+    all.dedup();
+    all
+}
+
+/// The stations' rule, checked on a plan's borrowings: each is another
+/// player's route into the station's city; a city holds one station, of
+/// the player's own or a new one where nobody has one; a station borrows
+/// one route; no more stations are built than are left.
+fn check_borrowed(board: &Board, state: &GameState, borrowed: &[Borrow]) -> Result<(), String> {
+    if borrowed.is_empty() {
+        return Ok(());
+    }
+    let Some(stations) = &state.stations else {
+        return Err("the plan borrows routes, but the state has no stations".into());
+    };
+    let city = |b: &Borrow| board.city(b.city).name.clone();
+    for (i, b) in borrowed.iter().enumerate() {
+        let r = board.route(b.route);
+        let theirs = state.taken.iter().any(|t| t.route == b.route)
+            && !state.owned.iter().any(|t| t.route == b.route);
+        if !theirs || (r.a != b.city && r.b != b.city) {
+            return Err(format!(
+                "the station in {} borrows {}, which is not another player's route into it",
+                city(b),
+                board.route_label(b.route)
+            ));
+        }
+        if b.new == stations.built.contains(&b.city) || (b.new && stations.others.contains(&b.city))
+        {
+            return Err(format!(
+                "the plan's station in {} is not its to build or use",
+                city(b)
+            ));
+        }
+        if borrowed[..i].iter().any(|c| c.city == b.city) {
+            return Err(format!("the station in {} borrows two routes", city(b)));
+        }
+    }
+    let new = borrowed.iter().filter(|b| b.new).count() as u32;
+    if new > stations.left {
+        return Err(format!(
+            "the plan builds {new} stations, but {} are left",
+            stations.left
+        ));
+    }
+    Ok(())
+}
+
+/// The stations' model's time limit where the caller sets none. Its flow
+/// formulation is the paper's, whose LP is weak: on the held tickets of a
+/// game (the coach, the review) it proves its answer in a few seconds
+/// (Europe, 3 players, 14 routes of others, 4 tickets: 2.7 s), but with
+/// every ticket in play (`may_draw`) on Europe it was still 107 points
+/// from its bound after 120 s. Past this limit the answer is the best plan
+/// found, with its honest bound.
+pub const STATION_SECONDS: f64 = 30.0;
+
+/// [`replan`] where stations may borrow: the stations' model, started from
+/// the plan without them (`plain`), and the better of the two (`plain` on a
+/// tie). The answer's proof is the model's.
+fn with_stations(
+    board: &Board,
+    state: &GameState,
+    derived: &Board,
+    borrowing: Borrowing,
+    plain: Replan,
+    options: &SolveOptions,
+) -> Result<Replan, SolveError> {
+    let clock = std::time::Instant::now();
+    let lent: Vec<RouteId> = borrowing.options.iter().map(|b| b.route).collect();
+    // Most states gain nothing from a station: with every borrowable route
+    // free, the fast methods prove it, and the plan without one stands.
+    let relaxed = relaxed_bound(board, state, derived, &lent, options)?;
+    if plain.outcome.proven && relaxed <= plain.score {
+        return Ok(plain);
+    }
+    let mut inst = open_instance(board, state, derived);
+    inst.routes
+        .retain(|&r| derived.route(r).length <= inst.cars);
+    // A ticket whose cities no plan joins within the cars, the borrowable
+    // routes free, cannot score (the preprocessing of `Instance::reduced`,
+    // with the stations).
+    let graph = BoardGraph::new(derived, inst.routes.iter().chain(&lent).copied());
+    let cost = |r: RouteId| {
+        if lent.contains(&r) {
+            0
+        } else {
+            derived.route(r).length
+        }
+    };
+    inst.tickets.retain(|&t| {
+        let ticket = derived.ticket(t);
+        graph.distances(ticket.a, cost)[ticket.b.0].is_some_and(|d| d <= inst.cars)
+    });
+    let mut start = plain.claim.clone();
+    start.extend(&plain.owned);
+    start.retain(|r| inst.routes.contains(r));
+    let own = options.time_limit.or(Some(STATION_SECONDS));
+    let limits = options.limits.within(own);
+    let found = stations::solve(&inst, &borrowing, &start, limits.left())?;
+    let lent = with_borrowed(&found.routes, &found.borrowed);
+    let eval = evaluate(derived, &lent, &inst.tickets);
+    let route_points: u32 = found.routes.iter().map(|&r| derived.route(r).points).sum();
+    let plan = Plan {
+        cars_used: cars_of(derived, &found.routes),
+        route_points,
+        ticket_points: eval.ticket_points,
+        tickets: eval.completed,
+        routes: found.routes,
+    };
+    let stop = if found.optimal {
+        Stop::Optimal
+    } else {
+        limits.why().unwrap_or(Stop::WorkLimit)
+    };
+    let outcome = Outcome {
+        plan,
+        stop,
+        proven: found.optimal,
+        bound: u32::try_from(found.bound.max(0)).unwrap_or(u32::MAX),
+        seconds: plain.outcome.seconds + clock.elapsed().as_secs_f64(),
+        method: Produced::Stations,
+        solves: plain.outcome.solves + 1,
+        cuts: plain.outcome.cuts,
+        nodes: plain.outcome.nodes + found.nodes,
+    };
+    let mut better = answer(board, state, outcome, found.borrowed)?;
+    if better.score > plain.score {
+        // The relaxation's bound may be the tighter.
+        better.bound = better.bound.min(relaxed).max(better.score);
+        if better.bound == better.score {
+            better.outcome.proven = true;
+            better.outcome.stop = Stop::Optimal;
+        }
+        return Ok(better);
+    }
+    // The plan without stations is as good: kept, with the model's proof.
+    let bound = better.bound.min(relaxed).max(plain.score);
+    let proven = bound == plain.score;
+    Ok(Replan {
+        bound,
+        outcome: Outcome {
+            stop: if proven {
+                Stop::Optimal
+            } else {
+                better.outcome.stop
+            },
+            proven,
+            method: Produced::Stations,
+            seconds: better.outcome.seconds,
+            solves: better.outcome.solves,
+            nodes: better.outcome.nodes,
+            ..plain.outcome
+        },
+        ..plain
+    })
+}
+
+/// An upper bound on the final score of every plan from `state` with
+/// stations: the plain problem with every borrowable route (`lent`) free, as
+/// if owned, and no station's points lost, solved by the fast methods.
+fn relaxed_bound(
+    board: &Board,
+    state: &GameState,
+    derived: &Board,
+    lent: &[RouteId],
+    options: &SolveOptions,
+) -> Result<i64, SolveError> {
+    let mut relaxed = derived.clone();
+    for &r in lent {
+        relaxed.routes[r.0].length = 0;
+        relaxed.routes[r.0].points = 0;
+    }
+    let mut inst = open_instance(board, state, &relaxed);
+    inst.routes.extend(lent);
+    inst.routes.sort();
+    inst.routes.dedup();
+    let outcome = solve(&inst.reduced(), options)?;
+    let owned: i64 = state
+        .owned
+        .iter()
+        .map(|t| board.route(t.route).points as i64)
+        .sum();
+    Ok(outcome.bound as i64 + owned - held_points(board, state)
+        + unbuilt_points(board, state, &[]) as i64)
 }
 
 /// Train cars `routes` take.
@@ -423,6 +721,25 @@ pub struct ReplanReport {
     pub drawn: Vec<Row>,
     /// The routes the player already owns.
     pub owned: Vec<Row>,
+    /// On a board with stations: the stations the plan uses, each with the
+    /// other player's route it borrows for tickets.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stations: Option<Vec<StationRow>>,
+    /// On a board with stations: the points of the stations the plan
+    /// leaves unbuilt (part of `score`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub station_points: Option<u32>,
+}
+
+/// A station of the replan report.
+#[derive(Serialize)]
+pub struct StationRow {
+    /// The station's city.
+    pub city: String,
+    /// The other player's route it borrows, "Wien – Budapest".
+    pub borrows: String,
+    /// Whether the station is still to build (its points are then lost).
+    pub new: bool,
 }
 
 impl ReplanReport {
@@ -468,6 +785,17 @@ impl ReplanReport {
             lost,
             drawn,
             owned: r.owned.iter().map(route).collect(),
+            stations: state.stations.as_ref().map(|_| {
+                r.borrowed
+                    .iter()
+                    .map(|b| StationRow {
+                        city: board.city(b.city).name.clone(),
+                        borrows: board.route_label(b.route),
+                        new: b.new,
+                    })
+                    .collect()
+            }),
+            station_points: state.stations.as_ref().map(|_| r.station_points),
         }
     }
 
@@ -492,9 +820,13 @@ impl ReplanReport {
             self.owned.len(),
             self.to_gain
         );
+        let stations = self
+            .station_points
+            .map(|p| format!(" + {p} points of stations left unbuilt"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
-            "  = {} owned route points + {} new route points + {} ticket points",
+            "  = {} owned route points + {} new route points + {} ticket points{stations}",
             self.owned_points, self.claim_points, self.ticket_points
         );
         let _ = writeln!(
@@ -534,6 +866,20 @@ impl ReplanReport {
             &self.lost,
             false,
         );
+        if let Some(stations) = self.stations.as_ref().filter(|s| !s.is_empty()) {
+            let _ = writeln!(
+                out,
+                "\nStations (each counts one other player's route for tickets)"
+            );
+            for s in stations {
+                let what = if s.new {
+                    "build, then borrow"
+                } else {
+                    "borrows"
+                };
+                let _ = writeln!(out, "  {:<20} {what} {}", s.city, s.borrows);
+            }
+        }
         if !self.drawn.is_empty() {
             section(
                 &mut out,

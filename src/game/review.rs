@@ -25,7 +25,7 @@ use serde::Serialize;
 use crate::board::{Board, RouteId, TicketId};
 use crate::game::replan::{held_score, replan};
 use crate::game::rules::{Action, FinalScore, Game, RuleError};
-use crate::game::state::GameState;
+use crate::game::state::{GameState, StationState};
 use crate::model::Instance;
 use crate::solve::limits::Limits;
 use crate::solve::{solve, SolveError, SolveOptions};
@@ -342,6 +342,7 @@ fn solve_turns(
                         taken: Vec::new(),
                         tickets: game.players[p].tickets.clone(),
                         may_draw: false,
+                        stations: StationState::unused(board),
                     };
                     Ok(Done::Open(p, best(board, &s, None, &o)?))
                 }

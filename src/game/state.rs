@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::board::input::{self, Reader};
-use crate::board::{read_colour, Board, BoardError, Colour, RouteId, TicketId};
+use crate::board::{read_colour, Board, BoardError, CityId, Colour, RouteId, TicketId};
 use crate::game::rules::Game;
 
 /// One track of a route: the route and the index of the track in its
@@ -45,6 +45,35 @@ pub struct GameState {
     /// the hand may be added when completing it pays (an upper bound, as in
     /// the paper: the draw is luck).
     pub may_draw: bool,
+    /// The stations, on a board whose rules have them (`None` on the
+    /// others, and where a caller leaves them out).
+    pub stations: Option<StationState>,
+}
+
+/// Stations in a game state: where the player's stand, where the others'
+/// stand (no second station goes there), and how many the player may still
+/// build. A station lets its owner count, for tickets only, one route of
+/// another player into its city; each station never built scores the
+/// board's points for it at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StationState {
+    /// Cities where the player has built a station.
+    pub built: Vec<CityId>,
+    /// Cities where other players have built one.
+    pub others: Vec<CityId>,
+    /// Stations the player may still build.
+    pub left: u32,
+}
+
+impl StationState {
+    /// A player's stations before any is built, on a board whose rules
+    /// have them.
+    pub fn unused(board: &Board) -> Option<StationState> {
+        board.rules.stations.as_ref().map(|s| StationState {
+            left: s.count() as u32,
+            ..StationState::default()
+        })
+    }
 }
 
 /// Everything wrong with a game-state file.
@@ -115,6 +144,10 @@ struct RawState {
     taken: Vec<Option<RawRoute>>,
     tickets: Vec<Option<RawTicket>>,
     may_draw: bool,
+    /// City names of the player's stations (`stations`) and of the other
+    /// players' (`others_stations`); `None` where the file has no such field.
+    stations: Option<Vec<Option<String>>>,
+    others_stations: Option<Vec<Option<String>>>,
 }
 
 /// A route as a file names it: its cities, and the track where several
@@ -140,6 +173,8 @@ const STATE_FIELDS: &[&str] = &[
     "taken",
     "tickets",
     "may_draw",
+    "stations",
+    "others_stations",
     "game",
 ];
 
@@ -171,6 +206,8 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
         None => Vec::new(),
     };
     let may_draw = r.optional(map, "", "may_draw", Reader::boolean);
+    let stations = read_cities(r, map, "stations");
+    let others_stations = read_cities(r, map, "others_stations");
     // A bad count was reported; the most permissive value lets the checks
     // against the board run all the same without adding spurious problems.
     Some(RawState {
@@ -181,7 +218,26 @@ fn read_state(root: &Value, r: &mut Reader) -> Option<RawState> {
         taken,
         tickets,
         may_draw: may_draw.flatten().unwrap_or(false),
+        stations,
+        others_stations,
     })
+}
+
+/// The city names listed under `key` of `map`, `None` without the field; an
+/// entry with a problem (recorded) is `None`, so that the others keep their
+/// index.
+fn read_cities(
+    r: &mut Reader,
+    map: &serde_json::Map<String, Value>,
+    key: &str,
+) -> Option<Vec<Option<String>>> {
+    let list = r.list(map.get(key)?, key, input::MAX_CITIES)?;
+    Some(
+        list.iter()
+            .enumerate()
+            .map(|(i, v)| r.name(v, &input::index(key, i)).map(str::to_string))
+            .collect(),
+    )
 }
 
 /// The list of routes under `key` of `map` (none if it is missing), each
@@ -236,6 +292,17 @@ impl GameState {
                 .collect(),
             tickets: me.tickets.clone(),
             may_draw: false,
+            stations: game.board.rules.stations.as_ref().map(|_| StationState {
+                built: me.stations.clone(),
+                others: game
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|&(p, _)| p != player)
+                    .flat_map(|(_, other)| other.stations.iter().copied())
+                    .collect(),
+                left: game.stations_left(player) as u32,
+            }),
         }
     }
 
@@ -260,7 +327,7 @@ impl GameState {
             let x = board.ticket(t);
             serde_json::json!({ "from": board.city(x.a).name, "to": board.city(x.b).name })
         };
-        serde_json::json!({
+        let mut json = serde_json::json!({
             "board": board_file,
             "players": self.players,
             "cars_left": self.cars_left,
@@ -268,7 +335,19 @@ impl GameState {
             "taken": self.taken.iter().map(route).collect::<Vec<_>>(),
             "tickets": self.tickets.iter().map(ticket).collect::<Vec<_>>(),
             "may_draw": self.may_draw,
-        })
+        });
+        let names = |cities: &[CityId]| -> Vec<String> {
+            cities.iter().map(|&c| board.city(c).name.clone()).collect()
+        };
+        if let Some(s) = &self.stations {
+            if !s.built.is_empty() {
+                json["stations"] = names(&s.built).into();
+            }
+            if !s.others.is_empty() {
+                json["others_stations"] = names(&s.others).into();
+            }
+        }
+        json
     }
 
     /// Reads a state file and the board it names.
@@ -469,6 +548,7 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
         }
     }
 
+    let stations = station_state(&raw, board, &mut problems);
     if !problems.is_empty() {
         return Err(problems);
     }
@@ -479,6 +559,65 @@ fn validate(raw: RawState, board: &Board) -> Result<GameState, Vec<String>> {
         taken,
         tickets,
         may_draw: raw.may_draw,
+        stations,
+    })
+}
+
+/// The stations of a state on `board`: `None` where its rules have none (a
+/// state naming stations there is a problem); else the cities listed, every
+/// problem recorded, and the stations left of the board's count.
+fn station_state(
+    raw: &RawState,
+    board: &Board,
+    problems: &mut Vec<String>,
+) -> Option<StationState> {
+    let Some(rules) = &board.rules.stations else {
+        for key in ["stations", "others_stations"] {
+            let listed = if key == "stations" {
+                &raw.stations
+            } else {
+                &raw.others_stations
+            };
+            if listed.as_ref().is_some_and(|l| !l.is_empty()) {
+                problems.push(format!("{key}: the board's rules have no stations"));
+            }
+        }
+        return None;
+    };
+    let mut seen: Vec<(CityId, String)> = Vec::new();
+    let mut cities = |key: &str, names: &Option<Vec<Option<String>>>| -> Vec<CityId> {
+        let mut out = Vec::new();
+        for (i, name) in names.iter().flatten().enumerate() {
+            let Some(name) = name else { continue };
+            let entry = input::index(key, i);
+            match city(board, name) {
+                Ok(c) => match seen.iter().find(|(d, _)| *d == c) {
+                    Some((_, first)) => problems.push(format!(
+                        "{first} and {entry}: a city holds one station, and {name} is listed twice"
+                    )),
+                    None => {
+                        seen.push((c, entry));
+                        out.push(c);
+                    }
+                },
+                Err(problem) => problems.push(format!("{entry}: {problem}")),
+            }
+        }
+        out
+    };
+    let built = cities("stations", &raw.stations);
+    let others = cities("others_stations", &raw.others_stations);
+    let count = rules.count() as u32;
+    if built.len() as u32 > count {
+        problems.push(format!(
+            "stations: {} stations listed, but a player has {count}",
+            built.len()
+        ));
+    }
+    Some(StationState {
+        left: count.saturating_sub(built.len() as u32),
+        built,
+        others,
     })
 }
 

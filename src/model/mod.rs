@@ -7,10 +7,14 @@
 //!   (1a)–(1e), as published. The reference; slow on the full board.
 //! - [`forest`]: a rooted-arborescence (directed cut) model of the same
 //!   problem, with cuts separated by max-flow. The default; much tighter.
+//!
+//! [`stations`] extends the paper's model with Europe's stations, for
+//! plans in the middle of a game (`replan`).
 
 pub mod forest;
 pub mod mip;
 pub mod paper;
+pub mod stations;
 pub(crate) mod steiner;
 
 use good_lp::{Expression, ProblemVariables, Variable, VariableDefinition};

@@ -143,7 +143,7 @@ fn advice_json(input: &CoachInput, a: &Advice) -> Value {
         })
     };
     let offered = input.offer.as_ref().map_or(&[][..], |(o, _)| o.as_slice());
-    json!({
+    let mut answer = json!({
         "description": d::SUCCESS,
         "gameId": input.game,
         "playerId": input.seat,
@@ -164,5 +164,23 @@ fn advice_json(input: &CoachInput, a: &Advice) -> Value {
             "bound": c.bound,
             "proven": c.proven,
         })).collect::<Vec<_>>(),
-    })
+    });
+    // On a board with stations: those the plan builds or uses, each with
+    // the other player's route it counts for tickets.
+    if input.state.stations.is_some() {
+        answer["stations"] = p
+            .borrowed
+            .iter()
+            .map(|b| {
+                json!({
+                    "city": board.city(b.city).name,
+                    "borrows": board.route_label(b.route),
+                    "new": b.new,
+                })
+            })
+            .collect::<Vec<_>>()
+            .into();
+        answer["stationPoints"] = p.station_points.into();
+    }
+    answer
 }

@@ -124,6 +124,10 @@ pub enum Produced {
     /// No solve: a base board's proven optimum carried to a variant it
     /// bounds ([`crate::analysis::carry`]).
     Base,
+    /// HiGHS's MIP on the paper's model with stations
+    /// ([`crate::model::stations`]): a plan in the middle of a game that
+    /// borrows other players' routes ([`crate::game::replan`]).
+    Stations,
 }
 
 impl Produced {
@@ -147,6 +151,7 @@ impl Produced {
             Produced::Paper => "paper",
             Produced::PaperInteger => "paper-integer",
             Produced::Base => "base",
+            Produced::Stations => "stations",
         }
     }
 }
