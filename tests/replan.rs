@@ -190,7 +190,10 @@ fn every_example_state_loads_and_is_proven() {
         names.push(path.file_name().unwrap().to_string_lossy().to_string());
     }
     names.sort();
-    assert_eq!(names, vec!["early.json", "late.json", "mid.json"]);
+    assert_eq!(
+        names,
+        vec!["early.json", "europe.json", "late.json", "mid.json"]
+    );
 }
 
 #[test]
