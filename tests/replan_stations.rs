@@ -375,4 +375,12 @@ fn the_review_of_a_europe_game_with_stations_never_finds_less_than_the_final_sco
         }
     }
     assert!(checked > 30, "{checked} turns proven");
+    // Some plan of the review builds or uses a station.
+    let with_station = review
+        .players
+        .iter()
+        .flat_map(|p| &p.turns)
+        .filter(|t| t.plan.iter().any(|l| l.contains("station in")))
+        .count();
+    assert!(with_station > 0, "no plan of the review uses a station");
 }

@@ -76,7 +76,8 @@ pub struct TurnReview {
     pub after_own: i64,
     /// The others' claims before the player's next turn (or the end).
     pub others: Vec<String>,
-    /// The best plan's routes still to claim at the start of the turn.
+    /// The best plan's routes still to claim at the start of the turn, then
+    /// (on a board with stations) the stations it builds or uses.
     pub plan: Vec<String>,
 }
 
@@ -407,7 +408,12 @@ fn player_review(
             action: t.action.join(", then "),
             after_own: after.score,
             others: t.others.clone(),
-            plan: s.claim.iter().map(|&r| board.route_label(r)).collect(),
+            plan: s
+                .claim
+                .iter()
+                .map(|&r| board.route_label(r))
+                .chain(s.stations.iter().cloned())
+                .collect(),
         });
     }
     let all = losses(&reviews, network);
@@ -452,6 +458,9 @@ struct Best {
     proven: bool,
     /// The routes still to claim.
     claim: Vec<RouteId>,
+    /// The stations the plan builds or uses, each with the route it
+    /// borrows, in words.
+    stations: Vec<String>,
     /// Owned and still to claim: the final network.
     network: Vec<RouteId>,
     /// The held tickets, sorted.
@@ -475,7 +484,10 @@ fn best(
     let mut tickets = state.tickets.clone();
     tickets.sort();
     let owned: Vec<RouteId> = state.owned.iter().map(|t| t.route).collect();
-    if let Some(p) = prev.filter(|p| p.tickets == tickets) {
+    // With stations the plans open now are no subset of those before: a
+    // route another player claimed since may be borrowed. Solved afresh.
+    let carried = prev.filter(|p| p.tickets == tickets && state.stations.is_none());
+    if let Some(p) = carried {
         let rest: Vec<RouteId> = p
             .network
             .iter()
@@ -509,6 +521,22 @@ fn best(
         bound: r.bound,
         proven: r.outcome.proven,
         claim: r.claim,
+        stations: r
+            .borrowed
+            .iter()
+            .map(|b| {
+                let verb = if b.new {
+                    "build a station"
+                } else {
+                    "the station"
+                };
+                format!(
+                    "{verb} in {} (borrows {})",
+                    board.city(b.city).name,
+                    board.route_label(b.route)
+                )
+            })
+            .collect(),
         network,
         tickets,
         solved: true,
