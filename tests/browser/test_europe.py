@@ -341,6 +341,16 @@ def test_europe_rules_in_two_browsers(europe_server, europe_browsers):
                 wait(x, lambda b: b.find_elements(By.CSS_SELECTOR, house), "the station on the map")
                 initial = x.execute_script("return document.querySelector(arguments[0]).textContent", house + " text")
                 assert initial == USERS[0 if got == 0 else 1][0][0].upper()
+            # The other person clicking that city is told why not, and
+            # offered no payment.
+            other = two if driver is one else one
+            click(other, f'#map circle[data-city-index="{city}"]')
+            wait(other, lambda b: text(b, "station-title") == move[1], "the station dialog")
+            owner = USERS[0 if got == 0 else 1][0]
+            assert text(other, "station-reason") == f"{move[1]} already has a station ({owner}'s): one a city."
+            assert not other.find_elements(By.CSS_SELECTOR, "#station-options .payment")
+            click(other, "#station-cancel")
+            wait(other, lambda b: not shown(b, "station-modal"), "the station dialog closed")
 
     # What the seed and the strategy give: a tunnel given up and one paid,
     # ferries claimed and a station each, all through the page.
