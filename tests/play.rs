@@ -2436,3 +2436,187 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
     assert_ne!(out["description"], "success", "{out}");
     eprintln!("tunnels paid {tunnels}, given up {given_up}, ferries {ferries}");
 }
+
+/// A hand as a map of colour to count, from a model's `cards`.
+fn hand_of(model: &Value, seat: usize) -> std::collections::BTreeMap<String, i64> {
+    model["players"][seat]["cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["color"].as_str().unwrap().to_string(),
+                c["amount"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Takes a payment (`{color, amount, numberOfWilds}`) out of `hand`.
+fn pay_from(hand: &mut std::collections::BTreeMap<String, i64>, paid: &Value) {
+    let colour = paid["color"].as_str().unwrap().to_string();
+    *hand.entry(colour).or_default() -= paid["amount"].as_i64().unwrap();
+    *hand.entry("wild".into()).or_default() -= paid["numberOfWilds"].as_i64().unwrap();
+    hand.retain(|_, n| *n != 0);
+}
+
+/// A tunnel's extra cards paid over the protocol: on [`RULES`] with seed
+/// 2 the players draw from the deck until one can claim a tunnel whose
+/// three turned cards ask for one more that the hand can pay (the seed was
+/// chosen so; a tunnel the hand cannot pay is given up at once on the way). The
+/// claimer alone gets the options; `payTunnel` with one of them claims
+/// the track, takes the first payment and the extra cards from the hand,
+/// and every player sees the turned cards and the owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
+    let dir = scratch("tunnel-paid");
+    let config = Config {
+        db: dir.join("t.db"),
+        boards: Config::offers(vec![Offer {
+            key: "rules".into(),
+            json: RULES.into(),
+            file: "rules.json".into(),
+        }]),
+        origins: Vec::new(),
+        bot_delay: Duration::ZERO,
+        seed: Some(2),
+        coach_limit: 10.0,
+    };
+    let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let mut c = [
+        Client::register(addr, "alice").await,
+        Client::register(addr, "bobby").await,
+    ];
+    let g = c[0]
+        .ask(
+            "createGame",
+            json!({ "gameName": "tunnel", "color": "red", "board": "rules" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    let out = c[1]
+        .ask("joinGame", json!({ "gameId": g, "color": "blue" }))
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    for client in c.iter_mut() {
+        let m = client.model(g).await;
+        let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
+        let out = client
+            .ask(
+                "selectDestinations",
+                json!({ "gameId": g, "destinationsSelected": keep }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+    }
+    // Draw from the deck until a tunnel can be claimed.
+    let (seat, before, track, first) = loop {
+        let m = c[0].model(g).await;
+        assert!(m["results"].is_null(), "the game ended without a tunnel");
+        let seat = m["turn"]["playerId"].as_u64().unwrap() as usize;
+        let m = c[seat].model(g).await;
+        let tunnel = m["claimable"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["tunnel"] == true)
+            .cloned();
+        if let Some(t) = tunnel {
+            let pay = &t["payments"][0];
+            let out = c[seat]
+                .ask("buyRoute", json!({ "gameId": g, "routeIndex": t["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] }))
+                .await;
+            assert_eq!(out["description"], "success", "{out}");
+            // Turned cards the hand cannot match give the tunnel up at
+            // once (no options): the turn passes, and the drawing goes on.
+            if out["options"].as_array().is_some_and(|o| !o.is_empty()) {
+                break (seat, m, t["routeIndex"].as_u64().unwrap() as usize, out);
+            }
+            let m = c[seat].model(g).await;
+            assert!(m["routes"][t["routeIndex"].as_u64().unwrap() as usize].is_null());
+            assert_ne!(m["turn"]["playerId"], seat, "{out}");
+            continue;
+        }
+        let out = c[seat]
+            .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+    };
+    // The cards turned ask for more: the claim waits, with options.
+    assert_eq!(first["additionalCards"], 1, "{first}");
+    assert_eq!(first["drawnCards"].as_array().unwrap().len(), 3, "{first}");
+    let m = c[seat].model(g).await;
+    assert_eq!(m["turn"]["phase"], "tunnel", "{}", m["turn"]);
+    assert!(m["routes"][track].is_null());
+    assert_eq!(m["tunnel"]["options"], first["options"]);
+    let option = first["options"][0].clone();
+    assert_eq!(
+        option["amount"].as_i64().unwrap() + option["numberOfWilds"].as_i64().unwrap(),
+        1,
+        "{option}"
+    );
+    let other = 1 - seat;
+    let seen = c[other].model(g).await;
+    assert_eq!(seen["tunnel"]["drawnCards"], first["drawnCards"]);
+    assert!(
+        seen["tunnel"].get("options").is_none(),
+        "{}",
+        seen["tunnel"]
+    );
+    // Paying the option claims it.
+    let out = c[seat]
+        .ask(
+            "payTunnel",
+            json!({ "gameId": g, "numberOfWilds": option["numberOfWilds"] }),
+        )
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    assert_eq!(out["routeIndexPurchased"], track, "{out}");
+    assert_eq!(out["drawnCards"], first["drawnCards"]);
+    let after = c[seat].model(g).await;
+    assert_eq!(after["routes"][track], seat, "{}", after["routes"]);
+    assert!(after["tunnel"].is_null());
+    let mut hand = hand_of(&before, seat);
+    pay_from(&mut hand, &first["paid"]);
+    pay_from(&mut hand, &option);
+    assert_eq!(hand_of(&after, seat), hand);
+    let paid = first["paid"]["amount"].as_i64().unwrap()
+        + first["paid"]["numberOfWilds"].as_i64().unwrap()
+        + 1;
+    assert_eq!(
+        after["players"][seat]["cardCount"].as_i64().unwrap(),
+        before["players"][seat]["cardCount"].as_i64().unwrap() - paid
+    );
+    let length = first["paid"]["amount"].as_i64().unwrap()
+        + first["paid"]["numberOfWilds"].as_i64().unwrap();
+    assert_eq!(
+        after["players"][seat]["trainsLeft"].as_i64().unwrap(),
+        before["players"][seat]["trainsLeft"].as_i64().unwrap() - length
+    );
+    // The other player saw the cards turned, then the claim.
+    let pushed = c[other].wait("buyRoute").await;
+    assert_eq!(pushed["routeIndexPurchased"], track, "{pushed}");
+    assert_eq!(pushed["drawnCards"], first["drawnCards"]);
+    assert!(c[other].last("tunnelCards").is_some());
+    let seen = c[other].model(g).await;
+    assert_eq!(seen["routes"][track], seat);
+    let line = seen["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|l| l.as_str().unwrap().contains("tried the tunnel"))
+        .cloned();
+    let turned: Vec<&str> = first["drawnCards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    assert!(
+        line.is_some_and(|l| l.as_str().unwrap().contains(&turned.join(", "))),
+        "the history names the cards turned: {}",
+        seen["history"]
+    );
+}

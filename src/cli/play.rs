@@ -44,6 +44,11 @@ pub(super) struct PlayArgs {
     /// found is shown with its proven bound.
     #[arg(long, default_value_t = 10.0, value_parser = super::positive_seconds)]
     coach_limit: f64,
+    /// Deal game N from seed SEED + N instead of at random, so that a
+    /// browser test plays the same game each time. Hidden: whoever knows
+    /// the seed knows every deck.
+    #[arg(long, value_name = "SEED", hide = true)]
+    deal_seed: Option<u64>,
 }
 
 /// Runs the game server; `time_limit` (the global `--time-limit`) applies
@@ -75,7 +80,7 @@ pub(super) fn run_play(args: &PlayArgs, time_limit: Option<f64>) -> Result<ExitC
         boards: Config::offers(offers),
         origins: args.origin.clone(),
         bot_delay: Duration::from_millis(args.bot_delay),
-        seed: None,
+        seed: args.deal_seed,
         coach_limit: time_limit.map_or(args.coach_limit, |t| t.min(args.coach_limit)),
     };
     let addr = SocketAddr::new(args.host, args.port);

@@ -367,8 +367,14 @@ impl Table {
                 if c.paid.locomotives > 0 {
                     paid.push(format!("{} wild", c.paid.locomotives));
                 }
+                // A tunnel's turned cards are public: every player reads them here.
+                let tunnel = if c.turned.is_empty() {
+                    String::new()
+                } else {
+                    format!("; the tunnel turned {}", turned(&c.turned))
+                };
                 format!(
-                    "{name} claimed {} ({} track, {}, {}) with {}",
+                    "{name} claimed {} ({} track, {}, {}) with {}{tunnel}",
                     board.route_label(c.route),
                     r.tracks[c.track],
                     counted(r.length, "car"),
@@ -377,13 +383,15 @@ impl Table {
                 )
             }
             Happened::TunnelDrawn(t) => format!(
-                "{name} tried the tunnel {}: the cards turned ask for {} more",
+                "{name} tried the tunnel {}: the cards turned ({}) ask for {} more",
                 board.route_label(t.route),
+                turned(&t.turned),
                 counted(t.required, "card")
             ),
             Happened::TunnelGivenUp(t) => format!(
-                "{name} gave up the tunnel {} ({} more asked for)",
+                "{name} gave up the tunnel {} (the cards turned, {}, asked for {} more)",
                 board.route_label(t.route),
+                turned(&t.turned),
                 counted(t.required, "card")
             ),
             Happened::StationBuilt { city, .. } => {
@@ -523,6 +531,16 @@ impl Table {
 /// "1 car", "2 cars".
 fn counted(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// A tunnel's turned cards in words: "green, red, wild" ("none" when the
+/// deck and the discard pile had none left to turn).
+fn turned(cards: &[Card]) -> String {
+    if cards.is_empty() {
+        return "none".to_string();
+    }
+    let names: Vec<String> = cards.iter().map(|&c| card_name(Some(c))).collect();
+    names.join(", ")
 }
 
 /// A card's name in the protocol: its colour, or `wild`.

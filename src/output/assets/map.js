@@ -20,6 +20,7 @@
 //   opacity    stroke opacity (default 1)
 //   halo       true (#111) or a colour: a wider line drawn under it
 //   haloWidth  in units (default 4.2); haloOpacity (default: none set)
+//   haloDash   [on, off] in units: the halo dashed (the play page's tunnels)
 //   className  classes added to "route"
 //   attrs      more attributes of the line (data-*, stroke-dasharray, ...)
 //   title      the tooltip (default "LABEL: N cars, P points"); "" for none
@@ -29,7 +30,8 @@
 //   gaps       a colour: the track is cut into its cars (route.length) by
 //              short strokes of this colour drawn over it (not clickable)
 // options.city(c, i) styles a city: {fill, stroke, r (units), className,
-// attrs}. options.labelSize is the city names' size in units (3.4).
+// attrs, onClick, title, hit (the radius in units of a transparent disc
+// that takes its clicks too: 4 by default, with onClick)}. options.labelSize is the city names' size in units (3.4).
 "use strict";
 
 var TtrMap = (function () {
@@ -90,6 +92,7 @@ var TtrMap = (function () {
             ...line, stroke: style.halo === true ? "#111" : style.halo,
             "stroke-width": unit * (style.haloWidth || 4.2), "stroke-linecap": "round",
             "stroke-opacity": style.haloOpacity,
+            "stroke-dasharray": style.haloDash ? style.haloDash.map((d) => d * unit).join(" ") : undefined,
           }));
         }
         if (style.hit) {
@@ -120,11 +123,25 @@ var TtrMap = (function () {
     const labelSize = options.labelSize || 3.4;
     board.cities.forEach((c, i) => {
       const style = (options.city && options.city(c, i)) || {};
-      labels.append(svg("circle", {
+      const circle = svg("circle", {
         cx: c.x, cy: c.y, r: unit * (style.r || 2.2), fill: style.fill || "#fff", stroke: style.stroke || "#333",
         "stroke-width": unit * 0.6, class: style.className, ...(style.attrs || {}),
-      }));
-      labels.append(svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * labelSize }, c.name));
+      });
+      const name = svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * labelSize }, c.name);
+      if (style.onClick) {
+        // A city is small: a transparent disc around it takes its clicks too.
+        const hit = svg("circle", {
+          cx: c.x, cy: c.y, r: unit * (style.hit || 4), fill: "#000", "fill-opacity": 0,
+          class: "city-hit", "data-hit-city": i,
+        });
+        for (const node of [hit, circle, name]) {
+          node.addEventListener("click", style.onClick);
+          if (style.title) node.append(svg("title", {}, style.title));
+        }
+        labels.append(hit);
+      }
+      labels.append(circle);
+      labels.append(name);
     });
     map.append(halo);
     if (hits.childNodes.length) map.append(hits);

@@ -55,6 +55,18 @@
 //   #tunnel-modal      a tunnel's extra cards, for its claimer: #tunnel-title,
 //                      #tunnel-detail (the cards turned), .payment[data-wilds]
 //                      (payTunnel), #tunnel-give-up (giveUpTunnel)
+//   Boards with rules of their own (the model's `rules`):
+//     #game-rules, and in the lobby tr .rules: the rules in words ("Rules: ...")
+//     #map line.track[data-tunnel] (a dashed outline), [data-ferry=N];
+//       .ferry-mark[data-route-index][data-wilds] (the locomotives a ferry needs)
+//     #map .station[data-city-index][data-owner] (the owner's colour and initial)
+//     #map circle[data-city-index] clicks (and .city-hit[data-hit-city]) open
+//     #station-modal     building a station: #station-title, #station-detail,
+//                        #station-reason (why not, when not), .payment[data-color]
+//                        [data-wilds] (buildStation), #station-cancel
+//     #players li[data-stations-left] .stations; #claim-detail names a ferry's
+//       locomotives and a tunnel's risk
+//     #results tr[data-station-points][data-borrowed] .stations-cell
 //   window.play        the page's state (play.model is the last model)
 "use strict";
 
@@ -81,6 +93,7 @@ const play = {
   results: new Map(), // gameId -> gameEnded output
   offerKey: "",
   claimTrack: null,   // the routeIndex whose claim dialog is open
+  stationCity: null,  // the cityIndex whose station dialog is open
   tab: "hand",
   createColor: "yellow",
   seenChat: 0,
@@ -130,6 +143,7 @@ const VERBS = {
   drawTrainCard: "Drawing a card", getDestinations: "Drawing tickets", selectDestinations: "Keeping tickets",
   passTurn: "Passing", updateJoinableGames: "Listing games", updateUserGames: "Listing your games",
   saveGameState: "Saving", loadGameState: "Loading", getCoach: "The coach", getReview: "The review",
+  payTunnel: "Paying the tunnel", giveUpTunnel: "Giving up the tunnel", buildStation: "Building the station",
 };
 
 function describe(command, output) {
@@ -363,9 +377,22 @@ function handle(command, out, mine) {
       }
       break;
     case "buyRoute":
+    case "payTunnel":
       if (out.gameId === play.gameId && play.model && out.playerId !== play.model.you) {
         const t = play.tracks[out.routeIndexPurchased];
-        notice(`${playerName(out.playerId)} claimed ${t ? t.route.label : "a route"}.`);
+        const turned = (out.drawnCards || []).length ? ` (the tunnel turned ${out.drawnCards.join(", ")})` : "";
+        notice(`${playerName(out.playerId)} claimed ${t ? t.route.label : "a route"}${turned}.`);
+      }
+      break;
+    case "tunnelCards":
+    case "tunnelGivenUp":
+    case "giveUpTunnel":
+      // Everyone sees the cards a tunnel turned (the history says it too).
+      if (out.gameId === play.gameId && play.model) notice(tunnelNews(command, out));
+      break;
+    case "buildStation":
+      if (out.gameId === play.gameId && play.model && out.playerId !== play.model.you) {
+        notice(`${playerName(out.playerId)} built a station in ${out.city}.`);
       }
       break;
     case "drawTrainCard":
@@ -398,6 +425,34 @@ function handle(command, out, mine) {
     default:
       break;
   }
+}
+
+/// A tunnel's cards turned, in words, for every player.
+function tunnelNews(command, out) {
+  const t = play.tracks[out.routeIndex];
+  const who = out.playerId === play.model.you ? "You" : playerName(out.playerId);
+  const what = `${who} turned ${(out.drawnCards || []).join(", ")} for the tunnel ${t ? t.route.label : ""}`;
+  return command === "tunnelCards"
+    ? `${what}: ${plural(out.additionalCards, "card")} more asked for.`
+    : `${what}, and gave it up (${plural(out.additionalCards, "card")} more asked for).`;
+}
+
+/// The board's rules in words, from a model's or a lobby entry's `rules`
+/// ("" for none known): what sets a board apart must be read before
+/// playing, not found out by a refused move.
+function rulesText(rules) {
+  if (!rules) return "";
+  const parts = [];
+  if (rules.tunnels) parts.push(`${plural(rules.tunnels, "tunnel")} (dashed: 3 cards turned may ask for more)`);
+  if (rules.ferries) parts.push(`${plural(rules.ferries, "ferry track")} (● locomotives needed)`);
+  const st = rules.stations;
+  if (st && st.count) {
+    parts.push(`${plural(st.count, "station")} worth ${st.points} each unbuilt (costing ${(st.costs || []).join(", ")} cards)`);
+  }
+  if (rules.longestPathBonus) parts.push(`longest path +${rules.longestPathBonus}`);
+  const deal = rules.deal;
+  if (deal && deal.tickets) parts.push(`${plural(deal.tickets, "ticket")} dealt${deal.long ? ` (${deal.long} long)` : ""}, keep ${deal.keep}`);
+  return parts.length ? "Rules: " + parts.join(", ") : "";
 }
 
 function gameName(gameId) {
@@ -469,8 +524,11 @@ function closeGame() {
 function closeModals() {
   $("offer-modal").hidden = true;
   $("claim-modal").hidden = true;
+  $("tunnel-modal").hidden = true;
+  $("station-modal").hidden = true;
   play.offerKey = "";
   play.claimTrack = null;
+  play.stationCity = null;
 }
 
 /// Shows game `gameId`: asks for its model and its board.
@@ -648,7 +706,7 @@ function renderLobby() {
       "data-game-id": g.gameId, "data-state": g.state, "data-your-turn": String(Boolean(g.yourTurn)), class: "clickable" + (g.yourTurn ? " yours" : ""),
     },
     h("td", {}, h("strong", {}, g.gameName)),
-    h("td", {}, boardTitle(g.board, g.boardName)),
+    h("td", {}, boardTitle(g.board, g.boardName), h("div", { class: "rules hint" }, rulesText(g.rules))),
     h("td", {}, playerChips(g.players)),
     h("td", {}, state, " ", turn),
     actions);
@@ -662,7 +720,7 @@ function renderLobby() {
   for (const g of play.joinable) {
     others.append(h("tr", { "data-game-id": g.gameId },
       h("td", {}, h("strong", {}, g.gameName)),
-      h("td", {}, boardTitle(g.board, g.boardName)),
+      h("td", {}, boardTitle(g.board, g.boardName), h("div", { class: "rules hint" }, rulesText(g.rules))),
       h("td", {}, g.creator || ""),
       h("td", {}, playerChips(g.players)),
       h("td", { class: "join" }, (g.colors || []).map((color) => h("button", {
@@ -795,6 +853,7 @@ function renderGame() {
   if (!m) {
     $("game-title").textContent = play.gameId !== null ? `Game ${play.gameId}` : "";
     $("turn-info").textContent = "loading…";
+    $("game-rules").textContent = "";
     $("players").replaceChildren();
     $("open-controls").hidden = true;
     $("results").hidden = true;
@@ -803,6 +862,7 @@ function renderGame() {
   }
   $("game-title").textContent = `${m.gameName} · ${boardTitle(m.board, play.board && (play.board.title || play.board.name))}`;
   $("turn-info").textContent = turnText(m);
+  $("game-rules").textContent = rulesText(m.rules);
   $("turn-info").className = myTurn() || m.offer ? "yours" : "";
   $("last-round").hidden = !(m.turn && m.turn.lastRound);
   $("pass-turn").hidden = !(m.canPass && myTurn());
@@ -819,6 +879,7 @@ function renderGame() {
   renderOffer(m);
   renderClaim();
   renderTunnel(m);
+  renderStation();
   renderResults(m);
 }
 
@@ -830,9 +891,12 @@ function turnText(m) {
   if (myTurn()) {
     if (phase === "secondCard") return "Your turn: draw your second card";
     if (phase === "destinations") return "Your turn: choose the tickets to keep";
-    return "Your turn: draw train cards, claim a route, or draw tickets";
+    if (phase === "tunnel") return "Your turn: pay the tunnel's extra cards or give it up";
+    return "Your turn: draw train cards, claim a route, or draw tickets" +
+      (m.rules && m.rules.stations ? " (or click a city to build a station)" : "");
   }
-  const what = phase === "secondCard" ? " (drawing a second card)" : phase === "destinations" ? " (choosing tickets)" : "";
+  const what = phase === "secondCard" ? " (drawing a second card)" : phase === "destinations" ? " (choosing tickets)"
+    : phase === "tunnel" && m.tunnel ? ` (a tunnel: turned ${m.tunnel.drawnCards.join(", ")}, ${plural(m.tunnel.additionalCards, "card")} more asked for)` : "";
   return `${playerName(m.turn.playerId)}'s turn${what}`;
 }
 
@@ -846,6 +910,7 @@ function renderPlayers(m) {
       class: ["player", current ? "current" : "", p.playerId === m.you ? "you" : "", p.bot ? "bot" : ""].filter(Boolean).join(" "),
       "data-player-id": p.playerId, "data-color": p.color, "data-points": p.points, "data-trains": p.trainsLeft,
       "data-cards": p.cardCount, "data-tickets": p.destinationCount,
+      "data-stations-left": m.rules && m.rules.stations ? p.stationsLeft : null,
     },
     h("div", { class: "who" }, swatch(p.color),
       h("strong", { class: "name" }, p.username),
@@ -856,7 +921,9 @@ function renderPlayers(m) {
       h("span", { class: "points", title: "points" }, ...counted(p.points, "point")),
       h("span", { class: "trains", title: "trains left" }, ...counted(p.trainsLeft, "train")),
       h("span", { class: "cards-count", title: "train cards in hand" }, ...counted(p.cardCount, "card")),
-      h("span", { class: "tickets-count", title: "tickets" }, ...counted(p.destinationCount, "ticket")))));
+      h("span", { class: "tickets-count", title: "tickets" }, ...counted(p.destinationCount, "ticket")),
+      m.rules && m.rules.stations ? h("span", { class: "stations", title: "stations left, and where built" },
+        ...counted(p.stationsLeft ?? 0, "station"), " left", (p.stations || []).length ? `; in ${p.stations.join(", ")}` : "") : null)));
   }
 }
 
@@ -976,9 +1043,28 @@ function drawBoard() {
   const coached = new Set();
   const advice = play.coach && play.coach.gameId === play.gameId && play.coach.out;
   for (const r of (advice && advice.claim) || []) for (const i of r.routeIndexes) coached.add(i);
-  TtrMap.draw(map, board, {
+  const { tunnels, ferries } = specialTracks(m);
+  const stations = m && m.rules && m.rules.stations && m.state === "playing" && m.you !== null && m.you !== undefined;
+  const drawn = TtrMap.draw(map, board, {
     labelSize: 3.6,
-    track: ({ route, trackIndex, colour }) => {
+    track: (t) => special(trackStyle(t), t.trackIndex, tunnels, ferries),
+    city: (c, i) => {
+      const style = ticketCities.has(i)
+        ? { fill: "#ffe28a", stroke: "#b3261e", r: 2.8, className: "ticket-city", attrs: { "data-city-index": i } }
+        : { attrs: { "data-city-index": i } };
+      if (stations) {
+        style.onClick = () => openStation(i);
+        style.title = `${c.name}: click to build a station`;
+      }
+      return style;
+    },
+  });
+  if (drawn && m) {
+    drawFerryMarks(map, ferries, drawn.unit);
+    drawStations(map, board, m, drawn.unit);
+  }
+
+  function trackStyle({ route, trackIndex, colour }) {
       const owner = m && m.routes ? m.routes[trackIndex] : null;
       const attrs = { "data-route-index": trackIndex };
       const name = `${route.label}${route.colours.length > 1 ? ` (${colour} track)` : ` (${colour})`}: ${plural(route.length, "car")}, ${plural(route.points, "point")}`;
@@ -1014,11 +1100,88 @@ function drawBoard() {
         className: "track", attrs, gaps: MAP_PAPER, title: name + (why ? ` (${why})` : ""), hit: 6,
         onClick: () => { if (why) notice(`${route.label}: ${why}.`); },
       };
-    },
-    city: (c, i) => ticketCities.has(i)
-      ? { fill: "#ffe28a", stroke: "#b3261e", r: 2.8, className: "ticket-city", attrs: { "data-city-index": i } }
-      : { attrs: { "data-city-index": i } },
-  });
+  }
+}
+
+/// The model's tunnel tracks (a Set of routeIndexes) and ferry tracks (a
+/// Map from routeIndex to the locomotives needed).
+function specialTracks(m) {
+  const rules = (m && m.rules) || {};
+  return {
+    tunnels: new Set(rules.tunnelTracks || []),
+    ferries: new Map((rules.ferryTracks || []).map((f) => [f.routeIndex, f.wilds])),
+  };
+}
+
+/// A track's style marked as a tunnel (a dashed dark outline, whoever owns
+/// it: the shape, not the colour, tells it) or a ferry, in its attributes
+/// and its tooltip.
+function special(style, trackIndex, tunnels, ferries) {
+  const attrs = style.attrs || (style.attrs = {});
+  if (tunnels.has(trackIndex)) {
+    attrs["data-tunnel"] = "true";
+    style.className += " tunnel";
+    style.halo = "#1a1a1a";
+    style.haloWidth = Math.max(style.haloWidth || 0, 4.8);
+    style.haloOpacity = 1;
+    style.haloDash = [1.6, 1.1];
+    style.title += " – a tunnel: 3 cards are turned from the deck, and each of the colour paid (or a locomotive) asks for one more";
+  }
+  const wilds = ferries.get(trackIndex);
+  if (wilds) {
+    attrs["data-ferry"] = wilds;
+    style.className += " ferry";
+    style.title += ` – a ferry: at least ${plural(wilds, "locomotive")} (wild cards)`;
+  }
+  return style;
+}
+
+/// A ferry's mark beside each ferry track: a dark disc with the number of
+/// locomotives it needs.
+function drawFerryMarks(map, ferries, unit) {
+  const group = TtrMap.svg("g", { class: "ferry-marks" });
+  for (const [index, wilds] of ferries) {
+    const line = map.querySelector(`line.track[data-route-index="${index}"]`);
+    if (!line) continue;
+    const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => Number(line.getAttribute(k)));
+    const x = (x1 + x2) / 2, y = (y1 + y2) / 2;
+    const mark = TtrMap.svg("g", { class: "ferry-mark", "data-route-index": index, "data-wilds": wilds, "pointer-events": "none" });
+    mark.append(
+      TtrMap.svg("circle", { cx: x, cy: y, r: unit * 2.4, fill: "#222", stroke: "#fff", "stroke-width": unit * 0.5 }),
+      TtrMap.svg("text", { x, y: y + unit * 1.1, "text-anchor": "middle", "font-size": unit * 3, fill: "#fff", "font-weight": "bold" }, `${wilds}`),
+      TtrMap.svg("title", {}, `Ferry: ${plural(wilds, "locomotive")} needed`));
+    group.append(mark);
+  }
+  map.append(group);
+}
+
+/// Every station on the map: a small house in its owner's colour with the
+/// owner's initial (so that it is told apart without the colour too).
+function drawStations(map, board, m, unit) {
+  const group = TtrMap.svg("g", { class: "stations" });
+  const index = new Map(board.cities.map((c, i) => [c.name, i]));
+  for (const p of m.players) {
+    for (const name of p.stations || []) {
+      const i = index.get(name);
+      if (i === undefined) continue;
+      const c = board.cities[i];
+      const x = c.x - unit * 4.2, y = c.y - unit * 1.2, s = unit * 2.2;
+      const house = TtrMap.svg("g", { class: "station", "data-city-index": i, "data-owner": p.playerId });
+      house.append(
+        TtrMap.svg("polygon", {
+          points: [[x - s, y + s], [x + s, y + s], [x + s, y - s * 0.2], [x, y - s * 1.3], [x - s, y - s * 0.2]].map((q) => q.join(",")).join(" "),
+          fill: TtrMap.colour(p.color), stroke: "#111", "stroke-width": unit * 0.5,
+        }),
+        TtrMap.svg("text", {
+          x, y: y + s * 0.85, "text-anchor": "middle", "font-size": unit * 2.4, "font-weight": "bold",
+          fill: ["black", "blue", "red", "green"].includes(p.color) ? "#fff" : "#111",
+        }, (p.username || "?").charAt(0).toUpperCase()),
+        TtrMap.svg("title", {}, `${p.username}'s station in ${name}`));
+      if (m.rules && m.rules.stations && m.state === "playing") house.addEventListener("click", () => openStation(i));
+      group.append(house);
+    }
+  }
+  map.append(group);
 }
 
 // ---- Ticket choice ---------------------------------------------------------------------
@@ -1116,7 +1279,11 @@ function renderClaim() {
   }
   const { route, colour } = info;
   $("claim-title").textContent = route.label;
-  $("claim-detail").textContent = `${colour === "gray" ? "A gray track: pay with cards of any one colour" : `A ${colour} track`}, ${plural(route.length, "car")}, ${plural(route.points, "point")}.`;
+  const { tunnels, ferries } = specialTracks(m);
+  const wilds = ferries.get(trackIndex);
+  $("claim-detail").textContent = `${colour === "gray" ? "A gray track: pay with cards of any one colour" : `A ${colour} track`}, ${plural(route.length, "car")}, ${plural(route.points, "point")}.` +
+    (wilds ? ` A ferry: at least ${plural(wilds, "locomotive")} (wild cards) among them.` : "") +
+    (tunnels.has(trackIndex) ? " A tunnel: 3 cards are then turned from the deck, and each of the colour paid (or a locomotive) asks for one more card; you may give it up." : "");
   const options = paymentOptions(claim, route.length);
   const groups = new Map();
   for (const o of options) {
@@ -1167,6 +1334,68 @@ function renderTunnel(m) {
   modal.hidden = false;
 }
 
+// ---- Building a station ---------------------------------------------------------------------
+
+function openStation(cityIndex) {
+  play.stationCity = cityIndex;
+  renderStation();
+}
+
+function closeStation() {
+  play.stationCity = null;
+  $("station-modal").hidden = true;
+}
+
+/// Why this player may not build a station in `city` now, or null when
+/// they may (the server's `stationPayments` says how they can pay).
+function stationRefusal(m, city) {
+  const owner = m.players.find((p) => (p.stations || []).includes(city.name));
+  if (owner) return `${city.name} already has a station (${owner.playerId === m.you ? "yours" : owner.username + "'s"}): one a city.`;
+  if (!myTurn()) return "It is not your turn.";
+  if (m.turn.phase !== "turn") return "Finish your turn's move first.";
+  const you = me();
+  if (!you || !you.stationsLeft) return "You have no station left.";
+  if (!(m.stationPayments || []).length) return `You cannot pay for it: your next station costs ${plural(you.nextStationCost, "card")} of one colour (locomotives may stand in).`;
+  return null;
+}
+
+/// The station dialog: the city, the next station's cost, and each legal
+/// way to pay it (the server's `stationPayments`), or why not.
+function renderStation() {
+  const modal = $("station-modal");
+  const m = play.model;
+  const board = play.board;
+  const i = play.stationCity;
+  if (i === null || !m || !board || !board.cities[i] || !(m.rules && m.rules.stations) || m.state !== "playing") {
+    modal.hidden = true;
+    play.stationCity = null;
+    return;
+  }
+  const city = board.cities[i];
+  const you = me();
+  const rules = m.rules.stations;
+  $("station-title").textContent = city.name;
+  modal.dataset.cityIndex = i;
+  $("station-detail").textContent = you && you.stationsLeft
+    ? `Your station ${rules.count - you.stationsLeft + 1} of ${rules.count} costs ${plural(you.nextStationCost, "card")} of one colour. ` +
+      `At the end it lets one of your tickets use a route of another player's from ${city.name}; each station you leave unbuilt is worth ${rules.points} points.`
+    : "";
+  const why = stationRefusal(m, city);
+  $("station-reason").textContent = why || "";
+  const options = why ? [] : paymentOptions({ payments: m.stationPayments }, you.nextStationCost);
+  $("station-options").replaceChildren(...options.map((o) => h("button", {
+    type: "button", class: "payment", "data-color": o.color, "data-wilds": o.wilds,
+    onclick: () => buildStation(city.name, o),
+  }, o.label)));
+  modal.hidden = false;
+}
+
+function buildStation(city, option) {
+  const m = play.model;
+  closeStation();
+  send("buildStation", { gameId: m.gameId, city, trainColor: option.color, numberOfWilds: option.wilds }, { user: true });
+}
+
 function swatchCard(color) {
   return h("span", { class: "mini-card", "data-color": color });
 }
@@ -1196,6 +1425,8 @@ function renderResults(m) {
   const body = section.querySelector("tbody");
   body.replaceChildren();
   const rows = (results.players || []).slice().sort((a, b) => b.points - a.points);
+  const stations = Boolean(m.rules && m.rules.stations);
+  $("results-stations").hidden = !stations;
   rows.forEach((r, rank) => {
     const p = m.players.find((x) => x.playerId === r.playerIndex);
     body.append(h("tr", { "data-player-index": r.playerIndex, class: r.playerIndex === m.you ? "you" : "" },
@@ -1206,9 +1437,26 @@ function renderResults(m) {
       h("td", { class: "num" }, r.destinationPoints ?? "–"),
       h("td", { class: "num" }, r.longestPath ?? "–", r.longestRouteRecipient ? h("span", { class: "star", title: "longest path bonus" }, " ★") : null),
       h("td", {}, ticketList(r.completed)),
-      h("td", {}, ticketList(r.failed))));
+      h("td", {}, ticketList(r.failed)),
+      stations ? stationCell(r, m) : null));
+    const row = body.lastChild;
+    if (stations) {
+      row.dataset.stationPoints = r.stationPoints ?? 0;
+      row.dataset.borrowed = (r.borrowed || []).length;
+    }
   });
   renderReview(m);
+}
+
+/// A player's stations at the end: the points of those unbuilt, where the
+/// others were built, and the other players' routes they borrowed.
+function stationCell(r, m) {
+  const built = r.stations || [];
+  const borrowed = (r.borrowed || []).map((b) => `${b.start} – ${b.end} (${playerName(b.owner)})`);
+  return h("td", { class: "stations-cell" }, h("b", {}, r.stationPoints ?? 0),
+    h("span", { class: "hint" },
+      built.length ? ` · built in ${built.join(", ")}` : " · none built",
+      borrowed.length ? ` · borrowed ${borrowed.join(", ")}` : ""));
 }
 
 // ---- The coach and the review ----------------------------------------------------------
@@ -1426,6 +1674,8 @@ $("pass-turn").addEventListener("click", () => {
   if (play.model) send("passTurn", { gameId: play.model.gameId }, { user: true });
 });
 $("claim-cancel").addEventListener("click", () => { play.claimTrack = null; $("claim-modal").hidden = true; });
+$("station-cancel").addEventListener("click", closeStation);
+$("station-modal").addEventListener("click", (e) => { if (e.target === $("station-modal")) closeStation(); });
 $("tunnel-give-up").addEventListener("click", () => {
   $("tunnel-modal").hidden = true;
   if (play.model) send("giveUpTunnel", { gameId: play.model.gameId }, { user: true });
@@ -1439,6 +1689,7 @@ $("coach-close").addEventListener("click", () => { play.coach = null; renderCoac
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape") return;
   if (!$("claim-modal").hidden) { play.claimTrack = null; $("claim-modal").hidden = true; }
+  if (!$("station-modal").hidden) closeStation();
   if (!$("create-game").hidden) $("create-game").hidden = true;
 });
 /// Back, forward, or a typed #game=N: show it (once: both events fire).
