@@ -133,7 +133,7 @@ enum Command {
     /// For every ticket, how far its value is from entering or leaving the
     /// optimal plans; for every route of the optimum, the cost of losing it.
     Breakeven(analyses::BudgetArgs),
-    /// Simulated games between strategies (random, greedy, planner),
+    /// Simulated games between strategies (random, greedy, planner, mcts),
     /// measured against the single-player optimum; writes CSV and JSON.
     Simulate(simulate::SimulateArgs),
     /// A what-if scenario (ticket points, route lengths, routes or tickets

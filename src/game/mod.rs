@@ -4,7 +4,8 @@
 //! - [`rules`]: the rules engine (deck, draws, claims, scoring);
 //! - [`tunnel`]: a tunnel's extra cards and every way to pay them;
 //! - [`event`]: what a move did, as the rules engine tells it;
-//! - [`players`]: simulated strategies (random, greedy, planner);
+//! - [`players`]: simulated strategies (random, greedy, planner, mcts);
+//! - [`mcts`]: the Monte Carlo tree search player, from determinisations;
 //! - [`simulate`]: many seeded games and their statistics;
 //! - [`state`]: a game in progress, the file format `replan` reads;
 //! - [`replan`]: the best plan from a game state;
@@ -18,6 +19,7 @@ pub mod bench;
 pub mod coach;
 pub mod deals;
 pub mod event;
+pub mod mcts;
 pub mod players;
 pub mod replan;
 pub mod review;

@@ -1,6 +1,7 @@
 //! Simulated players behind one trait: a random legal player, the greedy
-//! strategy of the C# simulation (`shared/seeds/` 000–001), and a planner
-//! that follows the exact partial-game optimum ([`crate::game::replan`]).
+//! strategy of the C# simulation (`shared/seeds/` 000–001), a planner
+//! that follows the exact partial-game optimum ([`crate::game::replan`]),
+//! and a Monte Carlo tree search player ([`crate::game::mcts`]).
 //!
 //! A strategy reads the game through `&Game` and by convention uses only
 //! what its player could see: the board, the face-up row, claimed routes,
@@ -44,7 +45,7 @@ pub struct PlanCache {
 type PlanKey = (u32, u32, Vec<TicketId>);
 
 /// The strategies by name, as `ttr-opt simulate --players` spells them.
-pub const STRATEGIES: [&str; 3] = ["random", "greedy", "planner"];
+pub const STRATEGIES: [&str; 4] = ["random", "greedy", "planner", "mcts"];
 
 /// Players at one table: the fewest and the most.
 pub const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
@@ -75,6 +76,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "random" => Some(Box::new(Random)),
         "greedy" => Some(Box::new(Greedy)),
         "planner" => Some(Box::new(Planner::default())),
+        "mcts" => Some(Box::new(crate::game::mcts::Mcts::default())),
         _ => None,
     }
 }
@@ -283,7 +285,7 @@ fn cheapest_connection(
 
 /// The greedy targets: routes on cheapest connections of the incomplete
 /// tickets, those serving most tickets first, then the longest.
-fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
+pub(crate) fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
     let board: &Board = &game.board;
     let mut count: Vec<(RouteId, u32)> = Vec::new();
     for t in incomplete(game, me) {
@@ -447,7 +449,7 @@ fn station_saving_tickets(game: &Game, me: usize) -> Option<Action> {
 }
 
 /// A claim of the longest route the hand pays for (the most points).
-fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
+pub(crate) fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
     let board: &Board = &game.board;
     board
         .route_ids()

@@ -567,6 +567,92 @@ impl<'b> Game<'b> {
     pub fn discard_len(&self) -> usize {
         self.discard.len()
     }
+
+    /// The game as player `me` might believe it to be: all `me` sees kept
+    /// (claims, stations, the face-up row, the discard pile, every count,
+    /// `me`'s own hand, tickets and offer), all hidden from `me` dealt again
+    /// from what `me` cannot see: the deck's order with the other players'
+    /// hands, and the ticket deck's order with the other players' tickets
+    /// and offers (a long ticket may come back as a regular one: a belief,
+    /// not a deal). Each pool is sorted before it is shuffled, so the copy
+    /// depends on `me`'s view and `rng` alone, never on the hidden truth:
+    /// what a search player ([`crate::game::mcts`]) plays from.
+    pub fn determinized(&self, me: usize, rng: &mut ChaCha8Rng) -> Game<'b> {
+        use rand::Rng;
+        let mut g = self.clone();
+        let others: Vec<usize> = (0..g.players.len()).filter(|&p| p != me).collect();
+        // Train cards: the deck and the others' hands.
+        let mut cards: Vec<Card> = std::mem::take(&mut g.deck);
+        for &p in &others {
+            let hand = std::mem::take(&mut g.players[p].hand);
+            for (i, &n) in hand.iter().enumerate() {
+                let card = if i == 8 {
+                    Card::Locomotive
+                } else {
+                    Card::Train(COLOURS[i])
+                };
+                cards.extend(std::iter::repeat_n(card, n as usize));
+            }
+        }
+        cards.sort_by_key(|c| c.index());
+        cards.shuffle(rng);
+        for &p in &others {
+            let n = self.players[p].cards() as usize;
+            for card in cards.drain(cards.len() - n..) {
+                g.players[p].hand[card.index()] += 1;
+            }
+        }
+        g.deck = cards;
+        // Tickets: the ticket deck, the others' tickets and their offers.
+        // An offer of another player's draw (in the setup, the offer is
+        // the dealt tickets, re-dealt with them).
+        let offer_of_other = |e: &Expect| {
+            matches!(e, Expect::Tickets { .. }) && self.current != me && !self.in_setup()
+        };
+        let mut tickets: Vec<TicketId> = g.ticket_deck.drain(..).collect();
+        for &p in &others {
+            tickets.append(&mut g.players[p].tickets);
+            if let Some(Some(dealt)) = g.setup.get_mut(p) {
+                tickets.append(dealt);
+            }
+        }
+        if offer_of_other(&self.expect) {
+            if let Expect::Tickets { offered, .. } = &mut g.expect {
+                tickets.append(offered);
+            }
+        }
+        tickets.sort();
+        tickets.shuffle(rng);
+        for &p in &others {
+            let n = self.players[p].tickets.len();
+            g.players[p].tickets = tickets.drain(..n).collect();
+            if let Some(Some(dealt)) = self.setup.get(p) {
+                g.setup[p] = Some(tickets.drain(..dealt.len()).collect());
+            }
+        }
+        if let (true, Expect::Tickets { offered, .. }) =
+            (offer_of_other(&self.expect), &self.expect)
+        {
+            let n = offered.len();
+            g.expect = Expect::Tickets {
+                offered: tickets.drain(..n).collect(),
+                min: match &self.expect {
+                    Expect::Tickets { min, .. } => *min,
+                    _ => 1,
+                },
+            };
+        }
+        if self.in_setup() && self.current != me {
+            if let (Some(Some(dealt)), Expect::Tickets { offered, .. }) =
+                (g.setup.get(self.current), &mut g.expect)
+            {
+                offered.clone_from(dealt);
+            }
+        }
+        g.ticket_deck = tickets.into();
+        g.rng = ChaCha8Rng::seed_from_u64(rng.random());
+        g
+    }
     /// Tickets left in the ticket deck.
     pub fn tickets_left(&self) -> usize {
         self.ticket_deck.len()
