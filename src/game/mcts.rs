@@ -19,7 +19,7 @@
 //! candidates are the greedy player's move, a claim of each route greedy
 //! targets (the payment with the fewest locomotives), the longest route
 //! the hand pays for, the face-up cards of the targets' colours and
-//! locomotives, the deck and new tickets, at most [`MAX_CANDIDATES`];
+//! locomotives, the deck and new tickets, at most `MAX_CANDIDATES`;
 //! playouts run to the end; [`MCTS_PLAYOUTS`] a turn.
 
 use rand::{Rng, SeedableRng};
