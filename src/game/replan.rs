@@ -154,11 +154,7 @@ fn bar_run(board: &Board, state: &GameState, score: i64, complete: bool) -> Opti
     // replan's score is the programme's objective (on the derived board:
     // new routes, held tickets worth their points and their penalty) plus
     // the owned routes' points, less every held ticket's penalty.
-    let owned: i64 = state
-        .owned
-        .iter()
-        .map(|t| board.route(t.route).points as i64)
-        .sum();
+    let owned = owned_points(board, state);
     let penalties = held_points(board, state);
     let bar = u32::try_from(score - owned + penalties + 1).ok()?;
     if bar == 0 || !Frontier::fits(inst.board, &inst.routes, &inst.tickets) {
@@ -479,9 +475,14 @@ fn with_stations(
             derived.route(r).length
         }
     };
+    // One search per ticket start, as `Instance::reduced` does.
+    let mut from = std::collections::HashMap::new();
     inst.tickets.retain(|&t| {
         let ticket = derived.ticket(t);
-        graph.distances(ticket.a, cost)[ticket.b.0].is_some_and(|d| d <= inst.cars)
+        let distances = from
+            .entry(ticket.a)
+            .or_insert_with(|| graph.distances(ticket.a, cost));
+        distances[ticket.b.0].is_some_and(|d| d <= inst.cars)
     });
     let mut start = plain.claim.clone();
     start.extend(&plain.owned);
@@ -567,13 +568,18 @@ fn relaxed_bound(
     inst.routes.sort();
     inst.routes.dedup();
     let outcome = solve(&inst.reduced(), options)?;
-    let owned: i64 = state
+    let owned = owned_points(board, state);
+    Ok(outcome.bound as i64 + owned - held_points(board, state)
+        + unbuilt_points(board, state, &[]) as i64)
+}
+
+/// Points of the routes `state`'s player owns, already earned.
+fn owned_points(board: &Board, state: &GameState) -> i64 {
+    state
         .owned
         .iter()
         .map(|t| board.route(t.route).points as i64)
-        .sum();
-    Ok(outcome.bound as i64 + owned - held_points(board, state)
-        + unbuilt_points(board, state, &[]) as i64)
+        .sum()
 }
 
 /// Train cars `routes` take.

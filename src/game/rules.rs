@@ -630,16 +630,12 @@ impl<'b> Game<'b> {
                 g.setup[p] = Some(tickets.drain(..dealt.len()).collect());
             }
         }
-        if let (true, Expect::Tickets { offered, .. }) =
+        if let (true, Expect::Tickets { offered, min }) =
             (offer_of_other(&self.expect), &self.expect)
         {
-            let n = offered.len();
             g.expect = Expect::Tickets {
-                offered: tickets.drain(..n).collect(),
-                min: match &self.expect {
-                    Expect::Tickets { min, .. } => *min,
-                    _ => 1,
-                },
+                offered: tickets.drain(..offered.len()).collect(),
+                min: *min,
             };
         }
         if self.in_setup() && self.current != me {
