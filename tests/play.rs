@@ -329,17 +329,8 @@ async fn registration_rules_and_logins() {
         .await;
     assert_eq!(wrong, json!({ "description": "invalid input" }));
     assert_eq!(unknown, wrong);
-    // The right password while alice is connected elsewhere.
-    let out = d
-        .ask(
-            "login",
-            json!({ "username": "alice", "password": "correct horse" }),
-        )
-        .await;
-    assert_eq!(out["description"], "already logged in");
-    let out = c.ask("logout", json!({})).await;
-    assert_eq!(out["description"], "success");
-    assert!(c.recv().await.is_none(), "a logout closes the connection");
+    // The right password while alice is connected elsewhere: both are
+    // logged in (issue 57: a second browser was refused).
     let out = d
         .ask(
             "login",
@@ -348,6 +339,16 @@ async fn registration_rules_and_logins() {
         .await;
     assert_eq!(out["description"], "success", "{out}");
     assert_eq!(out["username"], "alice");
+    let out = c.ask("updateUserGames", json!({})).await;
+    assert_eq!(out["description"], "success", "{out}");
+    let out = c.ask("logout", json!({})).await;
+    assert_eq!(out["description"], "success");
+    assert!(c.recv().await.is_none(), "a logout closes the connection");
+    let out = d.ask("updateUserGames", json!({})).await;
+    assert_eq!(
+        out["description"], "success",
+        "the other login stays: {out}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -456,8 +457,9 @@ async fn the_session_cookie_logs_a_socket_in_until_logout() {
     assert_ne!(t, t2);
     let old = Client::connect(s.addr, Some(&t)).await;
     assert_eq!(old.last("session").unwrap()["username"], Value::Null);
-    // Another browser (no cookie) while carol is connected: refused.
-    let (_, out, none) = http(
+    // Another browser (no cookie) while carol is connected: logged in too,
+    // with a session of its own.
+    let (_, out, other) = http(
         s.addr,
         "/api/login",
         r#"{"username":"carol","password":"correct horse"}"#,
@@ -465,8 +467,11 @@ async fn the_session_cookie_logs_a_socket_in_until_logout() {
         None,
     )
     .await;
-    assert_eq!(out["description"], "already logged in");
-    assert!(none.is_none());
+    assert_eq!(out["description"], "success", "{out}");
+    let t3 = token(&other.unwrap());
+    let both = Client::connect(s.addr, Some(&t3)).await;
+    assert_eq!(both.last("session").unwrap()["username"], "carol");
+    drop(both);
     // Logout over the socket ends the session and closes the socket.
     assert_eq!(c.ask("logout", json!({})).await["description"], "success");
     assert!(c.recv().await.is_none());
@@ -476,6 +481,94 @@ async fn the_session_cookie_logs_a_socket_in_until_logout() {
     let (_, out, cleared) = http(s.addr, "/api/logout", "{}", Some(&t2), None).await;
     assert_eq!(out["description"], "success");
     assert!(cleared.unwrap().contains("Max-Age=0"));
+}
+
+/// Whether the connection closes, once the messages already sent to it
+/// are read.
+async fn closes(c: &mut Client) -> bool {
+    for _ in 0..50 {
+        if c.recv().await.is_none() {
+            return true;
+        }
+    }
+    false
+}
+
+/// Logs `name` in over HTTP: the session's token.
+async fn http_login(addr: SocketAddr, name: &str) -> String {
+    let body = format!(r#"{{"username":"{name}","password":"correct horse battery"}}"#);
+    let (_, out, cookie) = http(addr, "/api/login", &body, None, None).await;
+    assert_eq!(out["description"], "success", "{out}");
+    token(&cookie.unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sessions_are_listed_revocable_and_capped() {
+    let s = server("sessions", None).await;
+    drop(Client::register(s.addr, "dave").await);
+    drop(Client::register(s.addr, "erin").await);
+    // Two browsers at once, each with its own session.
+    let (ta, tb) = (
+        http_login(s.addr, "dave").await,
+        http_login(s.addr, "dave").await,
+    );
+    let mut a = Client::connect(s.addr, Some(&ta)).await;
+    let mut b = Client::connect(s.addr, Some(&tb)).await;
+    assert_eq!(a.last("session").unwrap()["username"], "dave");
+    assert_eq!(b.last("session").unwrap()["username"], "dave");
+    let list = a.ask("listSessions", json!({})).await;
+    assert_eq!(list["description"], "success", "{list}");
+    let sessions = list["sessions"].as_array().unwrap();
+    assert_eq!(sessions.len(), 2, "{list}");
+    let current: Vec<&Value> = sessions.iter().filter(|s| s["current"] == true).collect();
+    assert_eq!(current.len(), 1, "{list}");
+    for s in sessions {
+        assert!(s["created"].as_i64().unwrap() > 0 && s["lastUsed"].as_i64().is_some());
+        assert_eq!(s["connections"], 1, "{list}");
+    }
+    let other = sessions.iter().find(|s| s["current"] == false).unwrap();
+    let other_id = other["sessionId"].as_str().unwrap().to_string();
+    // Another user cannot revoke it.
+    let et = http_login(s.addr, "erin").await;
+    let mut e = Client::connect(s.addr, Some(&et)).await;
+    let out = e
+        .ask("revokeSession", json!({ "sessionId": other_id }))
+        .await;
+    assert_eq!(out["description"], "invalid input", "{out}");
+    // Its owner can: b is closed, its cookie logs in no more.
+    let out = a
+        .ask("revokeSession", json!({ "sessionId": other_id }))
+        .await;
+    assert_eq!(out["description"], "success", "{out}");
+    assert!(closes(&mut b).await, "the revoked session's socket closes");
+    let again = Client::connect(s.addr, Some(&tb)).await;
+    assert_eq!(again.last("session").unwrap()["username"], Value::Null);
+    // Revoke the others: every other browser of dave's is logged out.
+    let tc = http_login(s.addr, "dave").await;
+    let mut c = Client::connect(s.addr, Some(&tc)).await;
+    assert_eq!(
+        a.ask("revokeOtherSessions", json!({})).await["description"],
+        "success"
+    );
+    assert!(closes(&mut c).await);
+    let list = a.ask("listSessions", json!({})).await;
+    assert_eq!(list["sessions"].as_array().unwrap().len(), 1, "{list}");
+    assert_eq!(
+        e.ask("listSessions", json!({})).await["sessions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // At most 20 live sessions: the 21st login ends the least recently used.
+    let mut newest = String::new();
+    for _ in 0..20 {
+        newest = http_login(s.addr, "dave").await;
+    }
+    assert!(closes(&mut a).await, "the oldest session (a's) was ended");
+    let mut z = Client::connect(s.addr, Some(&newest)).await;
+    let list = z.ask("listSessions", json!({})).await;
+    assert_eq!(list["sessions"].as_array().unwrap().len(), 20, "{list}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -377,6 +377,30 @@ impl Hub {
             Command::LoadGameState(p) => {
                 saves::load_game((tables, lobby), (accounts, conns), batch, ask, p)
             }
+            Command::ListSessions => {
+                let current = conns.get(ask.conn).and_then(|c| c.session);
+                let out = accounts.list_sessions(conns, ask.user, current);
+                conns.send(batch, ask.conn, ask.id, Name::ListSessions.as_str(), out);
+                Ok(())
+            }
+            Command::RevokeSession(p) => {
+                // Answered first: revoking one's own session closes this
+                // connection once the answer is sent.
+                let session = accounts.find_session(ask.user, &p.session_id)?;
+                let out = protocol::described(d::SUCCESS);
+                let name = Name::RevokeSession.as_str();
+                conns.send(batch, ask.conn, ask.id, name, out);
+                accounts.end_session(conns, batch, session);
+                Ok(())
+            }
+            Command::RevokeOtherSessions => {
+                let current = conns.get(ask.conn).and_then(|c| c.session);
+                let out = protocol::described(d::SUCCESS);
+                let name = Name::RevokeOtherSessions.as_str();
+                conns.send(batch, ask.conn, ask.id, name, out);
+                accounts.revoke_other_sessions(conns, batch, ask.user, (ask.conn, current));
+                Ok(())
+            }
             Command::GetCoach(_) | Command::GetReview(_) => {
                 Err(protocol::described(d::UNKNOWN_COMMAND))
             }

@@ -313,6 +313,14 @@ pub struct LoadGame {
     pub path: String,
 }
 
+/// `revokeSession`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RevokeSession {
+    /// The session's id, as `listSessions` gives it.
+    pub session_id: String,
+}
+
 /// Every command of the protocol, by the name a request gives it: the one
 /// place a command's name is read. A name not listed here is refused as
 /// [`description::UNKNOWN_COMMAND`] before anything else is looked at.
@@ -366,11 +374,17 @@ pub enum Name {
     GetCoach,
     /// `getReview`.
     GetReview,
+    /// `listSessions`.
+    ListSessions,
+    /// `revokeSession`.
+    RevokeSession,
+    /// `revokeOtherSessions`.
+    RevokeOtherSessions,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 24] = [
+    const ALL: [(Name, &'static str); 27] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -395,6 +409,9 @@ impl Name {
         (Name::LoadGameState, "loadGameState"),
         (Name::GetCoach, "getCoach"),
         (Name::GetReview, "getReview"),
+        (Name::ListSessions, "listSessions"),
+        (Name::RevokeSession, "revokeSession"),
+        (Name::RevokeOtherSessions, "revokeOtherSessions"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -466,6 +483,12 @@ pub enum Command {
     GetCoach(GameOnly),
     /// `getReview`.
     GetReview(GameOnly),
+    /// `listSessions`.
+    ListSessions,
+    /// `revokeSession`.
+    RevokeSession(RevokeSession),
+    /// `revokeOtherSessions`.
+    RevokeOtherSessions,
 }
 
 /// A move's command, with its game.
@@ -557,6 +580,9 @@ impl Command {
             })?),
             Name::GetCoach => Command::GetCoach(read(req)?),
             Name::GetReview => Command::GetReview(read(req)?),
+            Name::ListSessions => Command::ListSessions,
+            Name::RevokeSession => Command::RevokeSession(read(req)?),
+            Name::RevokeOtherSessions => Command::RevokeOtherSessions,
         })
     }
 
@@ -579,7 +605,10 @@ impl Command {
             | Command::UpdateJoinableGames
             | Command::UpdateUserGames
             | Command::CreateGame(_)
-            | Command::LoadGameState(_) => None,
+            | Command::LoadGameState(_)
+            | Command::ListSessions
+            | Command::RevokeSession(_)
+            | Command::RevokeOtherSessions => None,
         }
     }
 }

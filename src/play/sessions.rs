@@ -24,6 +24,11 @@ pub const SESSION_IDLE: i64 = 30 * 24 * 3600;
 /// And at most this long in all.
 pub const SESSION_MAX: i64 = 180 * 24 * 3600;
 
+/// A user holds at most this many live sessions: a login beyond ends the
+/// least recently used (one user had 40 live sessions, each a cookie that
+/// logs in for months).
+pub const MAX_SESSIONS_PER_USER: usize = 20;
+
 /// Seconds since 1970.
 pub fn now() -> i64 {
     std::time::SystemTime::now()
@@ -301,8 +306,9 @@ impl Accounts {
 
     /// Logs `user` in for the asker: a connection is bound to the user; an
     /// HTTP caller gets a new session (its old one, if any, ended and its
-    /// connections moved over). Refused while the user is connected under
-    /// another session (003: one login at a time).
+    /// connections moved over). A user may be logged in from several
+    /// browsers at once (issue 57: a second browser was refused); each
+    /// session is listed and revocable.
     fn log_in(
         &mut self,
         conns: &mut Conns,
@@ -312,19 +318,6 @@ impl Accounts {
         user: UserId,
     ) -> Logged {
         let (caller, req_id) = asker;
-        let mine = match caller {
-            Caller::Http(s) => s,
-            Caller::Conn(_) => None,
-        };
-        let elsewhere = conns.iter().any(|(cid, c)| {
-            c.user == Some(user)
-                && !matches!(caller, Caller::Conn(me) if me == cid)
-                && (mine.is_none() || c.session != mine)
-        });
-        if elsewhere {
-            let out = protocol::described(d::ALREADY_LOGGED_IN);
-            return refused(conns, batch, asker, command, out);
-        }
         let username = self.find_username(user);
         let out = json!({ "description": d::SUCCESS, "username": username });
         match caller {
@@ -361,6 +354,7 @@ impl Accounts {
                 };
                 self.sessions.insert(hash, record.clone());
                 batch.write(Write::Session(record));
+                self.cap_sessions(conns, batch, user);
                 if let Some(old) = old {
                     if self.sessions.remove(&old).is_some() {
                         batch.write(Write::EndSession { token_hash: old });
@@ -398,22 +392,143 @@ impl Accounts {
                 batch.write(Write::EndSession { token_hash: s });
             }
         }
-        let closing: Vec<ConnId> = conns
-            .iter()
-            .filter(|&(cid, c)| {
-                (session.is_some() && c.session == session)
-                    || matches!(caller, Caller::Conn(me) if me == cid)
-            })
-            .map(|(cid, _)| cid)
+        close(conns, batch, |cid, c| {
+            (session.is_some() && c.session == session)
+                || matches!(caller, Caller::Conn(me) if me == cid)
+        });
+    }
+
+    /// Ends a session and logs out (and closes) its connections.
+    pub(super) fn end_session(
+        &mut self,
+        conns: &mut Conns,
+        batch: &mut Batch,
+        token_hash: [u8; 32],
+    ) {
+        if self.sessions.remove(&token_hash).is_some() {
+            batch.write(Write::EndSession { token_hash });
+        }
+        close(conns, batch, |_, c| c.session == Some(token_hash));
+    }
+
+    /// Ends `user`'s least recently used sessions beyond
+    /// [`MAX_SESSIONS_PER_USER`].
+    fn cap_sessions(&mut self, conns: &mut Conns, batch: &mut Batch, user: UserId) {
+        let mut mine: Vec<(i64, i64, [u8; 32])> = self
+            .sessions
+            .values()
+            .filter(|s| s.user == user)
+            .map(|s| (s.last_used, s.created, s.token_hash))
             .collect();
-        for cid in closing {
-            if let Some(c) = conns.get_mut(cid) {
-                c.user = None;
-                c.session = None;
-                // An empty frame asks the connection to close once the
-                // answer before it is sent.
-                batch.send(&c.outbox, String::new());
-            }
+        if mine.len() <= MAX_SESSIONS_PER_USER {
+            return;
+        }
+        mine.sort_unstable();
+        let over = mine.len() - MAX_SESSIONS_PER_USER;
+        for &(_, _, token_hash) in &mine[..over] {
+            self.end_session(conns, batch, token_hash);
+        }
+    }
+
+    /// `listSessions`: the user's live sessions, most recently used first,
+    /// each with its id (to revoke it), when it was created and last used
+    /// (seconds since 1970), how many connections it has open, and whether
+    /// it is the asker's own.
+    pub(super) fn list_sessions(
+        &self,
+        conns: &Conns,
+        user: UserId,
+        current: Option<[u8; 32]>,
+    ) -> Value {
+        let now = now();
+        let mut mine: Vec<&SessionRecord> = self
+            .sessions
+            .values()
+            .filter(|s| s.user == user && !expired(s, now))
+            .collect();
+        mine.sort_unstable_by_key(|s| {
+            (std::cmp::Reverse(s.last_used), std::cmp::Reverse(s.created))
+        });
+        let sessions: Vec<Value> = mine
+            .iter()
+            .map(|s| {
+                let open = conns
+                    .iter()
+                    .filter(|(_, c)| c.session == Some(s.token_hash))
+                    .count();
+                json!({
+                    "sessionId": session_id(&s.token_hash),
+                    "created": s.created,
+                    "lastUsed": s.last_used,
+                    "connections": open,
+                    "current": current == Some(s.token_hash),
+                })
+            })
+            .collect();
+        json!({ "description": d::SUCCESS, "sessions": sessions })
+    }
+
+    /// `revokeSession`'s session: one of the user's, by the id
+    /// `listSessions` gave.
+    pub(super) fn find_session(&self, user: UserId, id: &str) -> Result<[u8; 32], Value> {
+        self.sessions
+            .values()
+            .find(|s| s.user == user && session_id(&s.token_hash) == id)
+            .map(|s| s.token_hash)
+            // Another user's id is no session of yours: the same answer.
+            .ok_or_else(|| json!({ "description": d::INVALID_INPUT, "reason": "no such session" }))
+    }
+
+    /// `revokeOtherSessions`: ends every session of the user but the
+    /// asker's, and closes every other connection of the user (those
+    /// logged in over the WebSocket, without a session, too).
+    pub(super) fn revoke_other_sessions(
+        &mut self,
+        conns: &mut Conns,
+        batch: &mut Batch,
+        user: UserId,
+        (me, current): (ConnId, Option<[u8; 32]>),
+    ) {
+        let others: Vec<[u8; 32]> = self
+            .sessions
+            .values()
+            .filter(|s| s.user == user && Some(s.token_hash) != current)
+            .map(|s| s.token_hash)
+            .collect();
+        for token_hash in others {
+            self.end_session(conns, batch, token_hash);
+        }
+        close(conns, batch, |cid, c| {
+            cid != me && c.user == Some(user) && (current.is_none() || c.session != current)
+        });
+    }
+}
+
+/// A session's public id: the first 8 bytes of its token's hash, in hex.
+/// It names the session to its user; it cannot be used to log in (the
+/// token cannot be found from its hash).
+fn session_id(token_hash: &[u8; 32]) -> String {
+    token_hash[..8].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Logs out the connections `which` picks, and asks each to close.
+fn close(
+    conns: &mut Conns,
+    batch: &mut Batch,
+    which: impl Fn(ConnId, &super::conns::Conn) -> bool,
+) {
+    let closing: Vec<ConnId> = conns
+        .iter()
+        .filter(|&(cid, c)| which(cid, c))
+        .map(|(cid, _)| cid)
+        .collect();
+    for cid in closing {
+        if let Some(c) = conns.get_mut(cid) {
+            c.user = None;
+            c.session = None;
+            // An empty frame asks the connection to close once the
+            // answer before it is sent.
+            batch.send(&c.outbox, String::new());
         }
     }
 }
