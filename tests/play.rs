@@ -120,8 +120,11 @@ impl Client {
 
     /// The next message; `None` once the server closed the connection.
     async fn recv(&mut self) -> Option<Value> {
+        // One deadline for the whole wait: the server's pings (skipped
+        // below) would otherwise restart it for ever.
+        let deadline = tokio::time::Instant::now() + PATIENCE;
         loop {
-            let m = tokio::time::timeout(PATIENCE, self.ws.next())
+            let m = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("the server answers");
             match m {
@@ -486,12 +489,17 @@ async fn the_session_cookie_logs_a_socket_in_until_logout() {
 /// Whether the connection closes, once the messages already sent to it
 /// are read.
 async fn closes(c: &mut Client) -> bool {
-    for _ in 0..50 {
-        if c.recv().await.is_none() {
-            return true;
+    // A connection left open answers nothing more: waiting the whole
+    // PATIENCE for it would only delay the failure.
+    let closed = tokio::time::timeout(Duration::from_secs(10), async {
+        for _ in 0..50 {
+            if c.recv().await.is_none() {
+                return true;
+            }
         }
-    }
-    false
+        false
+    });
+    closed.await.unwrap_or(false)
 }
 
 /// Logs `name` in over HTTP: the session's token.
@@ -560,7 +568,10 @@ async fn sessions_are_listed_revocable_and_capped() {
             .len(),
         1
     );
-    // At most 20 live sessions: the 21st login ends the least recently used.
+    // At most 20 live sessions: the 21st login ends the least recently
+    // used. Times are in whole seconds, so a's session is made the oldest
+    // by a second's wait (in the same second the order is the token's).
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let mut newest = String::new();
     for _ in 0..20 {
         newest = http_login(s.addr, "dave").await;
