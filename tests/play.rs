@@ -2724,3 +2724,37 @@ async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
         seen["history"]
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_sits_at_a_bounded_number_of_unfinished_games() {
+    use ttr_opt::play::tables::MAX_GAMES_PER_USER;
+    let s = server("games-cap", None).await;
+    let mut a = Client::register(s.addr, "hoarder").await;
+    let mut b = Client::register(s.addr, "host").await;
+    let create = json!({ "gameName": "g", "color": "red", "board": "small" });
+    let mut mine = Vec::new();
+    for _ in 0..MAX_GAMES_PER_USER {
+        let out = a.ask("createGame", create.clone()).await;
+        assert_eq!(out["description"], "success", "{out}");
+        mine.push(out["gameId"].as_i64().unwrap());
+    }
+    // One more, created or joined, is refused with the reason.
+    let out = a.ask("createGame", create.clone()).await;
+    assert_eq!(out["description"], "invalid input", "{out}");
+    let reason = out["reason"].as_str().unwrap();
+    assert!(reason.contains(&MAX_GAMES_PER_USER.to_string()), "{reason}");
+    let theirs = b.ask("createGame", create.clone()).await["gameId"]
+        .as_i64()
+        .unwrap();
+    let join = json!({ "gameId": theirs, "color": "blue" });
+    let out = a.ask("joinGame", join.clone()).await;
+    assert_eq!(out["description"], "invalid input", "{out}");
+    // Another player is not held back by it.
+    let out = b.ask("createGame", create).await;
+    assert_eq!(out["description"], "success", "{out}");
+    // Leaving one makes room again.
+    let out = a.ask("leaveGame", json!({ "gameId": mine[0] })).await;
+    assert_eq!(out["description"], "success", "{out}");
+    let out = a.ask("joinGame", join).await;
+    assert_eq!(out["description"], "success", "{out}");
+}

@@ -278,6 +278,7 @@ impl Lobby {
                 json!({ "description": d::INVALID_INPUT, "reason": format!("a game's name is 1 to {MAX_NAME} characters") }),
             );
         }
+        tables.admits(ask.user)?;
         let key = p.board.clone().unwrap_or_else(|| "usa".to_string());
         let board = self
             .offered
@@ -334,6 +335,12 @@ pub(super) fn join(
     p: &JoinGame,
 ) -> Result<(), Value> {
     let username = accounts.username(ask.user);
+    if tables
+        .get(p.game_id)
+        .is_some_and(|t| t.seat_of(ask.user).is_none())
+    {
+        tables.admits(ask.user)?;
+    }
     let t = tables
         .get_mut(p.game_id)
         .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;

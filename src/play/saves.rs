@@ -153,6 +153,7 @@ pub(super) fn load_game(
     if !seated {
         return Err(error(format!("{name}: you have no seat in that game")));
     }
+    tables.admits(ask.user)?;
     // A game still on this server is never dealt a second time: a copy
     // with its seed would show its players the real game's next cards and
     // tickets (draw in the copy, then play knowing them). It is the same

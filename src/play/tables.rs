@@ -29,6 +29,18 @@ use crate::game::state::GameState;
 /// The longest chat message.
 const MAX_CHAT: usize = 500;
 
+/// A user sits at no more than this many unfinished games (created,
+/// joined or loaded): each is a table in memory with a deal and bots, and
+/// one account could otherwise create them without end. A player of turn
+/// based games keeps a handful going; Board Game Arena's default limit of
+/// simultaneous turn-based tables is of this order.
+pub const MAX_GAMES_PER_USER: usize = 20;
+
+/// The server holds at most this many unfinished games in all: beyond, a
+/// new one waits for others to end. The load benchmark plays 1,000 at
+/// once (`ttr-opt bench --play`), well inside.
+pub const MAX_LIVE_GAMES: usize = 10_000;
+
 /// Who asks: the user, their connection and the id the answer echoes.
 #[derive(Clone, Copy)]
 pub(super) struct Ask<'a> {
@@ -127,6 +139,25 @@ impl Tables {
             .unwrap_or(0)
             .max(self.last_id)
             + 1
+    }
+
+    /// Whether `user` may sit at one more unfinished game, and the server
+    /// hold one more ([`MAX_GAMES_PER_USER`], [`MAX_LIVE_GAMES`]).
+    pub(super) fn admits(&self, user: UserId) -> Result<(), Value> {
+        let live = self.games.values().filter(|t| t.phase() != Phase::Over);
+        let (mut all, mut mine) = (0, 0);
+        for t in live {
+            all += 1;
+            mine += usize::from(t.seat_of(user).is_some());
+        }
+        let reason = if mine >= MAX_GAMES_PER_USER {
+            format!("a player sits at most at {MAX_GAMES_PER_USER} unfinished games, and you sit at {mine}: finish or leave one first")
+        } else if all >= MAX_LIVE_GAMES {
+            format!("the server holds {MAX_LIVE_GAMES} unfinished games, its most: try again when some have ended")
+        } else {
+            return Ok(());
+        };
+        Err(json!({ "description": d::INVALID_INPUT, "reason": reason }))
     }
 
     /// The table of `game` with `user`'s seat at it.
