@@ -1733,6 +1733,8 @@ async fn hostile_messages_are_answered_and_break_nothing() {
         "loadGameState",
         "getCoach",
         "getReview",
+        "getHistory",
+        "getChat",
         "nope",
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
@@ -1878,9 +1880,9 @@ async fn the_coach_plans_for_its_own_seat_and_the_review_follows_the_game() {
     }
     // Kept: the second answer is the first.
     assert_eq!(a.ask("getReview", json!({ "gameId": g })).await, review);
-    // After the end the coach still answers its players.
+    // After the end the coach offers no plan: no move is left (issue 57).
     let out = a.ask("getCoach", json!({ "gameId": g })).await;
-    assert_eq!(out["description"], "success", "{out}");
+    assert_eq!(out["description"], "game is over", "{out}");
 }
 
 // ---- Attacks (issue 57): each reproduced, each refused ------------------------
@@ -2757,4 +2759,76 @@ async fn a_player_sits_at_a_bounded_number_of_unfinished_games() {
     assert_eq!(out["description"], "success", "{out}");
     let out = a.ask("joinGame", join).await;
     assert_eq!(out["description"], "success", "{out}");
+}
+
+/// Issue 57: the page showed only the model's last 60 lines of history,
+/// numbered from 1, and the last 50 of the chat. `getHistory` and
+/// `getChat` answer any page of them, with the whole length, to the
+/// game's players alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn history_and_chat_are_paged_for_the_players() {
+    use ttr_opt::play::view::{CHAT_PAGE, LINES_PAGE};
+    let s = server("pages", Some(3)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let lines = CHAT_PAGE + 20;
+    for i in 0..lines {
+        let c = if i % 2 == 0 { &mut a } else { &mut b };
+        let out = c
+            .ask(
+                "sendChat",
+                json!({ "gameId": g, "message": format!("line {i}") }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+    }
+    let m = a.model(g).await;
+    assert_eq!(m["chatLength"], lines);
+    assert_eq!(m["chat"].as_array().unwrap().len(), CHAT_PAGE);
+    let all = a.ask("getChat", json!({ "gameId": g, "from": 0 })).await;
+    assert_eq!(all["description"], "success", "{all}");
+    assert_eq!(all["chatLength"], lines);
+    let said: Vec<&str> = all["chat"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["message"].as_str().unwrap())
+        .collect();
+    let want: Vec<String> = (0..lines.min(LINES_PAGE))
+        .map(|i| format!("line {i}"))
+        .collect();
+    assert_eq!(said, want);
+    // The model's lines are the last page's.
+    let tail = a
+        .ask("getChat", json!({ "gameId": g, "from": lines - CHAT_PAGE }))
+        .await;
+    assert_eq!(tail["chat"], m["chat"]);
+    assert_eq!(tail["from"], lines - CHAT_PAGE);
+    let past = a
+        .ask("getChat", json!({ "gameId": g, "from": 1_000_000 }))
+        .await;
+    assert_eq!(past["chat"], json!([]), "{past}");
+    // The history: whole from 0 (short game), its end the model's.
+    let h = b.ask("getHistory", json!({ "gameId": g, "from": 0 })).await;
+    assert_eq!(h["description"], "success", "{h}");
+    let n = h["historyLength"].as_u64().unwrap() as usize;
+    assert!(n > 0 && n <= LINES_PAGE, "{h}");
+    assert_eq!(h["history"].as_array().unwrap().len(), n);
+    let mb = b.model(g).await;
+    let shown = mb["history"].as_array().unwrap();
+    assert_eq!(
+        &h["history"].as_array().unwrap()[n - shown.len()..],
+        &shown[..]
+    );
+    let last = b
+        .ask("getHistory", json!({ "gameId": g, "from": n - 1 }))
+        .await;
+    assert_eq!(last["history"], json!([shown.last().unwrap()]));
+    // Nobody else reads them; a bad page is refused.
+    let mut carol = Client::register(s.addr, "carol").await;
+    for command in ["getHistory", "getChat"] {
+        let out = carol.ask(command, json!({ "gameId": g, "from": 0 })).await;
+        assert_eq!(out["description"], "not in this game", "{out}");
+        let out = a.ask(command, json!({ "gameId": g, "from": -1 })).await;
+        assert_eq!(out["description"], "invalid input", "{out}");
+    }
 }

@@ -749,7 +749,7 @@ pub fn review_saved(
     options: &ReviewOptions,
 ) -> Result<Review, ReviewError> {
     let game = Game::new(board, saved.seats.len(), saved.seed).map_err(ReviewError::Deal)?;
-    let names: Vec<String> = saved.seats.iter().map(|s| s.name()).collect();
+    let names: Vec<String> = saved.seat_names();
     review(game, &saved.moves, &numbered(names), options)
 }
 

@@ -165,14 +165,29 @@ pub struct SavedSeat {
     pub color: String,
 }
 
-impl SavedSeat {
-    /// The name shown for the seat: the username, or "bot (hard)".
-    pub fn name(&self) -> String {
-        match (&self.username, &self.bot) {
-            (Some(u), _) => u.clone(),
-            (None, Some(b)) => format!("bot ({b})"),
-            (None, None) => "?".to_string(),
-        }
+/// The name of a table's `k`-th bot (from 1) of `level`: "Bot 2 (hard)".
+/// The lobby, the game and the review all name bots so (issue 57: the
+/// review said "bot (hard)" where the game said "Bot 1 (hard)").
+pub fn bot_name(k: usize, level: &str) -> String {
+    format!("Bot {k} ({level})")
+}
+
+impl SavedGame {
+    /// The name shown for each seat: the username, or the bot's name as
+    /// the table gave it (bots numbered in seat order).
+    pub fn seat_names(&self) -> Vec<String> {
+        let mut bots = 0;
+        self.seats
+            .iter()
+            .map(|s| match (&s.username, &s.bot) {
+                (Some(u), _) => u.clone(),
+                (None, Some(b)) => {
+                    bots += 1;
+                    bot_name(bots, b)
+                }
+                (None, None) => "?".to_string(),
+            })
+            .collect()
     }
 }
 

@@ -363,6 +363,8 @@ impl Hub {
             Command::AddAi(p) => lobby::add_ai(tables, conns, batch, ask, p),
             Command::StartGame(p) => lobby::start(tables, conns, batch, ask, p),
             Command::Model(p) => tables.model(conns, batch, ask, p),
+            Command::GetHistory(p) => tables.lines(conns, batch, (ask, false), p),
+            Command::GetChat(p) => tables.lines(conns, batch, (ask, true), p),
             Command::Move(m) => {
                 if tables.game_move(conns, batch, ask, m)? {
                     lobby::push_user_games(tables, conns, batch, m.game_id());

@@ -200,6 +200,16 @@ pub struct GameOnly {
     pub game_id: i64,
 }
 
+/// `getHistory` and `getChat`: a page of a game's lines.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Page {
+    /// The game.
+    pub game_id: i64,
+    /// The first line's index (from 0).
+    pub from: usize,
+}
+
 /// `sendChat`.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -380,11 +390,15 @@ pub enum Name {
     RevokeSession,
     /// `revokeOtherSessions`.
     RevokeOtherSessions,
+    /// `getHistory`.
+    GetHistory,
+    /// `getChat`.
+    GetChat,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 27] = [
+    const ALL: [(Name, &'static str); 29] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -412,6 +426,8 @@ impl Name {
         (Name::ListSessions, "listSessions"),
         (Name::RevokeSession, "revokeSession"),
         (Name::RevokeOtherSessions, "revokeOtherSessions"),
+        (Name::GetHistory, "getHistory"),
+        (Name::GetChat, "getChat"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -489,6 +505,10 @@ pub enum Command {
     RevokeSession(RevokeSession),
     /// `revokeOtherSessions`.
     RevokeOtherSessions,
+    /// `getHistory`.
+    GetHistory(Page),
+    /// `getChat`.
+    GetChat(Page),
 }
 
 /// A move's command, with its game.
@@ -583,6 +603,8 @@ impl Command {
             Name::ListSessions => Command::ListSessions,
             Name::RevokeSession => Command::RevokeSession(read(req)?),
             Name::RevokeOtherSessions => Command::RevokeOtherSessions,
+            Name::GetHistory => Command::GetHistory(read(req)?),
+            Name::GetChat => Command::GetChat(read(req)?),
         })
     }
 
@@ -599,6 +621,7 @@ impl Command {
             | Command::SaveGameState(p)
             | Command::GetCoach(p)
             | Command::GetReview(p) => Some(p.game_id),
+            Command::GetHistory(p) | Command::GetChat(p) => Some(p.game_id),
             Command::Login(_)
             | Command::Register(_)
             | Command::Logout

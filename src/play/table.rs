@@ -305,7 +305,7 @@ impl Table {
             .iter()
             .filter(|s| matches!(s.who, Who::Bot(_)))
             .count();
-        format!("Bot {} ({})", n + 1, d.name())
+        crate::game::saved::bot_name(n + 1, d.name())
     }
 
     /// Starts the game with `seed`: deals the cards and every player's

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::accounts;
 use super::conns::{ConnId, Conns};
 use super::journal::Batch;
-use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand};
+use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand, Page};
 use super::sessions::{now, Accounts};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
 use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
@@ -274,6 +274,25 @@ impl Tables {
         Ok(())
     }
 
+    /// `getHistory` (`chat` false) or `getChat`: a page of a game's
+    /// lines, for its players.
+    pub(super) fn lines(
+        &self,
+        conns: &Conns,
+        batch: &mut Batch,
+        (ask, chat): (Ask, bool),
+        p: &Page,
+    ) -> Result<(), Value> {
+        let (t, _) = self.seated(ask.user, p.game_id)?;
+        let (name, out) = if chat {
+            ("getChat", view::chat_page(t, p.from))
+        } else {
+            ("getHistory", view::history_page(t, p.from))
+        };
+        conns.send(batch, ask.conn, ask.id, name, out);
+        Ok(())
+    }
+
     /// A move command of a person: read into the rules engine's action,
     /// then played as [`Tables::play`] plays it.
     pub(super) fn game_move(
@@ -378,7 +397,13 @@ impl Tables {
         let Some(g) = t.game() else {
             return Err(protocol::described(d::NOT_STARTED));
         };
-        if !t.coach && !g.is_over() {
+        // A plan is of no use once no move is left: the review tells what
+        // the game was (issue 57: the coach offered routes to claim after
+        // the end).
+        if g.is_over() {
+            return Err(protocol::described(d::GAME_OVER));
+        }
+        if !t.coach {
             return Err(protocol::described(d::COACH_OFF));
         }
         Ok(CoachInput {

@@ -28,6 +28,36 @@ pub const HISTORY: usize = 60;
 /// players get every line as it is sent anyway (`sendChat`).
 pub const CHAT_PAGE: usize = 50;
 
+/// The most lines `getHistory` or `getChat` answers at once.
+pub const LINES_PAGE: usize = 100;
+
+/// A chat line as the protocol names it.
+fn chat_line(c: &super::store::ChatRecord) -> Value {
+    json!({ "sender": c.sender, "message": c.message, "at": c.at })
+}
+
+/// `getHistory`: the history's lines from `from` on (at most
+/// [`LINES_PAGE`]), with the whole length, so that a page can show the
+/// start of a long game and number each line by its place.
+pub fn history_page(table: &Table, from: usize) -> Value {
+    let end = table.history.len().min(from.saturating_add(LINES_PAGE));
+    let lines = table.history.get(from..end).unwrap_or(&[]);
+    json!({ "description": d::SUCCESS, "gameId": table.id, "from": from, "history": lines, "historyLength": table.history.len() })
+}
+
+/// `getChat`: the chat's lines from `from` on (at most [`LINES_PAGE`]).
+pub fn chat_page(table: &Table, from: usize) -> Value {
+    let end = table.chat.len().min(from.saturating_add(LINES_PAGE));
+    let lines: Vec<Value> = table
+        .chat
+        .get(from..end)
+        .unwrap_or(&[])
+        .iter()
+        .map(chat_line)
+        .collect();
+    json!({ "description": d::SUCCESS, "gameId": table.id, "from": from, "chat": lines, "chatLength": table.chat.len() })
+}
+
 /// A ticket as the protocol names it: `start`, `end`, `points`, the city
 /// indexes and the label (every trip of a ticket with several).
 pub fn destination(board: &Board, t: TicketId) -> Value {
@@ -235,7 +265,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         "stationPayments": [],
         "history": &table.history[table.history.len().saturating_sub(HISTORY)..],
         "historyLength": table.history.len(),
-        "chat": table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..].iter().map(|c| json!({ "sender": c.sender, "message": c.message, "at": c.at })).collect::<Vec<_>>(),
+        "chat": table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..].iter().map(chat_line).collect::<Vec<_>>(),
         "chatLength": table.chat.len(),
         "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });

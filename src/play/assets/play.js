@@ -144,6 +144,7 @@ const VERBS = {
   passTurn: "Passing", updateJoinableGames: "Listing games", updateUserGames: "Listing your games",
   saveGameState: "Saving", loadGameState: "Loading", getCoach: "The coach", getReview: "The review",
   payTunnel: "Paying the tunnel", giveUpTunnel: "Giving up the tunnel", buildStation: "Building the station",
+  getHistory: "The history", getChat: "The chat",
 };
 
 function describe(command, output) {
@@ -646,7 +647,7 @@ function authError(command, out) {
   let text;
   if (out && out.reason) text = out.reason;
   else if (command === "login" && d === "invalid input") text = "Wrong username or password.";
-  else if (d === "already logged in") text = "This user is logged in from another browser (one session at a time).";
+  else if (d === "already logged in") text = "This page is logged in already: log out first to change user.";
   else if (d === "too many attempts") text = "Too many failed attempts.";
   else text = d || "no answer";
   if (out && out.retryAfter) text += ` Try again in ${out.retryAfter} s.`;
@@ -998,11 +999,37 @@ function renderYard(m) {
   $("discard-info").textContent = m.discardCount !== undefined ? `${plural(m.discardCount, "card")} in the discard pile` : "";
 }
 
+/// The model carries the history's last lines only: they are numbered by
+/// their place in the whole game, and the earlier ones are fetched
+/// (`getHistory`, a page at a time) when asked for.
 function renderHistory(m) {
   const list = $("history");
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
-  list.replaceChildren(...(m.history || []).map((line) => h("li", {}, line)));
+  const lines = m.history || [];
+  const first = Math.max(0, (m.historyLength ?? lines.length) - lines.length);
+  const older = play.earlier && play.earlier.gameId === m.gameId ? play.earlier.lines : [];
+  const shown = older.length >= first ? older.slice(0, first).concat(lines) : lines;
+  const start = older.length >= first ? 0 : first;
+  list.start = start + 1;
+  list.replaceChildren(...shown.map((line) => h("li", {}, line)));
+  const button = $("history-earlier");
+  button.hidden = start === 0;
+  button.textContent = `Show the ${plural(start, "earlier line")}`;
   if (atEnd) list.scrollTop = list.scrollHeight;
+}
+
+async function showEarlierHistory() {
+  const m = play.model;
+  if (!m) return;
+  const first = Math.max(0, m.historyLength - (m.history || []).length);
+  const lines = [];
+  while (lines.length < first) {
+    const out = await send("getHistory", { gameId: m.gameId, from: lines.length });
+    if (!out || !ok(out) || !out.history.length) return;
+    lines.push(...out.history);
+  }
+  play.earlier = { gameId: m.gameId, lines };
+  if (play.model) renderHistory(play.model);
 }
 
 function renderChat() {
@@ -1064,6 +1091,35 @@ function drawBoard() {
     drawStations(map, board, m, drawn.unit);
   }
 
+  /// Why the player may not claim a track now, from their own model (issue
+  /// 57: the page said only "you cannot claim it now").
+  function whyNot(route, trackIndex, colour) {
+    if (!turn) return "not your turn";
+    if (m.turn.phase === "secondCard") return "draw your second card first";
+    if (m.turn.phase !== "turn") return "finish this turn first";
+    const twins = [];
+    let next = 0;
+    for (const r of board.routes) {
+      const first = typeof r.first_track === "number" ? r.first_track : next;
+      next = first + r.colours.length;
+      const same = (r.a === route.a && r.b === route.b) || (r.a === route.b && r.b === route.a);
+      if (same) r.colours.forEach((_, i) => { if (first + i !== trackIndex) twins.push(first + i); });
+    }
+    const owners = twins.map((t) => m.routes[t]).filter((o) => o !== null && o !== undefined);
+    if (owners.includes(m.you)) return "you own its other track, and a player claims one track of a double route";
+    if (owners.length && m.players.length <= 3) return `with ${m.players.length} players only one track of a double route is used`;
+    const me = m.players[m.you];
+    if (me.trainsLeft < route.length) return `it needs ${plural(route.length, "car")} and you have ${me.trainsLeft} left`;
+    const cards = new Map((me.cards || []).map((c) => [c.color, c.amount]));
+    const wilds = cards.get("wild") || 0;
+    const coloured = [...cards].filter(([c]) => c !== "wild").map(([, n]) => n);
+    const have = colour === "gray" ? Math.max(0, ...coloured) : cards.get(colour) || 0;
+    const what = colour === "gray" ? "cards of one colour" : `${colour} cards`;
+    const ferry = ferries.get(trackIndex) || 0;
+    const must = ferry ? `, ${ferry} of them locomotives` : "";
+    return `it needs ${route.length} ${what} or locomotives${must}; you have ${have} and ${plural(wilds, "locomotive")}`;
+  }
+
   function trackStyle({ route, trackIndex, colour }) {
       const owner = m && m.routes ? m.routes[trackIndex] : null;
       const attrs = { "data-route-index": trackIndex };
@@ -1094,7 +1150,7 @@ function drawBoard() {
           onClick: () => openClaim(trackIndex),
         };
       }
-      const why = !m || m.state !== "playing" ? "" : !turn ? "not your turn" : "you cannot claim it now";
+      const why = !m || m.state !== "playing" ? "" : whyNot(route, trackIndex, colour);
       return {
         width: 1.9, opacity: m && m.state === "playing" ? 0.55 : 0.8, halo: "#6b6b6b", haloWidth: 2.7, haloOpacity: 0.35,
         className: "track", attrs, gaps: MAP_PAPER, title: name + (why ? ` (${why})` : ""), hit: 6,
@@ -1462,10 +1518,10 @@ function stationCell(r, m) {
 // ---- The coach and the review ----------------------------------------------------------
 
 /// The coach may be asked: in a game that allows it, by a seated player
-/// once the game has started, and by every player after the end.
+/// while the game is played (after the end, the review tells the rest).
 function coachAllowed(m) {
   if (!m || m.you === null || m.you === undefined) return false;
-  return m.state === "over" || (m.state === "playing" && Boolean(m.coach));
+  return m.state === "playing" && Boolean(m.coach);
 }
 
 async function askCoach() {
@@ -1483,7 +1539,7 @@ async function askCoach() {
 function renderCoach(m) {
   const panel = $("coach-panel");
   // A plan asked for during the game is of no use once it is over.
-  if (play.coach && m && m.state === "over" && play.coach.out && play.coach.historyLength !== m.historyLength) play.coach = null;
+  if (play.coach && m && m.state === "over") play.coach = null;
   const c = play.coach && m && play.coach.gameId === m.gameId ? play.coach : null;
   panel.hidden = !c;
   if (!c) return;
@@ -1653,6 +1709,7 @@ $("show-login").addEventListener("click", (e) => { e.preventDefault(); $("login-
 $("logout").addEventListener("click", logout);
 $("to-lobby").addEventListener("click", goLobby);
 $("error-close").addEventListener("click", () => showError(""));
+$("history-earlier").addEventListener("click", showEarlierHistory);
 $("create-game-button").addEventListener("click", openCreate);
 $("create-cancel").addEventListener("click", () => { $("create-game").hidden = true; });
 $("create-game-form").addEventListener("submit", createGame);
