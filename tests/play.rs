@@ -2832,3 +2832,64 @@ async fn history_and_chat_are_paged_for_the_players() {
         assert_eq!(out["description"], "invalid input", "{out}");
     }
 }
+
+/// Issue 55's note, fixed with issue 57: a second card that ended the game
+/// said `drawAgain: true`, so a client waited for a draw no rule allows.
+/// Here bobby starts the last round with a claim and spends his final turn
+/// drawing two cards, the game's last move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
+    let s = server("last-draw", Some(5)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let mut last = Value::Null;
+    for _ in 0..400 {
+        let m = a.model(g).await;
+        if !m["results"].is_null() {
+            break;
+        }
+        for (c, who) in [(&mut a, 0), (&mut b, 1)] {
+            let m = c.model(g).await;
+            if !m["offer"].is_null() {
+                let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
+                let out = c
+                    .ask(
+                        "selectDestinations",
+                        json!({ "gameId": g, "destinationsSelected": keep }),
+                    )
+                    .await;
+                assert_eq!(out["description"], "success", "{out}");
+            }
+            let m = c.model(g).await;
+            let turn = &m["turn"];
+            if turn["playerId"].as_u64() != Some(who) {
+                continue;
+            }
+            // bobby claims until the last round, then draws; alice draws.
+            let claim = m["claimable"]
+                .get(0)
+                .filter(|_| who == 1 && turn["lastRound"] == false);
+            let out = if m["canPass"] == true {
+                c.ask("passTurn", json!({ "gameId": g })).await
+            } else if let (Some(claim), "turn") = (claim, turn["phase"].as_str().unwrap()) {
+                let pay = &claim["payments"][0];
+                c.ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
+            } else if m["deckCount"].as_u64().unwrap() > 0 {
+                c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+                    .await
+            } else {
+                c.ask("getDestinations", json!({ "gameId": g })).await
+            };
+            assert_eq!(out["description"], "success", "{out} in {m}");
+            last = out;
+        }
+    }
+    let m = a.model(g).await;
+    assert!(!m["results"].is_null(), "the game ended");
+    // The game's last move was bobby's second card, and it asks for no other.
+    assert_eq!(last["playerId"], 1, "{last}");
+    assert!(
+        last.get("cardDrawn").is_some(),
+        "the last move is a draw: {last}"
+    );
+    assert_eq!(last["drawAgain"], false, "{last}");
+}

@@ -462,14 +462,10 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
             } else {
                 Value::Null
             };
-            // A second card that ends the game has always said "draw
-            // again", as the engine's `drawing_second` stays true in a game
-            // over (`canDrawWild` reads it too).
-            let draw_again = match event.next {
-                Next::Again => true,
-                Next::Over(_) => draw.second,
-                _ => false,
-            };
+            // Only a draw that leaves the player a second card says "draw
+            // again": a second card that ended the game said so too, and a
+            // client then waited for a draw no rule allows.
+            let draw_again = matches!(event.next, Next::Again);
             let face_up: Vec<Value> = game
                 .face_up()
                 .iter()
