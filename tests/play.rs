@@ -1735,6 +1735,8 @@ async fn hostile_messages_are_answered_and_break_nothing() {
         "getReview",
         "getHistory",
         "getChat",
+        "watchGame",
+        "watchableGames",
         "nope",
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
@@ -2833,21 +2835,23 @@ async fn history_and_chat_are_paged_for_the_players() {
     }
 }
 
-/// Issue 55's note, fixed with issue 57: a second card that ended the game
-/// said `drawAgain: true`, so a client waited for a draw no rule allows.
-/// Here bobby starts the last round with a claim and spends his final turn
-/// drawing two cards, the game's last move.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
-    let s = server("last-draw", Some(5)).await;
-    let (mut a, mut b, g) = two_player_game(&s).await;
+/// Plays a two-player game to its end, alice and bobby moving in turn from
+/// their models: `claims(seat, turn)` says whether the seat claims when it
+/// can (else it draws from the deck, or tickets when the deck is empty).
+/// The last answer.
+async fn play_both(
+    a: &mut Client,
+    b: &mut Client,
+    g: i64,
+    claims: impl Fn(u64, &Value) -> bool,
+) -> Value {
     let mut last = Value::Null;
     for _ in 0..400 {
         let m = a.model(g).await;
         if !m["results"].is_null() {
-            break;
+            return last;
         }
-        for (c, who) in [(&mut a, 0), (&mut b, 1)] {
+        for (c, who) in [(&mut *a, 0), (&mut *b, 1)] {
             let m = c.model(g).await;
             if !m["offer"].is_null() {
                 let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
@@ -2864,10 +2868,7 @@ async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
             if turn["playerId"].as_u64() != Some(who) {
                 continue;
             }
-            // bobby claims until the last round, then draws; alice draws.
-            let claim = m["claimable"]
-                .get(0)
-                .filter(|_| who == 1 && turn["lastRound"] == false);
+            let claim = m["claimable"].get(0).filter(|_| claims(who, turn));
             let out = if m["canPass"] == true {
                 c.ask("passTurn", json!({ "gameId": g })).await
             } else if let (Some(claim), "turn") = (claim, turn["phase"].as_str().unwrap()) {
@@ -2883,8 +2884,22 @@ async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
             last = out;
         }
     }
-    let m = a.model(g).await;
-    assert!(!m["results"].is_null(), "the game ended");
+    panic!("the game did not end in 400 rounds");
+}
+
+/// Issue 55's note, fixed with issue 57: a second card that ended the game
+/// said `drawAgain: true`, so a client waited for a draw no rule allows.
+/// Here bobby starts the last round with a claim and spends his final turn
+/// drawing two cards, the game's last move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
+    let s = server("last-draw", Some(5)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    // bobby claims until the last round, then draws; alice draws.
+    let last = play_both(&mut a, &mut b, g, |who, turn| {
+        who == 1 && turn["lastRound"] == false
+    })
+    .await;
     // The game's last move was bobby's second card, and it asks for no other.
     assert_eq!(last["playerId"], 1, "{last}");
     assert!(
@@ -2892,4 +2907,97 @@ async fn a_draw_that_ends_the_game_does_not_ask_for_another() {
         "the last move is a draw: {last}"
     );
     assert_eq!(last["drawAgain"], false, "{last}");
+}
+
+/// Issue 57, spectators: a logged-in user with no seat watches a game
+/// begun; they get the public model and every public message, never a
+/// hand, a ticket, an offer or a card drawn from the deck, and cannot move
+/// or chat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spectators_see_the_public_game_and_cannot_act() {
+    let s = server("watch", Some(4)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let mut carol = Client::register(s.addr, "carol").await;
+    let ids = |out: &Value| -> Vec<i64> {
+        out["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x["gameId"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(ids(&carol.ask("watchableGames", json!({})).await), vec![g]);
+    assert_eq!(
+        ids(&a.ask("watchableGames", json!({})).await),
+        Vec::<i64>::new()
+    );
+    let out = a.ask("watchGame", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "invalid input", "{out}");
+    let out = carol.ask("watchGame", json!({ "gameId": 999 })).await;
+    assert_eq!(out["description"], "no such game", "{out}");
+    let seen = carol.ask("watchGame", json!({ "gameId": g })).await;
+    assert_eq!(seen["description"], "success", "{seen}");
+    assert_eq!(
+        (&seen["spectator"], &seen["you"]),
+        (&json!(true), &Value::Null)
+    );
+    // A spectator cannot move nor chat.
+    let out = carol
+        .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+        .await;
+    assert_eq!(out["description"], "not in this game", "{out}");
+    let out = carol
+        .ask("sendChat", json!({ "gameId": g, "message": "hi" }))
+        .await;
+    assert_eq!(out["description"], "not in this game", "{out}");
+    let out = a
+        .ask("sendChat", json!({ "gameId": g, "message": "welcome" }))
+        .await;
+    assert_eq!(out["description"], "success");
+    let start = carol.log.len();
+    play_both(&mut a, &mut b, g, |_, _| true).await;
+    let ended = carol.wait("gameEnded").await;
+    assert_eq!(ended, a.model(g).await["results"]);
+    let got = &carol.log[start..];
+    assert!(got
+        .iter()
+        .any(|m| m["command"] == "sendChat" && m["output"]["message"] == "welcome"));
+    assert!(
+        got.iter().any(|m| m["command"] == "buyRoute"),
+        "the claims reach the spectator"
+    );
+    let mut deck_draws = 0;
+    for m in got.iter().take_while(|m| m["command"] != "gameEnded") {
+        let o = &m["output"];
+        if m["command"] == "sendClientModelInformation" {
+            assert_eq!(o["spectator"], true, "{o}");
+            assert_eq!(
+                (&o["cities"], &o["offer"]),
+                (&json!([]), &Value::Null),
+                "{o}"
+            );
+            assert!(
+                o["players"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|p| p.get("cards").is_none()),
+                "{o}"
+            );
+            assert_eq!(o["claimable"], json!([]));
+        }
+        if m["command"] == "drawTrainCard" && o["cardLocation"] == 5 {
+            assert_eq!(
+                o["cardDrawn"],
+                Value::Null,
+                "a card from the deck is secret: {o}"
+            );
+            deck_draws += 1;
+        }
+        assert!(
+            o.get("destinationCards").is_none(),
+            "an offer reached the spectator: {o}"
+        );
+    }
+    assert!(deck_draws > 0, "the game had draws from the deck");
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::journal::{Batch, Outbox};
 use super::protocol::{envelope, message};
-use super::store::UserId;
+use super::store::{GameId, UserId};
 
 /// A connection's id.
 pub type ConnId = u64;
@@ -24,6 +24,9 @@ pub(super) struct Conn {
     pub(super) session: Option<[u8; 32]>,
     /// The client's address (the login throttle counts per address).
     pub(super) address: Option<std::net::IpAddr>,
+    /// The game this connection watches as a spectator (one at most, so
+    /// that watching is bounded as connections are).
+    pub(super) watching: Option<GameId>,
 }
 
 /// Who asks: a connection (a WebSocket) or an HTTP request with its cookie.
@@ -102,6 +105,30 @@ impl Conns {
         if let Some(c) = self.open.get(&conn) {
             batch.send(&c.outbox, message(command, id, &output));
         }
+    }
+
+    /// Sends to every connection watching `game` (spectators get the
+    /// public message: the one built for no seat).
+    pub(super) fn send_watchers(
+        &self,
+        batch: &mut Batch,
+        game: GameId,
+        command: &str,
+        output: &Value,
+    ) {
+        let mut body = None;
+        for c in self.open.values().filter(|c| c.watching == Some(game)) {
+            let body = body.get_or_insert_with(|| output.to_string());
+            batch.send(&c.outbox, envelope(command, None, body));
+        }
+    }
+
+    /// How many connections watch `game`.
+    pub(super) fn watchers(&self, game: GameId) -> usize {
+        self.open
+            .values()
+            .filter(|c| c.watching == Some(game))
+            .count()
     }
 
     /// Sends to every connection of `user`; the connection `answer` (the

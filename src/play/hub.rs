@@ -193,6 +193,7 @@ impl Hub {
             user,
             session: user.and(session),
             address,
+            watching: None,
         });
         let username = user.and_then(|u| self.accounts.find_username(u));
         self.conns.send(
@@ -365,6 +366,12 @@ impl Hub {
             Command::Model(p) => tables.model(conns, batch, ask, p),
             Command::GetHistory(p) => tables.lines(conns, batch, (ask, false), p),
             Command::GetChat(p) => tables.lines(conns, batch, (ask, true), p),
+            Command::WatchGame(p) => tables.watch(conns, batch, ask, p),
+            Command::WatchableGames => {
+                let out = tables.watchable(ask.user);
+                conns.send(batch, ask.conn, ask.id, Name::WatchableGames.as_str(), out);
+                Ok(())
+            }
             Command::Move(m) => {
                 if tables.game_move(conns, batch, ask, m)? {
                     lobby::push_user_games(tables, conns, batch, m.game_id());
@@ -534,12 +541,15 @@ impl Hub {
         self.lobby.boards()
     }
 
-    /// A game's board as the map draws it (JSON), for one of its players.
+    /// A game's board as the map draws it (JSON), for its players and,
+    /// once begun, its spectators.
     pub fn board_view(&self, game: GameId, user: UserId) -> Option<String> {
+        // Its players, and once begun its spectators (any user may watch
+        // a game begun: `watchableGames` lists them).
         self.tables
-            .seated(user, game)
-            .ok()
-            .map(|(t, _)| t.board.view.clone())
+            .get(game)
+            .filter(|t| t.seat_of(user).is_some() || t.phase() != super::table::Phase::Open)
+            .map(|t| t.board.view.clone())
     }
 
     /// Whether `user` may upload a board of `bytes` now (quota and rate);

@@ -394,11 +394,15 @@ pub enum Name {
     GetHistory,
     /// `getChat`.
     GetChat,
+    /// `watchGame`.
+    WatchGame,
+    /// `watchableGames`.
+    WatchableGames,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 29] = [
+    const ALL: [(Name, &'static str); 31] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -428,6 +432,8 @@ impl Name {
         (Name::RevokeOtherSessions, "revokeOtherSessions"),
         (Name::GetHistory, "getHistory"),
         (Name::GetChat, "getChat"),
+        (Name::WatchGame, "watchGame"),
+        (Name::WatchableGames, "watchableGames"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -509,6 +515,10 @@ pub enum Command {
     GetHistory(Page),
     /// `getChat`.
     GetChat(Page),
+    /// `watchGame`.
+    WatchGame(GameOnly),
+    /// `watchableGames`.
+    WatchableGames,
 }
 
 /// A move's command, with its game.
@@ -605,6 +615,8 @@ impl Command {
             Name::RevokeOtherSessions => Command::RevokeOtherSessions,
             Name::GetHistory => Command::GetHistory(read(req)?),
             Name::GetChat => Command::GetChat(read(req)?),
+            Name::WatchGame => Command::WatchGame(read(req)?),
+            Name::WatchableGames => Command::WatchableGames,
         })
     }
 
@@ -620,7 +632,8 @@ impl Command {
             | Command::Model(p)
             | Command::SaveGameState(p)
             | Command::GetCoach(p)
-            | Command::GetReview(p) => Some(p.game_id),
+            | Command::GetReview(p)
+            | Command::WatchGame(p) => Some(p.game_id),
             Command::GetHistory(p) | Command::GetChat(p) => Some(p.game_id),
             Command::Login(_)
             | Command::Register(_)
@@ -631,7 +644,8 @@ impl Command {
             | Command::LoadGameState(_)
             | Command::ListSessions
             | Command::RevokeSession(_)
-            | Command::RevokeOtherSessions => None,
+            | Command::RevokeOtherSessions
+            | Command::WatchableGames => None,
         }
     }
 }

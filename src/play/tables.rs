@@ -36,6 +36,13 @@ const MAX_CHAT: usize = 500;
 /// simultaneous turn-based tables is of this order.
 pub const MAX_GAMES_PER_USER: usize = 20;
 
+/// At most this many connections watch one game: every message of a move
+/// goes to each, so a crowd would slow the players' game.
+pub const MAX_WATCHERS: usize = 50;
+
+/// `watchableGames` lists at most this many games, the newest first.
+pub const WATCHABLE: usize = 50;
+
 /// The server holds at most this many unfinished games in all: beyond, a
 /// new one waits for others to end. The load benchmark plays 1,000 at
 /// once (`ttr-opt bench --play`), well inside.
@@ -188,6 +195,11 @@ impl Tables {
                 );
             }
         }
+        if conns.watchers(table) > 0 {
+            let mut public = view::model(t, None);
+            public["spectator"] = true.into();
+            conns.send_watchers(batch, table, "sendClientModelInformation", &public);
+        }
     }
 
     /// Deals: a fresh seed, each player's own `startGame` answer.
@@ -256,6 +268,7 @@ impl Tables {
         for u in t.users().collect::<Vec<_>>() {
             conns.send_user(batch, u, Some((ask.conn, ask.id)), "sendChat", &out);
         }
+        conns.send_watchers(batch, t.id, "sendChat", &out);
         self.push_models(conns, batch, p.game_id);
         Ok(())
     }
@@ -272,6 +285,59 @@ impl Tables {
         let out = view::model(t, Some(seat));
         conns.send(batch, ask.conn, ask.id, "sendClientModelInformation", out);
         Ok(())
+    }
+
+    /// `watchGame`: the connection becomes a spectator of a game it has
+    /// no seat at, begun or over: it is answered the public model (no
+    /// hand, no ticket, no offer: the view of no seat) and from then on
+    /// gets every public message of the game (moves as others see them,
+    /// chat, turns, the end) until it watches another game or closes. A
+    /// spectator cannot move or chat: every such command asks for a seat.
+    pub(super) fn watch(
+        &self,
+        conns: &mut Conns,
+        batch: &mut Batch,
+        ask: Ask,
+        p: &GameOnly,
+    ) -> Result<(), Value> {
+        let t = self
+            .games
+            .get(&p.game_id)
+            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let refuse = |reason: &str| json!({ "description": d::INVALID_INPUT, "reason": reason });
+        if t.seat_of(ask.user).is_some() {
+            return Err(refuse("you play in this game: open it instead"));
+        }
+        if t.phase() == Phase::Open {
+            return Err(refuse("the game has not started"));
+        }
+        let already = conns.get(ask.conn).and_then(|c| c.watching) == Some(t.id);
+        if !already && conns.watchers(t.id) >= MAX_WATCHERS {
+            return Err(refuse(&format!(
+                "{MAX_WATCHERS} people watch this game already, its most"
+            )));
+        }
+        if let Some(c) = conns.get_mut(ask.conn) {
+            c.watching = Some(t.id);
+        }
+        let mut out = view::model(t, None);
+        out["spectator"] = true.into();
+        conns.send(batch, ask.conn, ask.id, "watchGame", out);
+        Ok(())
+    }
+
+    /// `watchableGames`: games begun or over that `user` has no seat at,
+    /// the newest first (at most [`WATCHABLE`]), as the lobby lists games.
+    pub(super) fn watchable(&self, user: UserId) -> Value {
+        let games: Vec<Value> = self
+            .games
+            .values()
+            .rev()
+            .filter(|t| t.phase() != Phase::Open && t.seat_of(user).is_none())
+            .take(WATCHABLE)
+            .map(|t| view::lobby_entry(t, "playerOrder", None))
+            .collect();
+        json!({ "description": d::SUCCESS, "games": games })
     }
 
     /// `getHistory` (`chat` false) or `getChat`: a page of a game's
@@ -363,6 +429,10 @@ impl Tables {
             };
             conns.send_user(batch, u, from, command, &out);
         }
+        // Spectators get the message of no seat: what every other player
+        // sees of the move.
+        let (command, out) = view::move_message(t, view::NO_SEAT, &event);
+        conns.send_watchers(batch, game, command, &out);
         if let Some(&(_, u)) = users.iter().find(|(s, _)| *s == seat) {
             for &x in event.completed() {
                 let out = view::ticket_completed(t, &event, x);
@@ -375,6 +445,7 @@ impl Tables {
             for &(_, u) in &users {
                 conns.send_user(batch, u, None, "turnStartedNotification", &out);
             }
+            conns.send_watchers(batch, game, "turnStartedNotification", &out);
         }
         let ended = event.ended().is_some();
         if ended {
@@ -382,6 +453,7 @@ impl Tables {
             for &(_, u) in &users {
                 conns.send_user(batch, u, None, "gameEnded", &out);
             }
+            conns.send_watchers(batch, game, "gameEnded", &out);
         }
         self.push_models(conns, batch, game);
         let kept = matches!(event.happened, Happened::TicketsKept { .. });

@@ -418,6 +418,10 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
     })
 }
 
+/// The viewer of [`move_message`] who has no seat (a spectator): sees what
+/// every player but the mover sees.
+pub const NO_SEAT: usize = usize::MAX;
+
 /// A move's message to the player at `viewer`: its command and output.
 /// Every player sees the move; the card a draw took from the deck and the
 /// tickets offered only the player who moved (the others see that a card
