@@ -280,6 +280,17 @@ def test_a_phone_shows_everything_within_its_width(ui):
                     const t = document.querySelector('#map text.city');
                     return parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a;""")
                 assert size >= 10, size
+                # Tickets drawn on a phone: a sheet at the bottom, within the
+                # width, the upper half of the screen (the map) left free.
+                wait(driver, lambda d: my_turn(model(d)) and model(d)["turn"]["phase"] == "turn", "a turn")
+                js_click(driver, driver.find_element(By.ID, "destination-deck"))
+                wait(driver, lambda d: shown(d, "offer-modal"), "the tickets offered")
+                sheet = rect(driver, "#offer-modal")
+                assert sheet[0] >= 0 and sheet[2] <= 390 and sheet[1] >= 844 / 2, sheet
+                assert driver.execute_script("return document.documentElement.scrollWidth") <= 390
+                driver.find_element(By.CSS_SELECTOR, "#offer-list input[type=checkbox]").click()
+                driver.find_element(By.ID, "offer-submit").click()
+                wait(driver, lambda d: not shown(d, "offer-modal"), "the ticket kept")
             else:
                 wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#user-games tbody tr[data-game-id]"), "the games")
             width = driver.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
