@@ -346,7 +346,7 @@ def take_turn(driver):
         assert not shown(driver, "claim-modal")
         return index
     if phase in ("turn", "secondCard"):
-        driver.find_element(By.ID, "tab-board").click()
+        # The train yard sits beside the hand, always shown.
         wait(driver, lambda d: shown(d, "panel-board"), "the train yard")
         yard = [b for b in driver.find_elements(By.CSS_SELECTOR, "#face-up button.card") if b.is_enabled()]
         assert all(b.get_attribute("data-color") != "none" for b in yard)

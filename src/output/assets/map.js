@@ -54,6 +54,52 @@ var TtrMap = (function () {
     return COLOURS[name] || "#888";
   }
 
+  // Where each city's name goes: a fixed offset clipped names at the map's
+  // edge (Boston) and let neighbours overlap (Oklahoma City, Little Rock).
+  // Each name tries a few spots around its city and keeps the first inside
+  // the view that overlaps no name placed before it nor another city's dot
+  // (else the spot with the least overlap). Widths are estimated from the
+  // characters (generously), so that it works while the map is hidden too.
+  function placeLabels(cities, unit, labelSize, view) {
+    const font = unit * labelSize, gap = unit * 2.6;
+    const dots = cities.map((c) => [c.x - unit * 2.4, c.y - unit * 2.4, c.x + unit * 2.4, c.y + unit * 2.4]);
+    const placed = [];
+    const area = (a, b) => Math.max(0, Math.min(a[2], b[2]) - Math.max(a[0], b[0])) *
+      Math.max(0, Math.min(a[3], b[3]) - Math.max(a[1], b[1]));
+    // Cities crowded by others first: they have the fewest free spots.
+    const order = cities.map((_, i) => i);
+    const near = (i) => cities.filter((d) => Math.hypot(d.x - cities[i].x, d.y - cities[i].y) < font * 8).length;
+    const crowd = order.map(near);
+    order.sort((a, b) => crowd[b] - crowd[a] || a - b);
+    const out = [];
+    for (const i of order) {
+      const c = cities[i];
+      const w = c.name.length * font * 0.62 + font * 0.3, up = font * 0.8, down = font * 0.25;
+      // [x, y (the baseline), anchor]: right-above, right-below, left-above,
+      // left-below, above, below.
+      const spots = [
+        [c.x + gap, c.y - gap * 0.6, "start"], [c.x + gap, c.y + gap * 0.6 + up, "start"],
+        [c.x - gap, c.y - gap * 0.6, "end"], [c.x - gap, c.y + gap * 0.6 + up, "end"],
+        [c.x, c.y - gap * 1.1, "middle"], [c.x, c.y + gap * 1.1 + up, "middle"],
+        [c.x + gap * 1.2, c.y + up * 0.35, "start"], [c.x - gap * 1.2, c.y + up * 0.35, "end"],
+      ];
+      let best = null;
+      for (const [x, y, anchor] of spots) {
+        const left = anchor === "start" ? x : anchor === "end" ? x - w : x - w / 2;
+        const box = [left, y - up, left + w, y + down];
+        const outside = box[0] < view[0] || box[1] < view[1] || box[2] > view[2] || box[3] > view[3];
+        let overlap = placed.reduce((s, b) => s + area(box, b), 0);
+        overlap += dots.reduce((s, d, j) => s + (j === i ? 0 : area(box, d)), 0);
+        const cost = overlap + (outside ? 1e9 : 0);
+        if (!best || cost < best.cost) best = { cost, x, y, anchor, box };
+        if (cost === 0) break;
+      }
+      placed.push(best.box);
+      out[i] = best;
+    }
+    return out;
+  }
+
   function draw(map, board, options) {
     options = options || {};
     map.replaceChildren();
@@ -121,13 +167,16 @@ var TtrMap = (function () {
       });
     });
     const labelSize = options.labelSize || 3.4;
+    const place = placeLabels(board.cities, unit, labelSize, [x0 - pad, y0 - pad, x1 + pad, y1 + pad]);
     board.cities.forEach((c, i) => {
       const style = (options.city && options.city(c, i)) || {};
       const circle = svg("circle", {
         cx: c.x, cy: c.y, r: unit * (style.r || 2.2), fill: style.fill || "#fff", stroke: style.stroke || "#333",
         "stroke-width": unit * 0.6, class: style.className, ...(style.attrs || {}),
       });
-      const name = svg("text", { x: c.x + unit * 3, y: c.y - unit * 3, class: "city", "font-size": unit * labelSize }, c.name);
+      const name = svg("text", {
+        x: place[i].x, y: place[i].y, "text-anchor": place[i].anchor, class: "city", "font-size": unit * labelSize,
+      }, c.name);
       if (style.onClick) {
         // A city is small: a transparent disc around it takes its clicks too.
         const hit = svg("circle", {

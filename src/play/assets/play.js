@@ -29,8 +29,15 @@
 //     #players li[data-player-id][data-points][data-trains][data-cards][data-tickets]
 //        classes: .current (whose turn), .you, .bot
 //     #open-controls: #add-bot-easy, #add-bot-hard, #start-game, #leave-game
-//     tabs #tab-hand, #tab-board, #tab-history (panels #panel-hand, #panel-board,
-//        #panel-history; only the selected one is displayed)
+//     tabs #tab-hand, #tab-history (panels #panel-hand, #panel-history; only the
+//        selected one is displayed); #panel-board (the train yard) is always shown
+//        above them, beside the hand
+//     #players li .seat-mark[data-pattern] (the seat's line pattern and initial),
+//        .points (route points so far: tickets count at the end)
+//     #map line.track.claimed[data-pattern] (the owner's seat pattern as a dash array)
+//     #map-zoom          enlarges the map in its box (scroll to pan); on by default
+//                        on narrow screens
+//   body.offline       while the socket is down: the controls are disabled
 //     #hand li[data-color][data-count], #hand-total
 //     #tickets tbody tr[data-completed=true|false] (City 1, City 2, Points, ✓/✗)
 //     #face-up button[data-index][data-color] (disabled when not drawable)
@@ -74,6 +81,7 @@ const $ = (id) => document.getElementById(id);
 const CARD_ORDER = ["red", "orange", "yellow", "green", "blue", "pink", "white", "black", "wild"];
 const OK = new Set(["success", "game has started"]);
 const MAP_PAPER = "#efe9d8"; // the map's background (play.css #map-wrap)
+const COACH = "#8e3fd6"; // the coach's highlight (play.css --coach): no seat's or card's colour
 
 const play = {
   username: null,     // who is logged in (null: nobody; undefined: not known yet)
@@ -123,6 +131,48 @@ function swatch(color) {
   return h("span", { class: "swatch", "data-color": color, title: color });
 }
 
+// Each seat's line pattern, so that players differ by more than colour
+// (colour-blind players, grey print): the claimed tracks of seat N are
+// dashed so (in map units; [] is solid), and the players' cards, the
+// lobby and the results show the same pattern beside the colour.
+const SEAT_PATTERNS = [
+  { name: "solid", dash: [] },
+  { name: "dashes", dash: [3, 1.6] },
+  { name: "dots", dash: [0.9, 1.1] },
+  { name: "dash-dot", dash: [3, 1, 0.9, 1] },
+  { name: "long dashes", dash: [6, 1.6] },
+];
+
+function seatPattern(seat) {
+  return SEAT_PATTERNS[((seat || 0) % SEAT_PATTERNS.length + SEAT_PATTERNS.length) % SEAT_PATTERNS.length];
+}
+
+/// A seat's mark: a short line in its colour and pattern, and the player's
+/// initial, so that a seat is told apart without its colour.
+function seatMark(seat, color, name) {
+  const pattern = seatPattern(seat);
+  const NS = "http://www.w3.org/2000/svg";
+  const icon = document.createElementNS(NS, "svg");
+  icon.setAttribute("viewBox", "0 0 24 8");
+  icon.setAttribute("class", "pattern");
+  icon.setAttribute("aria-hidden", "true");
+  // As on the map: a dark outline under the solid seat, a light one under the dashed.
+  const under = pattern.dash.length ? "#d4d4d4" : "#1a1a1a";
+  for (const [stroke, width, dash] of [[under, 6, ""], [TtrMap.colour(color), 4, pattern.dash.map((d) => d * 2).join(" ")]]) {
+    const line = document.createElementNS(NS, "line");
+    for (const [k, v] of Object.entries({ x1: 1, y1: 4, x2: 23, y2: 4, stroke, "stroke-width": width })) line.setAttribute(k, v);
+    if (dash) line.setAttribute("stroke-dasharray", dash);
+    icon.append(line);
+  }
+  const initial = (name || "?").charAt(0).toUpperCase();
+  return h("span", {
+    class: "seat-mark", "data-color": color, "data-pattern": pattern.name,
+    title: `${name || "seat " + seat}: ${color}, ${pattern.name} tracks`,
+  // The initial is drawn by CSS (::before): the name stands beside it in
+  // words already, so it stays out of the text read aloud or copied.
+  }, icon, h("span", { class: "initial", "aria-hidden": "true", "data-initial": initial }));
+}
+
 function plural(n, word) {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -157,6 +207,32 @@ function describe(command, output) {
 function showError(message) {
   $("error").hidden = !message;
   $("error-text").textContent = message || "";
+  play.errorIsOffline = false;
+}
+
+/// The socket is up (true) or down: while it is down every control that
+/// sends is disabled (a click would only be refused), and once it is back
+/// the "not connected" error it left is cleared and the views drawn again
+/// (their own rules decide what is enabled).
+function setOnline(online) {
+  const was = !document.body.classList.contains("offline");
+  document.body.classList.toggle("offline", !online);
+  const controls = document.querySelectorAll(
+    "#lobby button, #create-game button, #create-game input, #create-game select, #game button, #game input, .modal button");
+  // (Tabs, the zoom and closing a panel send nothing: they stay.)
+  const local = (c) => c.closest(".tabs") || ["map-zoom", "coach-close", "create-cancel", "claim-cancel", "station-cancel"].includes(c.id);
+  if (!online) {
+    for (const c of controls) {
+      if (!c.disabled && !local(c)) { c.disabled = true; c.dataset.offline = "1"; }
+    }
+    return;
+  }
+  for (const c of document.querySelectorAll("[data-offline]")) { c.disabled = false; delete c.dataset.offline; }
+  if (play.errorIsOffline) showError("");
+  if (!was) {
+    if (play.model) renderGame();
+    renderLobby();
+  }
 }
 
 /// A short notice in the corner, gone after a few seconds.
@@ -238,6 +314,7 @@ function connect() {
   ws.onclose = (event) => {
     if (play.ws !== ws) return;
     play.ws = null;
+    setOnline(false);
     for (const [, p] of play.pending) p.resolve(null);
     play.pending.clear();
     if (event.code === 1009) showError("The server closed the connection: a message was too large.");
@@ -272,7 +349,10 @@ function send(command, parameters, options) {
   if (options.user) showError("");
   return new Promise((resolve) => {
     if (!play.ws || play.ws.readyState !== WebSocket.OPEN) {
-      if (!options.background) showError(`Not connected to the server (${VERBS[command] || command} not sent): reconnecting…`);
+      if (!options.background) {
+        showError(`Not connected to the server (${VERBS[command] || command} not sent): reconnecting…`);
+        play.errorIsOffline = true; // cleared once connected again
+      }
       resolve(null);
       return;
     }
@@ -320,6 +400,7 @@ function handle(command, out, mine) {
     case "session":
       play.retry = 500;
       setStatus("connected");
+      setOnline(true);
       setUser(out.username || null);
       if (play.username) {
         send("updateJoinableGames", {}, { background: true });
@@ -595,7 +676,14 @@ async function loadBoards() {
 
 function boardTitle(key, fallback) {
   const b = play.boards.find((x) => x.key === key);
-  return b ? b.title || b.name || key : fallback || key;
+  return (b ? b.title || b.name || key : fallback || key) + uploadTag(key);
+}
+
+/// Uploaded boards may share a name: their key's number tells them apart
+/// (the server names no uploader yet).
+function uploadTag(key) {
+  const n = /^upload-(\d+)$/.exec(key || "");
+  return n ? ` (upload #${n[1]})` : "";
 }
 
 // ---- Login, register, logout -------------------------------------------------------
@@ -679,8 +767,8 @@ async function logout() {
 // ---- The lobby ---------------------------------------------------------------------
 
 function playerChips(players) {
-  return h("span", { class: "chips" }, (players || []).map((p) =>
-    h("span", { class: "chip" + (p.bot ? " bot" : "") }, swatch(p.color), p.username)));
+  return h("span", { class: "chips" }, (players || []).map((p, i) =>
+    h("span", { class: "chip" + (p.bot ? " bot" : "") }, seatMark(p.playerOrder ?? p.playerId ?? i, p.color, p.username), p.username)));
 }
 
 function renderLobby() {
@@ -728,9 +816,10 @@ function renderLobby() {
         type: "button", class: "join-color", "data-game-id": g.gameId, "data-color": color,
         title: `join as ${color}`, "aria-label": `join ${g.gameName} as ${color}`,
         onclick: () => joinGame(g.gameId, color),
-      })))));
+      }, swatch(color), color)))));
   }
   if (!play.joinable.length) others.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No open games of others right now.")));
+  if (document.body.classList.contains("offline")) setOnline(false);
 }
 
 async function joinGame(gameId, color) {
@@ -776,7 +865,7 @@ function fillBoardSelect(select) {
   const box = $("board-select");
   const current = select || box.value || "usa";
   box.replaceChildren(...play.boards.map((b) => h("option", { value: b.key },
-    `${b.title || b.name} (${b.cities} cities, ${b.routes} routes, ${b.tickets} tickets, ${b.cars} cars)`)));
+    `${b.title || b.name}${uploadTag(b.key)} (${b.cities} cities, ${b.routes} routes, ${b.tickets} tickets, ${b.cars} cars)`)));
   if (play.boards.some((b) => b.key === current)) box.value = current;
 }
 
@@ -816,7 +905,9 @@ async function uploadBoard(event) {
   const text = await file.text();
   const out = await post("/api/boards?name=" + encodeURIComponent(file.name), text);
   if (!ok(out) || !out.key) {
-    error.textContent = `${file.name}: ${out && out.reason ? out.reason : (out && out.description) || "refused"}`;
+    const why = out && out.reason ? out.reason : (out && out.description) || "refused";
+    // The server's reason often names the file already: not twice.
+    error.textContent = why.includes(file.name) ? why : `${file.name}: ${why}`;
     return;
   }
   const listed = await getJson("/api/boards");
@@ -882,6 +973,7 @@ function renderGame() {
   renderTunnel(m);
   renderStation();
   renderResults(m);
+  if (document.body.classList.contains("offline")) setOnline(false);
 }
 
 function turnText(m) {
@@ -913,19 +1005,29 @@ function renderPlayers(m) {
       "data-cards": p.cardCount, "data-tickets": p.destinationCount,
       "data-stations-left": m.rules && m.rules.stations ? p.stationsLeft : null,
     },
-    h("div", { class: "who" }, swatch(p.color),
+    h("div", { class: "who" }, seatMark(p.playerId, p.color, p.username),
       h("strong", { class: "name" }, p.username),
       p.playerId === m.you ? h("span", { class: "tag" }, "you") : null,
       p.bot ? h("span", { class: "tag bot" }, `bot, ${p.bot}`) : null,
       current ? h("span", { class: "turn-mark", title: "whose turn" }, "▶") : null),
     h("div", { class: "stats" },
-      h("span", { class: "points", title: "points" }, ...counted(p.points, "point")),
+      // The card's number is the route points so far: tickets are secret
+      // until the end (the results then add them and the longest path).
+      h("span", { class: "points", title: "route points so far (tickets are secret until the end)" }, ...counted(p.points, "route point"),
+        finalPoints(m, p.playerId) !== null ? h("span", { class: "final" }, ` (final ${finalPoints(m, p.playerId)})`) : null),
       h("span", { class: "trains", title: "trains left" }, ...counted(p.trainsLeft, "train")),
       h("span", { class: "cards-count", title: "train cards in hand" }, ...counted(p.cardCount, "card")),
       h("span", { class: "tickets-count", title: "tickets" }, ...counted(p.destinationCount, "ticket")),
       m.rules && m.rules.stations ? h("span", { class: "stations", title: "stations left, and where built" },
         ...counted(p.stationsLeft ?? 0, "station"), " left", (p.stations || []).length ? `; in ${p.stations.join(", ")}` : "") : null)));
   }
+}
+
+/// A player's final score once the game is over (null before).
+function finalPoints(m, seat) {
+  const results = m.results || play.results.get(m.gameId);
+  const r = results && (results.players || []).find((x) => x.playerIndex === seat);
+  return r ? r.points : null;
 }
 
 function renderOpenControls(m) {
@@ -1086,6 +1188,9 @@ function drawBoard() {
       return style;
     },
   });
+  // Zoomed (#map-wrap.zoomed), the map keeps the board's proportions.
+  const vb = map.viewBox && map.viewBox.baseVal;
+  if (vb && vb.width) map.style.aspectRatio = `${vb.width} / ${vb.height}`;
   if (drawn && m) {
     drawFerryMarks(map, ferries, drawn.unit);
     drawStations(map, board, m, drawn.unit);
@@ -1120,24 +1225,34 @@ function drawBoard() {
     return `it needs ${route.length} ${what} or locomotives${must}; you have ${have} and ${plural(wilds, "locomotive")}`;
   }
 
-  function trackStyle({ route, trackIndex, colour }) {
+  function trackStyle({ route, trackIndex, colour, unit }) {
       const owner = m && m.routes ? m.routes[trackIndex] : null;
       const attrs = { "data-route-index": trackIndex };
       const name = `${route.label}${route.colours.length > 1 ? ` (${colour} track)` : ` (${colour})`}: ${plural(route.length, "car")}, ${plural(route.points, "point")}`;
       if (owner !== null && owner !== undefined) {
         const p = byId.get(owner);
+        const who = owner === m.you ? "you" : p ? p.username : "player " + owner;
+        const pattern = seatPattern(owner);
         attrs["data-owner"] = owner;
+        attrs["data-pattern"] = pattern.name;
+        // The seat's pattern over the dark halo: its gaps show the halo.
+        if (pattern.dash.length) attrs["stroke-dasharray"] = pattern.dash.map((d) => d * unit).join(" ");
+        // A dashed seat's gaps show a light outline (dark gaps would hide a
+        // black seat's pattern); the solid seat keeps the dark one.
         return {
-          stroke: TtrMap.colour(p ? p.color : "gray"), width: 3.2, opacity: 1, halo: "#1a1a1a", haloWidth: 4.6,
-          className: "track claimed", attrs, gaps: "#1a1a1a", title: `${name}: claimed by ${p ? p.username : "player " + owner}`,
-          hit: 6, onClick: () => notice(`${route.label} is claimed by ${p ? p.username : "player " + owner}.`),
+          stroke: TtrMap.colour(p ? p.color : "gray"), width: 3.2, opacity: 1,
+          halo: pattern.dash.length ? "#d4d4d4" : "#1a1a1a", haloWidth: 4.6,
+          className: "track claimed", attrs, gaps: pattern.dash.length ? null : "#1a1a1a",
+          title: `${name}: claimed by ${who}`,
+          hit: 6, onClick: () => notice(`${route.label} is claimed by ${who}.`),
         };
       }
       const claim = claimable.get(trackIndex);
       if (coached.has(trackIndex)) {
         attrs["data-coach"] = "plan";
         return {
-          width: 2.6, opacity: 1, halo: "#f2b705", haloWidth: 6,
+          // Violet and dashed: no seat's colour (yellow is one), and told by its shape too.
+          width: 2.6, opacity: 1, halo: COACH, haloWidth: 6, haloDash: [2.2, 1],
           className: "track coach-plan" + (claim ? " claimable" : ""), attrs, gaps: MAP_PAPER,
           title: `${name}: on the coach's plan` + (claim ? " (click to claim)" : ""), hit: 7,
           onClick: () => { if (claim) openClaim(trackIndex); else notice(`${route.label} is on the coach's plan.`); },
@@ -1487,7 +1602,7 @@ function renderResults(m) {
     const p = m.players.find((x) => x.playerId === r.playerIndex);
     body.append(h("tr", { "data-player-index": r.playerIndex, class: r.playerIndex === m.you ? "you" : "" },
       h("td", { class: "num" }, rank + 1),
-      h("td", {}, p ? swatch(p.color) : null, r.username ?? (p ? p.username : r.playerIndex)),
+      h("td", {}, p ? seatMark(p.playerId, p.color, p.username) : null, r.username ?? (p ? p.username : r.playerIndex)),
       h("td", { class: "num" }, h("b", {}, r.points)),
       h("td", { class: "num" }, r.routePoints ?? "–"),
       h("td", { class: "num" }, r.destinationPoints ?? "–"),
@@ -1684,7 +1799,7 @@ function selectTab(name) {
   for (const tab of document.querySelectorAll(".tabs [data-tab]")) {
     tab.setAttribute("aria-selected", String(tab.dataset.tab === name));
   }
-  for (const panel of ["hand", "board", "history"]) $(`panel-${panel}`).hidden = panel !== name;
+  for (const panel of ["hand", "history"]) $(`panel-${panel}`).hidden = panel !== name;
   if (name === "history") {
     renderChat();
     $("history").scrollTop = $("history").scrollHeight;
@@ -1742,6 +1857,14 @@ $("claim-modal").addEventListener("click", (e) => {
 });
 $("chat-form").addEventListener("submit", sendChat);
 $("coach-button").addEventListener("click", askCoach);
+function zoomMap(on) {
+  $("map-wrap").classList.toggle("zoomed", on);
+  $("map-zoom").setAttribute("aria-pressed", String(on));
+  $("map-zoom").textContent = on ? "Fit map" : "Zoom map";
+}
+$("map-zoom").addEventListener("click", () => zoomMap(!$("map-wrap").classList.contains("zoomed")));
+// On a phone the whole map is too small to read: enlarged, panned by scrolling.
+zoomMap(window.matchMedia("(max-width: 600px)").matches);
 $("coach-close").addEventListener("click", () => { play.coach = null; renderCoach(play.model); drawBoard(); });
 document.addEventListener("keydown", (e) => {
   if (e.key !== "Escape") return;
