@@ -1737,6 +1737,7 @@ async fn hostile_messages_are_answered_and_break_nothing() {
         "getChat",
         "watchGame",
         "watchableGames",
+        "rematch",
         "nope",
     ];
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2026);
@@ -3000,4 +3001,65 @@ async fn spectators_see_the_public_game_and_cannot_act() {
         );
     }
     assert!(deck_draws > 0, "the game had draws from the deck");
+}
+
+/// Issue 57, rematch: once a game is over, the first player to ask opens a
+/// new game on the same board (their colour, the same bots), the others
+/// are told and join it by asking too; before the end it is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_opens_one_new_game_for_the_same_players() {
+    let s = server("rematch", Some(6)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let out = a.ask("rematch", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "invalid input", "before the end: {out}");
+    play_both(&mut a, &mut b, g, |_, _| true).await;
+    let mut carol = Client::register(s.addr, "carol").await;
+    let out = carol.ask("rematch", json!({ "gameId": g })).await;
+    assert_eq!(out["description"], "not in this game", "{out}");
+    let first = b.ask("rematch", json!({ "gameId": g })).await;
+    assert_eq!(first["description"], "success", "{first}");
+    let new = first["gameId"].as_i64().unwrap();
+    assert!(new > g);
+    let offered = a.wait("rematchOffered").await;
+    assert_eq!(
+        (&offered["gameId"], &offered["rematchId"], &offered["by"]),
+        (&json!(g), &json!(new), &json!("bobby"))
+    );
+    // Alice's ask joins the same game, in her old colour; asking again
+    // changes nothing.
+    let second = a.ask("rematch", json!({ "gameId": g })).await;
+    assert_eq!(second["gameId"], new, "{second}");
+    assert_eq!(
+        b.ask("rematch", json!({ "gameId": g })).await["gameId"],
+        new
+    );
+    let mine = a.ask("updateUserGames", json!({})).await;
+    let entry = mine["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["gameId"] == new)
+        .unwrap()
+        .clone();
+    let seats: Vec<(String, String)> = entry["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["username"].as_str().unwrap().into(),
+                p["color"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        seats,
+        vec![
+            ("bobby".into(), "blue".into()),
+            ("alice".into(), "red".into())
+        ]
+    );
+    assert_eq!(entry["board"], "small");
+    assert_eq!(entry["state"], "open");
+    assert!(entry["gameName"].as_str().unwrap().ends_with("(rematch)"));
 }

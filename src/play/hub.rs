@@ -367,6 +367,7 @@ impl Hub {
             Command::GetHistory(p) => tables.lines(conns, batch, (ask, false), p),
             Command::GetChat(p) => tables.lines(conns, batch, (ask, true), p),
             Command::WatchGame(p) => tables.watch(conns, batch, ask, p),
+            Command::Rematch(p) => lobby::rematch(tables, (accounts, conns), batch, ask, p),
             Command::WatchableGames => {
                 let out = tables.watchable(ask.user);
                 conns.send(batch, ask.conn, ask.id, Name::WatchableGames.as_str(), out);

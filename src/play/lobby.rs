@@ -325,6 +325,114 @@ impl Lobby {
     }
 }
 
+/// `rematch`: once a game is over, one of its players asks for another on
+/// the same board. The first to ask opens it (their colour, the same bots
+/// in theirs, the coach as before, the name marked "rematch") and every
+/// other player of the game is told (`rematchOffered`); the others asking
+/// then join it in their old colour (or the first free one). The answer
+/// is the new game's id.
+pub(super) fn rematch(
+    tables: &mut Tables,
+    (accounts, conns): (&Accounts, &Conns),
+    batch: &mut Batch,
+    ask: Ask,
+    p: &GameOnly,
+) -> Result<(), Value> {
+    let (old, seat) = tables.seated(ask.user, p.game_id)?;
+    if old.phase() != Phase::Over {
+        return Err(
+            json!({ "description": d::INVALID_INPUT, "reason": "a rematch follows a game that is over" }),
+        );
+    }
+    let colour = old.seats[seat].color;
+    let open = old
+        .rematch
+        .filter(|&id| tables.get(id).is_some_and(|t| t.phase() == Phase::Open));
+    if let Some(id) = open {
+        let answer = json!({ "description": d::SUCCESS, "gameId": id });
+        let t = tables.get(id).expect("checked above");
+        if t.seat_of(ask.user).is_some() {
+            conns.send(batch, ask.conn, ask.id, "rematch", answer);
+            return Ok(());
+        }
+        tables.admits(ask.user)?;
+        let free = t.free_colors();
+        let c = if free.contains(&colour) {
+            colour
+        } else {
+            *free
+                .first()
+                .ok_or_else(|| protocol::described(d::GAME_FULL))?
+        };
+        let seat = Seat {
+            who: Who::User(ask.user),
+            color: c,
+            name: accounts.username(ask.user),
+        };
+        // Answered with the game's id, not joinGame's bare success.
+        let quiet = Ask { id: None, ..ask };
+        seat_taken(tables, (conns, batch), (quiet, "joinGame"), id, seat)?;
+        conns.send(batch, ask.conn, ask.id, "rematch", answer);
+        return Ok(());
+    }
+    tables.admits(ask.user)?;
+    let old = tables.get(p.game_id).expect("seated above");
+    let name: String = format!("{} (rematch)", old.name)
+        .chars()
+        .take(MAX_NAME)
+        .collect();
+    let id = tables.next_id();
+    let mut table = Table::new(
+        id,
+        name.clone(),
+        ask.user,
+        accounts.username(ask.user),
+        colour,
+        old.board.clone(),
+        now(),
+    );
+    table.coach = old.coach;
+    for s in &old.seats {
+        if let Who::Bot(level) = s.who {
+            let name = table.bot_name(level);
+            table.seats.push(Seat {
+                who: s.who,
+                color: s.color,
+                name,
+            });
+        }
+    }
+    let others: Vec<UserId> = old.users().filter(|&u| u != ask.user).collect();
+    batch.write(Write::Game {
+        id,
+        name,
+        creator: ask.user,
+        board_key: table.board.key.clone(),
+        board_hash: table.board.hash.clone(),
+        created: table.created,
+        coach: table.coach,
+    });
+    batch.write(Write::Seats {
+        game: id,
+        seats: table.seat_records(),
+    });
+    tables.insert(table);
+    tables.get_mut(p.game_id).expect("seated above").rematch = Some(id);
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "rematch",
+        json!({ "description": d::SUCCESS, "gameId": id }),
+    );
+    let offer = json!({ "description": d::SUCCESS, "gameId": p.game_id, "rematchId": id, "by": accounts.username(ask.user) });
+    for u in others {
+        conns.send_user(batch, u, None, "rematchOffered", &offer);
+    }
+    push_changed(tables, conns, batch, id);
+    Ok(())
+}
+
 /// `joinGame`: a seat for the asking user, in the colour chosen; a full
 /// table starts.
 pub(super) fn join(

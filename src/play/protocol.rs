@@ -398,11 +398,13 @@ pub enum Name {
     WatchGame,
     /// `watchableGames`.
     WatchableGames,
+    /// `rematch`.
+    Rematch,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 31] = [
+    const ALL: [(Name, &'static str); 32] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -434,6 +436,7 @@ impl Name {
         (Name::GetChat, "getChat"),
         (Name::WatchGame, "watchGame"),
         (Name::WatchableGames, "watchableGames"),
+        (Name::Rematch, "rematch"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -519,6 +522,8 @@ pub enum Command {
     WatchGame(GameOnly),
     /// `watchableGames`.
     WatchableGames,
+    /// `rematch`.
+    Rematch(GameOnly),
 }
 
 /// A move's command, with its game.
@@ -617,6 +622,7 @@ impl Command {
             Name::GetChat => Command::GetChat(read(req)?),
             Name::WatchGame => Command::WatchGame(read(req)?),
             Name::WatchableGames => Command::WatchableGames,
+            Name::Rematch => Command::Rematch(read(req)?),
         })
     }
 
@@ -633,7 +639,8 @@ impl Command {
             | Command::SaveGameState(p)
             | Command::GetCoach(p)
             | Command::GetReview(p)
-            | Command::WatchGame(p) => Some(p.game_id),
+            | Command::WatchGame(p)
+            | Command::Rematch(p) => Some(p.game_id),
             Command::GetHistory(p) | Command::GetChat(p) => Some(p.game_id),
             Command::Login(_)
             | Command::Register(_)

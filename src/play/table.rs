@@ -189,6 +189,9 @@ pub struct Table {
     pub coach: bool,
     /// The review once the game is over: computed on the first request.
     pub review: ReviewSlot,
+    /// The rematch its players were offered, once one asked (held in
+    /// memory only: after a restart a rematch asked again opens another).
+    pub rematch: Option<GameId>,
 }
 
 /// A finished game's review, computed once, outside the lock.
@@ -235,6 +238,7 @@ impl Table {
             bot_pending: false,
             coach: false,
             review: ReviewSlot::None,
+            rematch: None,
         }
     }
 
