@@ -92,6 +92,9 @@ const play = {
   pending: new Map(), // id -> {command, resolve, quiet}
   joinable: [],
   userGames: [],
+  watchable: [],      // watchableGames: games begun that you may watch
+  watching: false,    // the game shown is watched, not played
+  rematches: new Map(), // gameId -> the rematch offered to you (its gameId)
   boards: [],         // GET /api/boards
   gameId: null,       // the game shown
   model: null,        // its last model
@@ -194,7 +197,8 @@ const VERBS = {
   passTurn: "Passing", updateJoinableGames: "Listing games", updateUserGames: "Listing your games",
   saveGameState: "Saving", loadGameState: "Loading", getCoach: "The coach", getReview: "The review",
   payTunnel: "Paying the tunnel", giveUpTunnel: "Giving up the tunnel", buildStation: "Building the station",
-  getHistory: "The history", getChat: "The chat",
+  getHistory: "The history", getChat: "The chat", watchGame: "Watching the game", watchableGames: "Listing games to watch",
+  rematch: "The rematch",
 };
 
 function describe(command, output) {
@@ -405,6 +409,7 @@ function handle(command, out, mine) {
       if (play.username) {
         send("updateJoinableGames", {}, { background: true });
         send("updateUserGames", {}, { background: true });
+        send("watchableGames", {}, { background: true });
         loadBoards();
       }
       route();
@@ -417,6 +422,16 @@ function handle(command, out, mine) {
       play.userGames = out.games || [];
       renderLobby();
       break;
+    case "watchableGames":
+      play.watchable = out.games || [];
+      renderLobby();
+      break;
+    case "rematchOffered":
+      play.rematches.set(out.gameId, out.rematchId);
+      notice(`${out.by} asks for a rematch of ${gameName(out.gameId)}.`, "yours");
+      if (out.gameId === play.gameId && play.model) renderResults(play.model);
+      break;
+    case "watchGame":
     case "sendClientModelInformation":
       if (out.gameId === play.gameId) {
         if (!play.model) play.seenChat = out.chatLength ?? (out.chat || []).length;
@@ -427,7 +442,7 @@ function handle(command, out, mine) {
     case "startGame":
       if (out.gameId === play.gameId) {
         notice("The game has started: choose your tickets.");
-        send("sendClientModelInformation", { gameId: play.gameId }, { background: true });
+        refreshModel();
       } else {
         notice(`${gameName(out.gameId)} has started.`);
       }
@@ -453,7 +468,7 @@ function handle(command, out, mine) {
       if (out.gameId === play.gameId) {
         notice("The game is over.");
         renderGame();
-        send("sendClientModelInformation", { gameId: play.gameId }, { background: true });
+        refreshModel();
       } else {
         notice(`${gameName(out.gameId)} is over.`);
       }
@@ -567,6 +582,36 @@ function hashGame() {
   return m ? Number(m[1]) : null;
 }
 
+/// The game a `#watch=N` link (a spectator's) or a `#join=N` link (an
+/// invitation) names.
+function hashOf(kind) {
+  const m = new RegExp(`^#${kind}=(\\d+)$`).exec(location.hash);
+  return m ? Number(m[1]) : null;
+}
+
+/// Asks for the shown game's model again: as its player, or as a spectator.
+function refreshModel() {
+  if (play.gameId === null) return;
+  send(play.watching ? "watchGame" : "sendClientModelInformation", { gameId: play.gameId }, { background: true });
+}
+
+/// An invitation: joins the game in the first colour free, then opens it
+/// (a game you sit at already, or one begun, just opens).
+async function acceptInvite(gameId) {
+  const list = await send("updateJoinableGames", {}, { background: true });
+  const g = ((list && list.games) || []).find((x) => x.gameId === gameId);
+  if (g && (g.colors || []).length) {
+    const out = await send("joinGame", { gameId, color: g.colors[0] }, { user: true });
+    if (!ok(out)) return goLobby();
+  }
+  goGame(gameId);
+}
+
+function goWatch(gameId) {
+  if (hashOf("watch") !== gameId) history.pushState(null, "", `#watch=${gameId}`);
+  route();
+}
+
 /// Shows what the hash and the session ask for.
 function route() {
   if (play.username === undefined) return;
@@ -577,11 +622,16 @@ function route() {
     return;
   }
   const id = hashGame();
-  if (id !== null) openGame(id);
+  const watch = hashOf("watch");
+  const invite = hashOf("join");
+  if (id !== null) openGame(id, false);
+  else if (watch !== null) openGame(watch, true);
+  else if (invite !== null) acceptInvite(invite);
   else {
     closeGame();
     showView("lobby");
     renderLobby();
+    send("watchableGames", {}, { background: true });
   }
 }
 
@@ -613,19 +663,22 @@ function closeModals() {
   play.stationCity = null;
 }
 
-/// Shows game `gameId`: asks for its model and its board.
-function openGame(gameId) {
+/// Shows game `gameId`: asks for its model (as a spectator when
+/// `watching`) and its board.
+function openGame(gameId, watching) {
   showView("game");
-  if (play.gameId !== gameId) {
+  if (play.gameId !== gameId || play.watching !== watching) {
     closeGame();
     play.gameId = gameId;
+    play.watching = watching;
     play.seenChat = 0;
     renderGame();
   }
   $("game").dataset.gameId = gameId;
-  send("sendClientModelInformation", { gameId }, { background: true, quiet: true }).then((out) => {
+  const command = watching ? "watchGame" : "sendClientModelInformation";
+  send(command, { gameId }, { background: true, quiet: true }).then((out) => {
     if (out && !ok(out) && play.gameId === gameId) {
-      showError(describe("sendClientModelInformation", out) + ` (game ${gameId})`);
+      showError(describe(command, out) + ` (game ${gameId})`);
       goLobby();
     }
   });
@@ -819,6 +872,20 @@ function renderLobby() {
       }, swatch(color), color)))));
   }
   if (!play.joinable.length) others.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No open games of others right now.")));
+
+  const watch = $("watch-games").tBodies[0];
+  watch.replaceChildren();
+  for (const g of play.watchable) {
+    watch.append(h("tr", { "data-game-id": g.gameId, "data-state": g.state },
+      h("td", {}, h("strong", {}, g.gameName)),
+      h("td", {}, boardTitle(g.board, g.boardName)),
+      h("td", {}, playerChips(g.players)),
+      h("td", {}, g.state === "over" ? "over" : g.turnOf ? `${g.turnOf}'s turn` : "playing"),
+      h("td", { class: "actions" }, h("button", {
+        type: "button", class: "watch-game", "data-game-id": g.gameId, onclick: () => goWatch(g.gameId),
+      }, "Watch"))));
+  }
+  if (!play.watchable.length) watch.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No game of others is being played right now.")));
   if (document.body.classList.contains("offline")) setOnline(false);
 }
 
@@ -959,6 +1026,10 @@ function renderGame() {
   $("last-round").hidden = !(m.turn && m.turn.lastRound);
   $("pass-turn").hidden = !(m.canPass && myTurn());
   $("coach-button").hidden = !coachAllowed(m);
+  // A spectator sees the public game: no hand, no tickets, no chat box.
+  $("game").classList.toggle("spectator", Boolean(m.spectator));
+  $("spectator-banner").hidden = !m.spectator;
+  if (m.spectator && play.tab !== "history") selectTab("history");
   renderPlayers(m);
   renderOpenControls(m);
   renderHand(m);
@@ -1042,6 +1113,21 @@ function renderOpenControls(m) {
   $("open-hint").textContent = creator
     ? (m.players.length < 2 ? "Add a bot or wait for a player to join, then start." : "Start when everyone is here.")
     : `Waiting for ${m.creator} to start the game.`;
+  $("invite-link").value = `${location.origin}${location.pathname}#join=${m.gameId}`;
+}
+
+function copyInvite() {
+  const field = $("invite-link");
+  field.select();
+  if (navigator.clipboard) navigator.clipboard.writeText(field.value).then(() => notice("Invite link copied."), () => {});
+}
+
+/// Asks for a rematch (or joins the one offered), then opens it.
+async function askRematch() {
+  const m = play.model;
+  if (!m) return;
+  const out = await send("rematch", { gameId: m.gameId }, { user: true });
+  if (ok(out)) goGame(out.gameId);
 }
 
 function renderHand(m) {
@@ -1593,6 +1679,10 @@ function renderResults(m) {
   const section = $("results");
   section.hidden = !results;
   if (!results) return;
+  const offered = play.rematches.get(m.gameId);
+  $("rematch").hidden = Boolean(m.spectator);
+  $("rematch").textContent = offered ? "Join the rematch" : "Rematch";
+  $("rematch-hint").textContent = m.spectator ? "" : offered ? "another player opened a rematch on this board" : "a new game on this board, with the same players and bots";
   const body = section.querySelector("tbody");
   body.replaceChildren();
   const rows = (results.players || []).slice().sort((a, b) => b.points - a.points);
@@ -1825,6 +1915,8 @@ $("logout").addEventListener("click", logout);
 $("to-lobby").addEventListener("click", goLobby);
 $("error-close").addEventListener("click", () => showError(""));
 $("history-earlier").addEventListener("click", showEarlierHistory);
+$("rematch").addEventListener("click", askRematch);
+$("invite-copy").addEventListener("click", copyInvite);
 $("create-game-button").addEventListener("click", openCreate);
 $("create-cancel").addEventListener("click", () => { $("create-game").hidden = true; });
 $("create-game-form").addEventListener("submit", createGame);
