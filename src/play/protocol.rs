@@ -92,6 +92,8 @@ pub mod description {
     pub const NOT_OVER: &str = "game is not over";
     /// `getCoach` or `getReview` while the coach has too much queued.
     pub const COACH_BUSY: &str = "coach is busy, try again";
+    /// `getPlayer` named no user and no bot.
+    pub const NO_SUCH_PLAYER: &str = "no such player";
     /// Another move while a tunnel's extra cards are asked for, or a
     /// tunnel's payment that is not one of the options.
     pub const TUNNEL: &str = "pay the tunnel's extra cards or give it up";
@@ -305,6 +307,14 @@ pub struct BuildStation {
     pub number_of_wilds: i64,
 }
 
+/// `getPlayer`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetPlayer {
+    /// A username, or a bot's rating name (`bot:greedy`).
+    pub name: String,
+}
+
 /// `loadGameState`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -366,11 +376,15 @@ pub enum Name {
     GetCoach,
     /// `getReview`.
     GetReview,
+    /// `getPlayer`.
+    GetPlayer,
+    /// `getRatings`.
+    GetRatings,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 24] = [
+    const ALL: [(Name, &'static str); 26] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -395,6 +409,8 @@ impl Name {
         (Name::LoadGameState, "loadGameState"),
         (Name::GetCoach, "getCoach"),
         (Name::GetReview, "getReview"),
+        (Name::GetPlayer, "getPlayer"),
+        (Name::GetRatings, "getRatings"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -466,6 +482,10 @@ pub enum Command {
     GetCoach(GameOnly),
     /// `getReview`.
     GetReview(GameOnly),
+    /// `getPlayer`.
+    GetPlayer(GetPlayer),
+    /// `getRatings`.
+    GetRatings,
 }
 
 /// A move's command, with its game.
@@ -557,6 +577,8 @@ impl Command {
             })?),
             Name::GetCoach => Command::GetCoach(read(req)?),
             Name::GetReview => Command::GetReview(read(req)?),
+            Name::GetPlayer => Command::GetPlayer(read(req)?),
+            Name::GetRatings => Command::GetRatings,
         })
     }
 
@@ -579,7 +601,9 @@ impl Command {
             | Command::UpdateJoinableGames
             | Command::UpdateUserGames
             | Command::CreateGame(_)
-            | Command::LoadGameState(_) => None,
+            | Command::LoadGameState(_)
+            | Command::GetPlayer(_)
+            | Command::GetRatings => None,
         }
     }
 }
