@@ -335,8 +335,17 @@ async fn page(c: &mut Client, name: &str) -> Value {
 /// (unless all tied), and the player's page lists the game first.
 /// Returns whether the game was a tie.
 async fn check_game(c: &mut Client, g: i64, results: &Value, before: &[(f64, f64)]) -> bool {
+    check_seats(c, &["alice", "bot:greedy"], (g, results), before).await
+}
+
+/// [`check_game`] for the rated names of every seat.
+async fn check_seats(
+    c: &mut Client,
+    rated: &[&str],
+    (g, results): (i64, &Value),
+    before: &[(f64, f64)],
+) -> bool {
     let rank = ranking(results);
-    let rated = ["alice", "bot:greedy"];
     let want = weng_lin(
         &before
             .iter()
@@ -358,11 +367,18 @@ async fn check_game(c: &mut Client, g: i64, results: &Value, before: &[(f64, f64
             .map(|x| x["score"].as_i64().unwrap())
             .collect();
         assert_eq!(scores, rank.iter().map(|r| r.1).collect::<Vec<_>>());
-        assert_eq!(players[1]["name"], "bot:greedy");
+        let names: Vec<&str> = players
+            .iter()
+            .map(|x| x["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, rated);
     }
     let tied = rank.iter().all(|r| r.2 == 1);
     if !tied {
-        let (w, l) = if rank[0].2 == 1 { (0, 1) } else { (1, 0) };
+        // The first place and the last (the first seat of each).
+        let w = rank.iter().position(|r| r.2 == 1).unwrap();
+        let worst = rank.iter().map(|r| r.2).max().unwrap();
+        let l = rank.iter().position(|r| r.2 == worst).unwrap();
         assert!(
             want[w].0 > before[w].0 && want[l].0 < before[l].0,
             "{rank:?}: {want:?}"
@@ -471,4 +487,46 @@ fn a_database_from_before_ratings_opens_with_no_rated_game() {
     assert!(store.load().unwrap().results.is_empty());
     assert_eq!(store.count("results").unwrap(), 0);
     assert_eq!(store.count("rated_games").unwrap(), 0);
+}
+
+/// Three seats, a bot of each level: each rated by Weng-Lin from the prior,
+/// and the leaderboard lists all three, best first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn both_bot_levels_get_a_rating_row_and_the_leaderboard_is_ordered() {
+    let s = server("three", Some(7)).await;
+    let mut a = Client::register(s.addr, "alice").await;
+    let prior = mu_sigma(&page(&mut a, "alice").await);
+    let g = a
+        .ask(
+            "createGame",
+            json!({ "gameName": "three", "color": "green", "board": "small" }),
+        )
+        .await["gameId"]
+        .as_i64()
+        .unwrap();
+    for level in ["easy", "hard"] {
+        let added = a
+            .ask("addAI", json!({ "gameId": g, "difficulty": level }))
+            .await;
+        assert_eq!(added["description"], "success", "{added}");
+    }
+    let started = a.ask("startGame", json!({ "gameId": g })).await;
+    assert_eq!(started["description"], "game has started", "{started}");
+    let results = play_out(&mut a, g).await;
+    let rated = ["alice", "bot:greedy", "bot:planner"];
+    check_seats(&mut a, &rated, (g, &results), &[prior; 3]).await;
+    let board = a.ask("getRatings", json!({})).await;
+    let rows = board["players"].as_array().unwrap();
+    let mut names: Vec<&str> = rows.iter().map(|r| r["name"].as_str().unwrap()).collect();
+    let shown: Vec<f64> = rows
+        .iter()
+        .map(|r| r["rating"]["rating"].as_f64().unwrap())
+        .collect();
+    assert!(shown.windows(2).all(|w| w[0] >= w[1]), "{board}");
+    names.sort();
+    assert_eq!(names, rated, "{board}");
+    for r in rows {
+        assert_eq!(r["bot"], r["name"] != "alice", "{r}");
+        assert_eq!(r["games"], 1);
+    }
 }
