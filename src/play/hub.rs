@@ -8,6 +8,7 @@
 //! | [`super::lobby`] | the boards offered, the lists of games, the commands of a game not yet started |
 //! | [`super::tables`] | every game: the deal, chat, moves, the coach's and the review's inputs |
 //! | [`super::saves`] | saved games written and loaded |
+//! | [`super::ratings`] | ratings of finished games, player pages, the leaderboard (held by [`super::tables`], which rates a game as it ends) |
 //!
 //! A command arrives typed ([`Command`], read once in
 //! [`super::protocol`]); it runs under one lock, changes the state, and
@@ -93,6 +94,7 @@ impl Hub {
         let mut tables = Tables::new(saves);
         tables.seed = seed;
         tables.given_up_to(snapshot.last_game_id);
+        tables.ratings = super::ratings::Ratings::load(snapshot.results);
         for g in snapshot.games {
             let board = match lobby.entry_for(&texts, &g.board_key, &g.board_hash) {
                 Ok(b) => b,
@@ -413,6 +415,16 @@ impl Hub {
             }
             Command::GetCoach(_) | Command::GetReview(_) => {
                 Err(protocol::described(d::UNKNOWN_COMMAND))
+            }
+            Command::GetPlayer(p) => {
+                let out = tables.player_page(accounts, &p.name)?;
+                conns.send(batch, ask.conn, ask.id, Name::GetPlayer.as_str(), out);
+                Ok(())
+            }
+            Command::GetRatings => {
+                let out = tables.ratings.leaderboard();
+                conns.send(batch, ask.conn, ask.id, Name::GetRatings.as_str(), out);
+                Ok(())
             }
         }
     }

@@ -33,6 +33,7 @@ pub mod journal;
 pub mod load;
 pub mod lobby;
 pub mod protocol;
+pub mod ratings;
 pub mod saves;
 pub mod sessions;
 pub mod store;

@@ -92,6 +92,8 @@ pub mod description {
     pub const NOT_OVER: &str = "game is not over";
     /// `getCoach` or `getReview` while the coach has too much queued.
     pub const COACH_BUSY: &str = "coach is busy, try again";
+    /// `getPlayer` named no user and no bot.
+    pub const NO_SUCH_PLAYER: &str = "no such player";
     /// Another move while a tunnel's extra cards are asked for, or a
     /// tunnel's payment that is not one of the options.
     pub const TUNNEL: &str = "pay the tunnel's extra cards or give it up";
@@ -315,6 +317,14 @@ pub struct BuildStation {
     pub number_of_wilds: i64,
 }
 
+/// `getPlayer`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GetPlayer {
+    /// A username, or a bot's rating name (`bot:greedy`).
+    pub name: String,
+}
+
 /// `loadGameState`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -400,11 +410,15 @@ pub enum Name {
     WatchableGames,
     /// `rematch`.
     Rematch,
+    /// `getPlayer`.
+    GetPlayer,
+    /// `getRatings`.
+    GetRatings,
 }
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 32] = [
+    const ALL: [(Name, &'static str); 34] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -437,6 +451,8 @@ impl Name {
         (Name::WatchGame, "watchGame"),
         (Name::WatchableGames, "watchableGames"),
         (Name::Rematch, "rematch"),
+        (Name::GetPlayer, "getPlayer"),
+        (Name::GetRatings, "getRatings"),
     ];
 
     /// The command a request names, or `None` for one no one knows.
@@ -524,6 +540,10 @@ pub enum Command {
     WatchableGames,
     /// `rematch`.
     Rematch(GameOnly),
+    /// `getPlayer`.
+    GetPlayer(GetPlayer),
+    /// `getRatings`.
+    GetRatings,
 }
 
 /// A move's command, with its game.
@@ -623,6 +643,8 @@ impl Command {
             Name::WatchGame => Command::WatchGame(read(req)?),
             Name::WatchableGames => Command::WatchableGames,
             Name::Rematch => Command::Rematch(read(req)?),
+            Name::GetPlayer => Command::GetPlayer(read(req)?),
+            Name::GetRatings => Command::GetRatings,
         })
     }
 
@@ -652,7 +674,9 @@ impl Command {
             | Command::ListSessions
             | Command::RevokeSession(_)
             | Command::RevokeOtherSessions
-            | Command::WatchableGames => None,
+            | Command::WatchableGames
+            | Command::GetPlayer(_)
+            | Command::GetRatings => None,
         }
     }
 }

@@ -128,8 +128,38 @@ pub struct GameRecord {
     pub chat: Vec<ChatRecord>,
 }
 
+/// One seat's result in a rated game: public once the game is over.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatResult {
+    /// The rated player: a username, or `bot:<strategy>` for a bot.
+    pub player: String,
+    /// The final score.
+    pub score: i64,
+    /// The place, from 1; tied scores share a place.
+    pub rank: usize,
+    /// Tickets completed.
+    pub tickets: usize,
+    /// The rating (mu, sigma) before the game.
+    pub before: (f64, f64),
+    /// The rating (mu, sigma) the game gave this seat.
+    pub after: (f64, f64),
+}
+
+/// A game that ended and was rated, with every seat's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultRecord {
+    /// The game.
+    pub game: GameId,
+    /// The lobby's key of its board.
+    pub board: String,
+    /// When it ended, seconds since 1970.
+    pub at: i64,
+    /// Its seats in turn order.
+    pub seats: Vec<SeatResult>,
+}
+
 /// A change to the stored state.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Write {
     /// A new user.
     User(UserRecord),
@@ -219,10 +249,12 @@ pub enum Write {
         /// The game.
         game: GameId,
     },
+    /// A game ended and rated.
+    Result(ResultRecord),
 }
 
 /// Everything stored, as read at start.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Snapshot {
     /// Every user, by id.
     pub users: Vec<UserRecord>,
@@ -236,6 +268,8 @@ pub struct Snapshot {
     pub games: Vec<GameRecord>,
     /// The highest game id ever given, deleted games included.
     pub last_game_id: GameId,
+    /// Every rated game, in the order they were rated.
+    pub results: Vec<ResultRecord>,
 }
 
 /// A store that failed: the message names the file and the operation.
@@ -318,6 +352,27 @@ CREATE TABLE IF NOT EXISTS chat (
     message TEXT NOT NULL,
     at INTEGER NOT NULL,
     PRIMARY KEY (game_id, seq)
+);
+-- Rated games in the order they were rated (ratings replay in this order);
+-- new tables only, so a database made before ratings opens unchanged.
+CREATE TABLE IF NOT EXISTS rated_games (
+    id INTEGER PRIMARY KEY,
+    game_id INTEGER NOT NULL UNIQUE,
+    board_key TEXT NOT NULL,
+    at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER NOT NULL REFERENCES rated_games(game_id),
+    seat INTEGER NOT NULL,
+    player TEXT NOT NULL,
+    score INTEGER NOT NULL,
+    place INTEGER NOT NULL,
+    tickets INTEGER NOT NULL,
+    mu_before REAL NOT NULL,
+    sigma_before REAL NOT NULL,
+    mu_after REAL NOT NULL,
+    sigma_after REAL NOT NULL,
+    PRIMARY KEY (game_id, seat)
 );
 ";
 
@@ -481,7 +536,66 @@ impl Sqlite {
             uploads,
             games,
             last_game_id,
+            results: Sqlite::read_results(c)?,
         })
+    }
+
+    fn read_results(c: &Connection) -> rusqlite::Result<Vec<ResultRecord>> {
+        let mut games: Vec<ResultRecord> = c
+            .prepare("SELECT game_id, board_key, at FROM rated_games ORDER BY id")?
+            .query_map([], |r| {
+                Ok(ResultRecord {
+                    game: r.get(0)?,
+                    board: r.get(1)?,
+                    at: r.get(2)?,
+                    seats: Vec::new(),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut seats = c.prepare(
+            "SELECT player, score, place, tickets, mu_before, sigma_before, mu_after, sigma_after
+             FROM results WHERE game_id = ?1 ORDER BY seat",
+        )?;
+        for g in &mut games {
+            g.seats = seats
+                .query_map([g.game], |r| {
+                    Ok(SeatResult {
+                        player: r.get(0)?,
+                        score: r.get(1)?,
+                        rank: r.get::<_, i64>(2)? as usize,
+                        tickets: r.get::<_, i64>(3)? as usize,
+                        before: (r.get(4)?, r.get(5)?),
+                        after: (r.get(6)?, r.get(7)?),
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(games)
+    }
+
+    fn write_result(tx: &rusqlite::Transaction, g: &ResultRecord) -> rusqlite::Result<()> {
+        tx.prepare_cached("INSERT INTO rated_games (game_id, board_key, at) VALUES (?1, ?2, ?3)")?
+            .execute(params![g.game, g.board, g.at])?;
+        for (i, s) in g.seats.iter().enumerate() {
+            tx.prepare_cached(
+                "INSERT INTO results (game_id, seat, player, score, place, tickets,
+                 mu_before, sigma_before, mu_after, sigma_after)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?
+            .execute(params![
+                g.game,
+                i as i64,
+                s.player,
+                s.score,
+                s.rank as i64,
+                s.tickets as i64,
+                s.before.0,
+                s.before.1,
+                s.after.0,
+                s.after.1
+            ])?;
+        }
+        Ok(())
     }
 
     fn apply(tx: &rusqlite::Transaction, w: &Write) -> rusqlite::Result<()> {
@@ -594,6 +708,7 @@ impl Sqlite {
                 tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
                     .execute([game])?;
             }
+            Write::Result(g) => Sqlite::write_result(tx, g)?,
         }
         Ok(())
     }
@@ -601,7 +716,17 @@ impl Sqlite {
     /// The number of rows of `table`: for tests.
     pub fn count(&self, table: &str) -> Result<i64, StoreError> {
         let known = [
-            "users", "sessions", "boards", "uploads", "games", "seats", "moves", "chat", "last_ids",
+            "users",
+            "sessions",
+            "boards",
+            "uploads",
+            "games",
+            "seats",
+            "moves",
+            "chat",
+            "last_ids",
+            "rated_games",
+            "results",
         ];
         if !known.contains(&table) {
             return Err(StoreError(format!("no table {table}")));

@@ -16,6 +16,7 @@ use super::accounts;
 use super::conns::{ConnId, Conns};
 use super::journal::Batch;
 use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand, Page};
+use super::ratings::{Finish, Ratings};
 use super::sessions::{now, Accounts};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
 use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
@@ -91,6 +92,8 @@ pub(super) struct Tables {
     pub(super) seed: Option<u64>,
     /// The highest id ever given, games closed since included.
     last_id: GameId,
+    /// Every player's rating, from the games that ended.
+    pub(super) ratings: Ratings,
 }
 
 impl Tables {
@@ -101,6 +104,7 @@ impl Tables {
             saves,
             seed: None,
             last_id: 0,
+            ratings: Ratings::default(),
         }
     }
 
@@ -449,6 +453,10 @@ impl Tables {
         }
         let ended = event.ended().is_some();
         if ended {
+            if let Some(record) = rate(&mut self.ratings, t) {
+                batch.write(Write::Result(record));
+            }
+            let t = &self.games[&game];
             let out = view::results(t);
             for &(_, u) in &users {
                 conns.send_user(batch, u, None, "gameEnded", &out);
@@ -458,6 +466,17 @@ impl Tables {
         self.push_models(conns, batch, game);
         let kept = matches!(event.happened, Happened::TicketsKept { .. });
         Ok(turn_started || ended || kept)
+    }
+
+    /// `getPlayer`: the page of a user or a rated bot, or
+    /// [`d::NO_SUCH_PLAYER`]. A user never rated gets the prior's page.
+    pub(super) fn player_page(&self, accounts: &Accounts, name: &str) -> Result<Value, Value> {
+        let name = match accounts.by_name(name) {
+            Some(u) => accounts.seat_name(u),
+            None if self.ratings.knows(name) || bot_rating_name(name) => name.to_lowercase(),
+            None => return Err(protocol::described(d::NO_SUCH_PLAYER)),
+        };
+        Ok(self.ratings.page(&name))
     }
 
     /// What the coach may know for `getCoach`: the asking player's own
@@ -710,4 +729,40 @@ fn refusal(m: &MoveCommand, e: &RuleError) -> &'static str {
         Illegal::Station => d::INVALID_STATION,
         Illegal::Setup => d::SERVER_ERROR,
     }
+}
+
+/// The name a bot's seat is rated under: one rating per strategy.
+fn bot_player(d: super::table::Difficulty) -> String {
+    format!("bot:{}", d.strategy())
+}
+
+/// Whether `name` is a bot level's rating name (`bot:greedy`).
+fn bot_rating_name(name: &str) -> bool {
+    [
+        super::table::Difficulty::Easy,
+        super::table::Difficulty::Hard,
+    ]
+    .iter()
+    .any(|&d| bot_player(d).eq_ignore_ascii_case(name))
+}
+
+/// Rates the game that just ended at `t` from its final scores (a game of
+/// one seat is not rated): the record to store.
+fn rate(ratings: &mut Ratings, t: &Table) -> Option<super::store::ResultRecord> {
+    let game = t.game()?;
+    let seats: Vec<Finish> = game
+        .results()
+        .iter()
+        .zip(&t.seats)
+        .enumerate()
+        .map(|(i, (r, s))| Finish {
+            player: match s.who {
+                Who::User(_) => s.name.clone(),
+                Who::Bot(d) => bot_player(d),
+            },
+            score: r.score,
+            tickets: game.completed_tickets(i).len(),
+        })
+        .collect();
+    ratings.rate(t.id, (&t.board.key, now()), &seats)
 }
