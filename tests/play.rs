@@ -9,7 +9,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -18,194 +18,16 @@ use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use ttr_opt::board::{Board, RouteId, TicketId};
 use ttr_opt::game::rules::{Action, Game};
 use ttr_opt::game::saved::Move;
 use ttr_opt::game::state::GameState;
 use ttr_opt::play::hub::Offer;
-use ttr_opt::play::{spawn, Config, Server};
-
-/// How long to wait for something that should happen: a watchdog, not a
-/// timing.
-const PATIENCE: Duration = Duration::from_secs(120);
-
-static DIRS: AtomicU64 = AtomicU64::new(0);
-
-/// A fresh folder for a server's database.
-fn scratch(name: &str) -> PathBuf {
-    let n = DIRS.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("ttr-play-{}-{name}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// A small board: 5 cars a player, a route of 6 no one can afford, a
-/// double route, and enough tickets for five players.
-const SMALL: &str = r#"{
-  "name": "small", "cars": 5,
-  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7, "6": 15 },
-  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 10, "y": 0 },
-              { "name": "C", "x": 20, "y": 0 }, { "name": "D", "x": 20, "y": 10 },
-              { "name": "E", "x": 0, "y": 10 } ],
-  "routes": [ { "from": "A", "to": "B", "length": 1, "tracks": ["red"] },
-              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
-              { "from": "C", "to": "D", "length": 3, "tracks": ["blue", "green"] },
-              { "from": "D", "to": "E", "length": 4, "tracks": ["black"] },
-              { "from": "A", "to": "E", "length": 6, "tracks": ["gray"] },
-              { "from": "B", "to": "D", "length": 2, "tracks": ["yellow"] } ],
-  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "A", "to": "D", "points": 6 },
-               { "from": "B", "to": "E", "points": 7 }, { "from": "C", "to": "E", "points": 5 },
-               { "from": "A", "to": "B", "points": 2 }, { "from": "B", "to": "D", "points": 3 },
-               { "from": "C", "to": "A", "points": 5 }, { "from": "D", "to": "B", "points": 4 },
-               { "from": "E", "to": "A", "points": 8 }, { "from": "E", "to": "C", "points": 6 },
-               { "from": "B", "to": "C", "points": 2 }, { "from": "D", "to": "C", "points": 3 },
-               { "from": "A", "to": "E", "points": 9 }, { "from": "B", "to": "A", "points": 1 },
-               { "from": "D", "to": "E", "points": 4 }, { "from": "C", "to": "B", "points": 2 } ]
-}"#;
-
-struct Running {
-    addr: SocketAddr,
-    server: Arc<Server>,
-    dir: PathBuf,
-}
-
-async fn server(name: &str, seed: Option<u64>) -> Running {
-    let dir = scratch(name);
-    let config = Config {
-        db: dir.join("t.db"),
-        boards: Config::offers(vec![Offer {
-            key: "small".into(),
-            json: SMALL.into(),
-            file: "small.json".into(),
-        }]),
-        origins: Vec::new(),
-        bot_delay: Duration::ZERO,
-        seed,
-        coach_limit: 10.0,
-    };
-    let (addr, server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
-    Running { addr, server, dir }
-}
-
-type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// A protocol client that keeps every message it receives.
-struct Client {
-    ws: Socket,
-    next: u64,
-    log: Vec<Value>,
-}
-
-impl Client {
-    async fn connect(addr: SocketAddr, cookie: Option<&str>) -> Client {
-        let mut request = format!("ws://{addr}/ws").into_client_request().unwrap();
-        if let Some(c) = cookie {
-            request
-                .headers_mut()
-                .insert("cookie", format!("ttr_session={c}").parse().unwrap());
-        }
-        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
-        let mut client = Client {
-            ws,
-            next: 1,
-            log: Vec::new(),
-        };
-        // The server's first word: logged in or not.
-        client.wait("session").await;
-        client
-    }
-
-    /// The next message; `None` once the server closed the connection.
-    async fn recv(&mut self) -> Option<Value> {
-        // One deadline for the whole wait: the server's pings (skipped
-        // below) would otherwise restart it for ever.
-        let deadline = tokio::time::Instant::now() + PATIENCE;
-        loop {
-            let m = tokio::time::timeout_at(deadline, self.ws.next())
-                .await
-                .expect("the server answers");
-            match m {
-                Some(Ok(Message::Text(t))) => {
-                    let v: Value = serde_json::from_str(&t).unwrap();
-                    self.log.push(v.clone());
-                    return Some(v);
-                }
-                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
-                Some(Ok(_)) => continue,
-            }
-        }
-    }
-
-    async fn send_raw(&mut self, text: String) {
-        self.ws.send(Message::Text(text.into())).await.unwrap();
-    }
-
-    /// Sends a command and returns the output of its answer.
-    async fn ask(&mut self, command: &str, parameters: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send_raw(
-            json!({ "command": command, "parameters": parameters, "id": id }).to_string(),
-        )
-        .await;
-        loop {
-            let m = self
-                .recv()
-                .await
-                .unwrap_or_else(|| panic!("closed before answering {command}"));
-            if m["id"] == json!(id) {
-                assert_eq!(m["command"], command, "{m}");
-                return m["output"].clone();
-            }
-        }
-    }
-
-    /// Reads until a message of `command`; its output.
-    async fn wait(&mut self, command: &str) -> Value {
-        loop {
-            let m = self
-                .recv()
-                .await
-                .unwrap_or_else(|| panic!("closed while waiting for {command}"));
-            if m["command"] == command {
-                return m["output"].clone();
-            }
-        }
-    }
-
-    /// The last output of `command` received.
-    fn last(&self, command: &str) -> Option<&Value> {
-        self.log
-            .iter()
-            .rev()
-            .find(|m| m["command"] == command)
-            .map(|m| &m["output"])
-    }
-
-    async fn register(addr: SocketAddr, name: &str) -> Client {
-        let mut c = Client::connect(addr, None).await;
-        let out = c
-            .ask(
-                "register",
-                json!({ "username": name, "password": "correct horse battery" }),
-            )
-            .await;
-        assert_eq!(out["description"], "success", "{out}");
-        c
-    }
-
-    /// The latest model of `game` (asked for, so it is current).
-    async fn model(&mut self, game: i64) -> Value {
-        let m = self
-            .ask("sendClientModelInformation", json!({ "gameId": game }))
-            .await;
-        assert_eq!(m["description"], "success", "{m}");
-        m
-    }
-}
+use ttr_opt::play::{spawn, Config};
+#[path = "common/play_harness.rs"]
+mod harness;
+use harness::*;
 
 async fn http(
     addr: SocketAddr,
@@ -1164,61 +986,6 @@ fn last_drawn(g: &Game, seat: usize, before: &[u32; 9]) -> ttr_opt::game::rules:
 }
 
 // ---- A whole game, secrets and saved games ------------------------------------
-
-/// Plays alice's turns simply (her first tickets, then the first claim
-/// offered, else cards from the deck) until the game ends; returns the
-/// end's results.
-async fn play_out(c: &mut Client, g: i64) -> Value {
-    loop {
-        let m = c.model(g).await;
-        if !m["results"].is_null() {
-            return m["results"].clone();
-        }
-        let me = m["you"].as_u64().unwrap();
-        if !m["offer"].is_null() {
-            let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
-            let out = c
-                .ask(
-                    "selectDestinations",
-                    json!({ "gameId": g, "destinationsSelected": keep }),
-                )
-                .await;
-            assert_eq!(out["description"], "success", "{out}");
-            continue;
-        }
-        let turn = &m["turn"];
-        if turn["playerId"].as_u64() != Some(me) || turn["phase"] == "setup" {
-            // Someone else moves: wait for news.
-            c.wait("sendClientModelInformation").await;
-            continue;
-        }
-        let out = if m["canPass"] == true {
-            c.ask("passTurn", json!({ "gameId": g })).await
-        } else if let (Some(claim), "turn") =
-            (m["claimable"].get(0), turn["phase"].as_str().unwrap())
-        {
-            let pay = &claim["payments"][0];
-            c.ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
-        } else if m["deckCount"].as_u64().unwrap() > 0 {
-            c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
-                .await
-        } else {
-            let i = m["faceUp"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .position(|x| x != "wild" || m["canDrawWild"] == true);
-            match i {
-                Some(i) => {
-                    c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": i }))
-                        .await
-                }
-                None => c.ask("getDestinations", json!({ "gameId": g })).await,
-            }
-        };
-        assert_eq!(out["description"], "success", "{out} in {m}");
-    }
-}
 
 /// The game a saved file records, replayed through the rules engine here.
 fn replay(saved: &Value, board: &Board) -> Game<'static> {
