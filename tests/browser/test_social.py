@@ -9,7 +9,9 @@
 - the history numbered by each line's place in the whole game;
 - the coach gone once the game is over;
 - a rematch: one player asks, the other is told on their page and joins
-  with one click, both in the same new game.
+  with one click, both in the same new game;
+- the ratings: the lobby's leaderboard lists both players, best first, and
+  a player's page shows the game just played.
 """
 
 import time
@@ -30,6 +32,13 @@ from test_play import (  # noqa: F401 (board_file and server are fixtures)
     text,
     wait,
 )
+
+
+def click(driver, css):
+    """Clicks the element `css` names as found now: the lobby is redrawn
+    at every push, so an element found before may be gone."""
+    wait(driver, lambda d: d.execute_script(
+        "const e = document.querySelector(arguments[0]); if (e) e.click(); return Boolean(e);", css), css)
 
 
 def keep_first_tickets(driver):
@@ -84,7 +93,7 @@ def test_invite_watch_and_rematch(server, tmp_path_factory):
         row = f'#watch-games tbody tr[data-game-id="{game_id}"]'
         three.get(three.current_url.split("#")[0])
         wait(three, lambda d: d.find_elements(By.CSS_SELECTOR, row + " .watch-game"), "the game among those to watch")
-        three.find_element(By.CSS_SELECTOR, row + " .watch-game").click()
+        click(three, row + " .watch-game")
         wait(three, lambda d: (model(d) or {}).get("spectator") is True and shown(d, "spectator-banner"), "Karin watching")
         assert three.execute_script("return location.hash") == f"#watch={game_id}"
         for hidden in ("panel-hand", "chat-form", "coach-button", "tab-hand"):
@@ -101,13 +110,13 @@ def test_invite_watch_and_rematch(server, tmp_path_factory):
                 ms = {s: model(d) for s, d in seats.items()}
                 if any(m["state"] == "over" for m in ms.values()):
                     return "over"
-                return next((s for s, m in ms.items() if my_turn(m)), None)
+                return next((("turn", s) for s, m in ms.items() if my_turn(m)), None)
 
             got = wait(one, ready, "a turn or the end")
             if got == "over":
                 break
             before = len(model(three)["history"])
-            take_turn(seats[got])
+            take_turn(seats[got[1]])
             wait(three, lambda d: model(d)["historyLength"] > before or model(d)["state"] == "over",
                  "the move on the spectator's page")
             assert_public(model(three))
@@ -135,6 +144,22 @@ def test_invite_watch_and_rematch(server, tmp_path_factory):
         m = model(one)
         assert sorted(p["username"] for p in m["players"]) == ["ines", "jules"]
         assert m["state"] == "open" and m["gameName"].endswith("(rematch)") and m["board"] == "mini"
+
+        # The finished game rated both: the lobby's leaderboard and a
+        # player's page, as the server has them.
+        three.get(three.current_url.split("#")[0])
+        read = ("return [...document.querySelectorAll('#ratings tbody tr[data-name]')]"
+                ".map((r) => [r.dataset.name, Number(r.cells[2].textContent)])")
+        wait(three, lambda d: {"ines", "jules"} <= {n for n, _ in d.execute_script(read)}, "the ratings")
+        shown_ratings = [r for _, r in three.execute_script(read)]
+        assert shown_ratings == sorted(shown_ratings, reverse=True), shown_ratings
+        click(three, '#ratings .player-link[data-name="ines"]')
+        wait(three, lambda d: shown(d, "player-page"), "ines's page")
+        assert text(three, "player-name") == "ines"
+        assert "1 game" in text(three, "player-summary"), text(three, "player-summary")
+        rows = three.find_elements(By.CSS_SELECTOR, "#player-games tbody tr[data-game-id]")
+        assert [r.get_attribute("data-game-id") for r in rows] == [str(game_id)]
+        assert "jules" in rows[0].text
     finally:
         for d in (one, two, three):
             d.quit()

@@ -93,7 +93,9 @@ const play = {
   joinable: [],
   userGames: [],
   watchable: [],      // watchableGames: games begun that you may watch
+  ratings: [],        // getRatings: the leaderboard
   watching: false,    // the game shown is watched, not played
+  inviting: null,     // the game an invite link is joining
   rematches: new Map(), // gameId -> the rematch offered to you (its gameId)
   boards: [],         // GET /api/boards
   gameId: null,       // the game shown
@@ -198,7 +200,7 @@ const VERBS = {
   saveGameState: "Saving", loadGameState: "Loading", getCoach: "The coach", getReview: "The review",
   payTunnel: "Paying the tunnel", giveUpTunnel: "Giving up the tunnel", buildStation: "Building the station",
   getHistory: "The history", getChat: "The chat", watchGame: "Watching the game", watchableGames: "Listing games to watch",
-  rematch: "The rematch",
+  rematch: "The rematch", getPlayer: "The player's page", getRatings: "The ratings",
 };
 
 function describe(command, output) {
@@ -410,6 +412,7 @@ function handle(command, out, mine) {
         send("updateJoinableGames", {}, { background: true });
         send("updateUserGames", {}, { background: true });
         send("watchableGames", {}, { background: true });
+        send("getRatings", {}, { background: true });
         loadBoards();
       }
       route();
@@ -425,6 +428,13 @@ function handle(command, out, mine) {
     case "watchableGames":
       play.watchable = out.games || [];
       renderLobby();
+      break;
+    case "getRatings":
+      play.ratings = out.players || [];
+      renderLobby();
+      break;
+    case "getPlayer":
+      if (ok(out)) renderPlayerPage(out);
       break;
     case "rematchOffered":
       play.rematches.set(out.gameId, out.rematchId);
@@ -598,13 +608,21 @@ function refreshModel() {
 /// An invitation: joins the game in the first colour free, then opens it
 /// (a game you sit at already, or one begun, just opens).
 async function acceptInvite(gameId) {
-  const list = await send("updateJoinableGames", {}, { background: true });
-  const g = ((list && list.games) || []).find((x) => x.gameId === gameId);
-  if (g && (g.colors || []).length) {
-    const out = await send("joinGame", { gameId, color: g.colors[0] }, { user: true });
-    if (!ok(out)) return goLobby();
+  // A link opened on a page already loaded fires both popstate and
+  // hashchange: join once.
+  if (play.inviting === gameId) return;
+  play.inviting = gameId;
+  try {
+    const list = await send("updateJoinableGames", {}, { background: true });
+    const g = ((list && list.games) || []).find((x) => x.gameId === gameId);
+    if (g && (g.colors || []).length) {
+      const out = await send("joinGame", { gameId, color: g.colors[0] }, { user: true });
+      if (!ok(out) && !(out && out.description === "already in this game")) return goLobby();
+    }
+    goGame(gameId);
+  } finally {
+    play.inviting = null;
   }
-  goGame(gameId);
 }
 
 function goWatch(gameId) {
@@ -632,6 +650,7 @@ function route() {
     showView("lobby");
     renderLobby();
     send("watchableGames", {}, { background: true });
+    send("getRatings", {}, { background: true });
   }
 }
 
@@ -885,6 +904,17 @@ function renderLobby() {
         type: "button", class: "watch-game", "data-game-id": g.gameId, onclick: () => goWatch(g.gameId),
       }, "Watch"))));
   }
+  const ratings = $("ratings").tBodies[0];
+  ratings.replaceChildren();
+  play.ratings.forEach((p, i) => {
+    ratings.append(h("tr", { "data-name": p.name, class: p.name === play.username ? "you" : "" },
+      h("td", { class: "num" }, i + 1),
+      h("td", {}, h("button", { type: "button", class: "link player-link", "data-name": p.name, onclick: () => openPlayer(p.name) }, ratedName(p.name)),
+        p.bot ? h("span", { class: "tag bot" }, "bot") : null),
+      h("td", { class: "num", title: `μ ${p.rating.mu.toFixed(1)}, σ ${p.rating.sigma.toFixed(1)}` }, p.rating.rating.toFixed(1)),
+      h("td", { class: "num" }, p.games)));
+  });
+  if (!play.ratings.length) ratings.append(h("tr", { class: "empty" }, h("td", { colspan: 4 }, "No game has ended yet.")));
   if (!play.watchable.length) watch.append(h("tr", { class: "empty" }, h("td", { colspan: 5 }, "No game of others is being played right now.")));
   if (document.body.classList.contains("offline")) setOnline(false);
 }
@@ -1114,6 +1144,40 @@ function renderOpenControls(m) {
     ? (m.players.length < 2 ? "Add a bot or wait for a player to join, then start." : "Start when everyone is here.")
     : `Waiting for ${m.creator} to start the game.`;
   $("invite-link").value = `${location.origin}${location.pathname}#join=${m.gameId}`;
+}
+
+/// A rated name as people read it: the bots' rating rows are named after
+/// their strategy ("bot:planner"), shown with their lobby level.
+function ratedName(name) {
+  const level = { "bot:greedy": "easy", "bot:planner": "hard" }[name];
+  return level ? `Bot (${level}, ${name.slice(4)})` : name;
+}
+
+function openPlayer(name) {
+  send("getPlayer", { name }, { user: true });
+}
+
+/// The player page: rating, totals and the last games, from `getPlayer`.
+function renderPlayerPage(p) {
+  $("player-name").textContent = ratedName(p.name);
+  const mean = p.meanScore === null || p.meanScore === undefined ? "–" : p.meanScore.toFixed(1);
+  $("player-summary").textContent = `Rating ${p.rating.rating.toFixed(1)} (μ ${p.rating.mu.toFixed(1)}, σ ${p.rating.sigma.toFixed(1)}) · ` +
+    `${plural(p.games, "game")}, ${plural(p.wins, "win")} · mean score ${mean} · ${plural(p.ticketsCompleted, "ticket")} completed`;
+  const body = $("player-games").tBodies[0];
+  body.replaceChildren();
+  for (const g of p.recent || []) {
+    const change = g.ratingAfter - g.ratingBefore;
+    body.append(h("tr", { "data-game-id": g.gameId },
+      h("td", {}, new Date(g.date * 1000).toLocaleDateString()),
+      h("td", {}, boardTitle(g.board, g.board)),
+      h("td", { class: "num" }, `${g.rank} of ${(g.players || []).length}`),
+      h("td", { class: "num" }, g.score),
+      h("td", { class: "num" }, `${g.ratingAfter.toFixed(1)} (${change >= 0 ? "+" : ""}${change.toFixed(1)})`),
+      h("td", {}, (g.players || []).filter((x) => x.name.toLowerCase() !== p.name.toLowerCase())
+        .map((x) => `${ratedName(x.name)} ${x.score}`).join(", "))));
+  }
+  if (!(p.recent || []).length) body.append(h("tr", { class: "empty" }, h("td", { colspan: 6 }, "No finished game yet.")));
+  $("player-page").hidden = false;
 }
 
 function copyInvite() {
@@ -1916,6 +1980,7 @@ $("to-lobby").addEventListener("click", goLobby);
 $("error-close").addEventListener("click", () => showError(""));
 $("history-earlier").addEventListener("click", showEarlierHistory);
 $("rematch").addEventListener("click", askRematch);
+$("player-close").addEventListener("click", () => { $("player-page").hidden = true; });
 $("invite-copy").addEventListener("click", copyInvite);
 $("create-game-button").addEventListener("click", openCreate);
 $("create-cancel").addEventListener("click", () => { $("create-game").hidden = true; });
@@ -1967,8 +2032,12 @@ document.addEventListener("keydown", (e) => {
 /// Back, forward, or a typed #game=N: show it (once: both events fire).
 function navigated() {
   const id = hashGame();
-  if (id !== null && id === play.gameId && !$("game").hidden) return;
-  if (id === null && play.gameId === null && !$("lobby").hidden) return;
+  const watch = hashOf("watch");
+  const shownGame = !$("game").hidden;
+  if (id !== null && id === play.gameId && !play.watching && shownGame) return;
+  if (watch !== null && watch === play.gameId && play.watching && shownGame) return;
+  // A #join=N link opened from the lobby changes only the hash: route it.
+  if (!location.hash && play.gameId === null && !$("lobby").hidden) return;
   route();
 }
 window.addEventListener("popstate", navigated);
