@@ -290,7 +290,7 @@ impl Lobby {
         let created = now();
         let mut table = Table::new(
             id,
-            name.clone(),
+            name,
             ask.user,
             accounts.username(ask.user),
             color,
@@ -299,19 +299,7 @@ impl Lobby {
         );
         table.coach = p.coach;
         self.store_board(batch, &board);
-        batch.write(Write::Game {
-            id,
-            name,
-            creator: ask.user,
-            board_key: board.key.clone(),
-            board_hash: board.hash.clone(),
-            created,
-            coach: p.coach,
-        });
-        batch.write(Write::Seats {
-            game: id,
-            seats: table.seat_records(),
-        });
+        write_new(batch, &table);
         tables.insert(table);
         conns.send(
             batch,
@@ -384,7 +372,7 @@ pub(super) fn rematch(
     let id = tables.next_id();
     let mut table = Table::new(
         id,
-        name.clone(),
+        name,
         ask.user,
         accounts.username(ask.user),
         colour,
@@ -403,19 +391,7 @@ pub(super) fn rematch(
         }
     }
     let others: Vec<UserId> = old.users().filter(|&u| u != ask.user).collect();
-    batch.write(Write::Game {
-        id,
-        name,
-        creator: ask.user,
-        board_key: table.board.key.clone(),
-        board_hash: table.board.hash.clone(),
-        created: table.created,
-        coach: table.coach,
-    });
-    batch.write(Write::Seats {
-        game: id,
-        seats: table.seat_records(),
-    });
+    write_new(batch, &table);
     tables.insert(table);
     tables.get_mut(p.game_id).expect("seated above").rematch = Some(id);
     conns.send(
@@ -431,6 +407,24 @@ pub(super) fn rematch(
     }
     push_changed(tables, conns, batch, id);
     Ok(())
+}
+
+/// A new open table's game and seats, written as `createGame` and
+/// `rematch` open one.
+fn write_new(batch: &mut Batch, table: &Table) {
+    batch.write(Write::Game {
+        id: table.id,
+        name: table.name.clone(),
+        creator: table.creator,
+        board_key: table.board.key.clone(),
+        board_hash: table.board.hash.clone(),
+        created: table.created,
+        coach: table.coach,
+    });
+    batch.write(Write::Seats {
+        game: table.id,
+        seats: table.seat_records(),
+    });
 }
 
 /// `joinGame`: a seat for the asking user, in the colour chosen; a full

@@ -1352,15 +1352,12 @@ function drawBoard() {
     if (!turn) return "not your turn";
     if (m.turn.phase === "secondCard") return "draw your second card first";
     if (m.turn.phase !== "turn") return "finish this turn first";
-    const twins = [];
-    let next = 0;
-    for (const r of board.routes) {
-      const first = typeof r.first_track === "number" ? r.first_track : next;
-      next = first + r.colours.length;
-      const same = (r.a === route.a && r.b === route.b) || (r.a === route.b && r.b === route.a);
-      if (same) r.colours.forEach((_, i) => { if (first + i !== trackIndex) twins.push(first + i); });
-    }
-    const owners = twins.map((t) => m.routes[t]).filter((o) => o !== null && o !== undefined);
+    // The other tracks between the same two cities (play.tracks, by
+    // routeIndex, is built once per board in useBoard).
+    const same = (r) => (r.a === route.a && r.b === route.b) || (r.a === route.b && r.b === route.a);
+    const owners = play.tracks
+      .map((t, i) => (i !== trackIndex && t && same(t.route) ? m.routes[i] : null))
+      .filter((o) => o !== null && o !== undefined);
     if (owners.includes(m.you)) return "you own its other track, and a player claims one track of a double route";
     if (owners.length && m.players.length <= 3) return `with ${m.players.length} players only one track of a double route is used`;
     const me = m.players[m.you];
