@@ -75,6 +75,9 @@ pub struct LoadReport {
     pub server_end_mb: u64,
     /// The server's CPU time over its whole run (setup included), s.
     pub server_cpu_seconds: f64,
+    /// The server's CPU time from the clock's start to the end, per move
+    /// made in that time (the setup's password hashing left out), ms.
+    pub server_cpu_ms_per_move: f64,
     /// The benchmark's own (the clients') CPU time, s.
     pub clients_cpu_seconds: f64,
 }
@@ -105,14 +108,20 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
         .build()
         .map_err(|e| e.to_string())?;
     let tally = Arc::new(Mutex::new(Tally::default()));
-    let outcome = runtime.block_on(drive(addr, options, tally.clone(), progress));
+    let stat = format!("/proc/{pid}/stat");
+    let outcome = runtime.block_on(drive(addr, options, tally.clone(), progress, &|| Window {
+        cpu: crate::analysis::bench::process_cpu_seconds(&stat).unwrap_or(0.0),
+        moves: count_moves(&db),
+    }));
     let memory = (peak_mb(pid, "VmHWM:"), peak_mb(pid, "VmRSS:"));
-    let cpu = crate::analysis::bench::process_cpu_seconds(&format!("/proc/{pid}/stat"));
+    let cpu = crate::analysis::bench::process_cpu_seconds(&stat);
     let _ = child.kill();
     let _ = child.wait();
-    let (start, end) = outcome?;
+    let (start, end, at_start) = outcome?;
     let tally = std::mem::take(&mut *tally.lock().unwrap_or_else(|e| e.into_inner()));
     let (all_moves, lost) = check_database(&db, &tally.acked)?;
+    let window_moves = all_moves.saturating_sub(at_start.moves);
+    let window_cpu = cpu.unwrap_or(0.0) - at_start.cpu;
     let mut latencies = tally.latencies;
     latencies.sort_by(f64::total_cmp);
     let seconds = (end - start) as f64;
@@ -142,6 +151,7 @@ pub fn run(options: &LoadOptions, progress: &dyn Fn(&str)) -> Result<LoadReport,
         server_peak_mb: memory.0.unwrap_or(0),
         server_end_mb: memory.1.unwrap_or(0),
         server_cpu_seconds: cpu.unwrap_or(0.0),
+        server_cpu_ms_per_move: 1000.0 * window_cpu / window_moves.max(1) as f64,
         clients_cpu_seconds: crate::analysis::bench::cpu_seconds().unwrap_or(0.0),
     })
 }
@@ -182,14 +192,29 @@ fn peak_mb(pid: u32, key: &str) -> Option<u64> {
     Some(line.split_whitespace().nth(1)?.parse::<u64>().ok()? / 1024)
 }
 
+/// The server's CPU time (s) and the moves stored, when the clock starts.
+struct Window {
+    cpu: f64,
+    moves: usize,
+}
+
+/// The moves the database holds (0 if it cannot be read).
+fn count_moves(db: &Path) -> usize {
+    rusqlite::Connection::open(db)
+        .and_then(|c| c.query_row("SELECT COUNT(*) FROM moves", [], |r| r.get::<_, i64>(0)))
+        .map_or(0, |n| n as usize)
+}
+
 /// Every game's two clients, set up, then played until the deadline.
-/// Returns the measured window (Unix seconds, start and end).
+/// Returns the measured window (Unix seconds, start and end) and `sample`
+/// taken as the clock starts.
 async fn drive(
     addr: SocketAddr,
     options: &LoadOptions,
     tally: Arc<Mutex<Tally>>,
     progress: &dyn Fn(&str),
-) -> Result<(i64, i64), String> {
+    sample: &dyn Fn() -> Window,
+) -> Result<(i64, i64, Window), String> {
     let games = options.games;
     let ready = Arc::new(tokio::sync::Barrier::new(games + 1));
     // The clock, set once every game has started, and told to all.
@@ -269,6 +294,7 @@ async fn drive(
         "setting up {games} games (two players and a bot each) ..."
     ));
     ready.wait().await;
+    let at_start = sample();
     let start_unix = crate::play::hub::now();
     let _ = clock.send(Some(Instant::now()));
     progress(&format!(
@@ -278,7 +304,7 @@ async fn drive(
         let _ = t.await;
     }
     let end_unix = crate::play::hub::now();
-    Ok((start_unix, end_unix.max(start_unix + 1)))
+    Ok((start_unix, end_unix.max(start_unix + 1), at_start))
 }
 
 /// One scripted player's connection.
@@ -534,13 +560,15 @@ pub fn markdown(runs: &[LoadReport], machine: &str, command: &str) -> String {
          cores). Every move is committed to SQLite (WAL, synchronous=FULL) before it is answered. \
          Pause: each player's and each bot's wait before a move, from half to one and a half of \
          it (0: flat out, every move sent as soon as the last is answered). Latency: from a move \
-         sent to its answer. CPU: over the whole run, the setup's password hashing included.\n\n\
-         | pause ms | games | connections | seconds | moves | moves/s | player moves | p50 ms | p99 ms | max ms | games finished | errors | moves lost | server peak MB | server end MB | server CPU s | clients CPU s |\n\
-         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+         sent to its answer. CPU s: over the whole run, the setup's password hashing included; \
+         CPU per move: the server's CPU time from the clock's start to the end over the moves made \
+         in that time.\n\n\
+         | pause ms | games | connections | seconds | moves | moves/s | player moves | p50 ms | p99 ms | max ms | games finished | errors | moves lost | server peak MB | server end MB | server CPU s | server CPU ms/move | clients CPU s |\n\
+         | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
     );
     for r in runs {
         md += &format!(
-            "| {} | {} | {} | {:.0} | {} | {:.0} | {} | {:.1} | {:.1} | {:.1} | {} | {} | {} | {} | {} | {:.1} | {:.1} |\n",
+            "| {} | {} | {} | {:.0} | {} | {:.0} | {} | {:.1} | {:.1} | {:.1} | {} | {} | {} | {} | {} | {:.1} | {:.3} | {:.1} |\n",
             r.pause_ms,
             r.games,
             r.connections,
@@ -557,6 +585,7 @@ pub fn markdown(runs: &[LoadReport], machine: &str, command: &str) -> String {
             r.server_peak_mb,
             r.server_end_mb,
             r.server_cpu_seconds,
+            r.server_cpu_ms_per_move,
             r.clients_cpu_seconds,
         );
     }
