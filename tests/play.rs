@@ -1099,6 +1099,22 @@ async fn a_whole_game_with_bots_ends_in_the_engines_scores_and_keeps_secrets() {
                 assert_eq!(out["you"], 0);
                 destinations(&out["offer"], &mut mine);
             }
+            "modelChanged" => {
+                let c = &out["changed"];
+                assert!(c.get("you").is_none_or(|y| y == 0), "{m}");
+                destinations(&c["offer"], &mut mine);
+                // A changed player names only their own hand.
+                for (seat, p) in out["patched"]["players"].as_object().into_iter().flatten() {
+                    if seat != "0" {
+                        assert!(p.get("cards").is_none(), "another player's hand: {m}");
+                    }
+                }
+                for (i, p) in c["players"].as_array().into_iter().flatten().enumerate() {
+                    if i != 0 {
+                        assert!(p.get("cards").is_none(), "another player's hand: {m}");
+                    }
+                }
+            }
             _ => {}
         }
         destinations(out, &mut seen);
@@ -1344,8 +1360,14 @@ async fn a_server_killed_mid_game_continues_from_the_last_acknowledged_move() {
         .await["description"],
         "success"
     );
-    assert_eq!(a.model(g).await, acknowledged_a);
-    assert_eq!(b.model(g).await, acknowledged_b);
+    // The same models, but for their version: a restarted server's
+    // versions are new, so that a page asks for the whole model again.
+    let unversioned = |mut m: Value| {
+        m.as_object_mut().unwrap().remove("version");
+        m
+    };
+    assert_eq!(unversioned(a.model(g).await), unversioned(acknowledged_a));
+    assert_eq!(unversioned(b.model(g).await), unversioned(acknowledged_b));
     // And the game goes on.
     assert_eq!(
         a.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
@@ -1800,8 +1822,9 @@ async fn one_address_trying_many_accounts_is_throttled() {
 /// Issue 57, hole 3: every change pushed each player the whole model,
 /// chat included, and the cap on a connection's queue counted messages:
 /// one seated client that did not read took the server from 221 to 834
-/// MB. Now a model carries the last 50 chat lines, a queue is bounded in
-/// bytes, and a client over it is dropped, its queue freed with it.
+/// MB. Now a model carries the last 50 chat lines, pushes carry what
+/// changed, a queue is bounded in bytes, and a client over it is dropped,
+/// its queue freed with it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
     use ttr_opt::play::journal::MAX_QUEUED_BYTES;
@@ -1839,8 +1862,20 @@ async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
     let (mut slow, _) = tokio_tungstenite::client_async(request, stream)
         .await
         .unwrap();
-    // Bob talks, as fast as the rate limit lets five connections.
-    let line = "x".repeat(500);
+    // Bob talks, as fast as the rate limit lets five connections, in the
+    // longest lines allowed (500 characters of 4 bytes), until the slow
+    // page is dropped: pushes now carry what changed, so only the chat
+    // lines themselves fill its queue (and, first, the sockets' buffers).
+    let line = "\u{1D11E}".repeat(500);
+    // Five talkers and the slow page, once alice's first page is gone.
+    let open = 6;
+    tokio::time::timeout(PATIENCE, async {
+        while s.server.hub().connections() != open {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await
+    .expect("six connections");
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let watch = {
         let (server, stop) = (s.server.clone(), stop.clone());
@@ -1853,11 +1888,12 @@ async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
             most
         })
     };
-    futures_util::future::join_all(talkers.iter_mut().map(|c| {
-        let line = line.clone();
+    let server = s.server.clone();
+    let said = futures_util::future::join_all(talkers.iter_mut().map(|c| {
+        let (line, server) = (line.clone(), server.clone());
         async move {
             let mut sent = 0;
-            while sent < 100 {
+            while sent < 2000 && server.hub().connections() == open {
                 let out = c
                     .ask("sendChat", json!({ "gameId": g, "message": line }))
                     .await;
@@ -1867,9 +1903,15 @@ async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
                     other => panic!("{other}: {out}"),
                 }
             }
+            sent
         }
     }))
     .await;
+    let lines: usize = said.iter().sum();
+    assert!(
+        s.server.hub().connections() < open,
+        "the slow page is still connected"
+    );
     // The slow page was dropped: what it had buffered, then the end.
     let drained = tokio::time::timeout(PATIENCE, async {
         while let Some(Ok(_)) = slow.next().await {}
@@ -1882,10 +1924,10 @@ async fn a_client_that_never_reads_is_dropped_and_its_queue_stays_bounded() {
         most <= MAX_QUEUED_BYTES,
         "{most} bytes queued for one client"
     );
-    // Bob's model carries the last 50 lines of the 500, and their count.
+    // Bob's model carries the last 50 lines of them all, and their count.
     let m = talkers[0].model(g).await;
     assert_eq!(m["chat"].as_array().unwrap().len(), 50);
-    assert_eq!(m["chatLength"], 500);
+    assert_eq!(m["chatLength"], lines);
 }
 
 /// Issue 57, hole 4: uploads had no quota (one account uploaded 150
@@ -2734,25 +2776,26 @@ async fn spectators_see_the_public_game_and_cannot_act() {
         got.iter().any(|m| m["command"] == "buyRoute"),
         "the claims reach the spectator"
     );
-    let mut deck_draws = 0;
+    let (mut deck_draws, mut changes) = (0, 0);
     for m in got.iter().take_while(|m| m["command"] != "gameEnded") {
         let o = &m["output"];
-        if m["command"] == "sendClientModelInformation" {
-            assert_eq!(o["spectator"], true, "{o}");
-            assert_eq!(
-                (&o["cities"], &o["offer"]),
-                (&json!([]), &Value::Null),
-                "{o}"
-            );
+        if m["command"] == "modelChanged" {
+            // What changed for the spectators: never a hand, a ticket, an
+            // offer or a claim of their own.
+            let c = &o["changed"];
+            assert!(c.get("spectator").is_none_or(|x| x == true), "{o}");
+            assert!(c.get("cities").is_none_or(|x| x == &json!([])), "{o}");
+            assert!(c.get("offer").is_none_or(Value::is_null), "{o}");
+            assert!(c.get("claimable").is_none_or(|x| x == &json!([])), "{o}");
+            let whole = c["players"].as_array().into_iter().flatten();
+            let patched = o["patched"]["players"].as_object().into_iter().flatten();
             assert!(
-                o["players"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
+                whole
+                    .chain(patched.map(|(_, p)| p))
                     .all(|p| p.get("cards").is_none()),
                 "{o}"
             );
-            assert_eq!(o["claimable"], json!([]));
+            changes += 1;
         }
         if m["command"] == "drawTrainCard" && o["cardLocation"] == 5 {
             assert_eq!(
@@ -2768,6 +2811,7 @@ async fn spectators_see_the_public_game_and_cannot_act() {
         );
     }
     assert!(deck_draws > 0, "the game had draws from the deck");
+    assert!(changes > 0, "the spectator's view was kept up to date");
 }
 
 /// Issue 57, rematch: once a game is over, the first player to ask opens a
@@ -2829,4 +2873,120 @@ async fn a_rematch_opens_one_new_game_for_the_same_players() {
     assert_eq!(entry["board"], "small");
     assert_eq!(entry["state"], "open");
     assert!(entry["gameName"].as_str().unwrap().ends_with("(rematch)"));
+}
+
+/// What following a client's log as a page does found: the whole models
+/// it was answered, checked against the model kept by the changes pushed.
+#[derive(Debug, Default)]
+struct Followed {
+    /// Whole models answered after the first, each equal to the model kept.
+    checks: usize,
+    /// Changes applied.
+    changes: usize,
+    /// Their bytes, and the whole models' bytes.
+    change_bytes: usize,
+    model_bytes: usize,
+}
+
+/// A model with chat lines as a page keeps them (a line pushed by
+/// `sendChat` has no time).
+fn without_times(m: &Value) -> Value {
+    let mut m = m.clone();
+    if let Some(chat) = m["chat"].as_array_mut() {
+        for line in chat {
+            line.as_object_mut().unwrap().remove("at");
+        }
+    }
+    m
+}
+
+/// Follows `log` as the page does: the whole model answered (`command`:
+/// `sendClientModelInformation`, or `watchGame` for a spectator), then
+/// every `modelChanged` applied and every `sendChat` line added; each
+/// later whole model answered must equal the model so kept.
+fn follow(log: &[Value], command: &str, game: i64) -> Followed {
+    let mut kept: Option<Value> = None;
+    let mut f = Followed::default();
+    for m in log {
+        let out = &m["output"];
+        if out["gameId"] != json!(game) {
+            continue;
+        }
+        let name = m["command"].as_str().unwrap();
+        if name == command && m.get("id").is_some_and(|id| !id.is_null()) {
+            f.model_bytes += out.to_string().len();
+            if let Some(k) = &kept {
+                assert_eq!(
+                    without_times(k),
+                    without_times(out),
+                    "the model kept drifted"
+                );
+                f.checks += 1;
+            }
+            kept = Some(out.clone());
+        } else if name == "modelChanged" {
+            let Some(k) = kept.as_mut() else { continue };
+            f.change_bytes += out.to_string().len();
+            assert!(
+                ttr_opt::play::view::apply(k, out),
+                "a change that does not follow the model kept: {out}"
+            );
+            f.changes += 1;
+        } else if name == "sendChat" {
+            if let Some(chat) = kept.as_mut().and_then(|k| k["chat"].as_array_mut()) {
+                chat.push(json!({ "sender": out["sender"], "message": out["message"] }));
+                let n = kept.as_ref().unwrap()["chatLength"].as_u64().unwrap_or(0);
+                kept.as_mut().unwrap()["chatLength"] = (n + 1).into();
+            }
+        }
+    }
+    f
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pushes_send_what_changed_and_keep_every_view_whole() {
+    let s = server("changes", Some(11)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    let mut carol = Client::register(s.addr, "carol").await;
+    let seen = carol.ask("watchGame", json!({ "gameId": g })).await;
+    assert_eq!(seen["spectator"], true, "{seen}");
+    let out = a
+        .ask("sendChat", json!({ "gameId": g, "message": "good luck" }))
+        .await;
+    assert_eq!(out["description"], "success");
+    play_both(&mut a, &mut b, g, |_, _| true).await;
+    let end = a.model(g).await;
+    assert!(!end["results"].is_null(), "the game ended");
+    // The spectator reads until the end's change, then asks again.
+    loop {
+        let m = carol.wait("modelChanged").await;
+        if m["changed"]["state"] == "over" {
+            break;
+        }
+    }
+    carol.ask("watchGame", json!({ "gameId": g })).await;
+    for (who, log, command) in [
+        ("alice", &a.log, "sendClientModelInformation"),
+        ("bobby", &b.log, "sendClientModelInformation"),
+        ("carol", &carol.log, "watchGame"),
+    ] {
+        let f = follow(log, command, g);
+        assert!(f.checks >= 1 && f.changes >= 10, "{who}: {f:?}");
+        // The changes weigh a small part of whole models (even on this
+        // board of 7 tracks; on the USA board the whole model is 30 times
+        // a change).
+        let per_change = f.change_bytes / f.changes;
+        let per_model = f.model_bytes / (f.checks + 1);
+        assert!(per_change * 4 < per_model, "{who}: {f:?}");
+        // A spectator's changes carry no hand, ticket or offer.
+        if who == "carol" {
+            for m in log.iter().filter(|m| m["command"] == "modelChanged") {
+                let c = &m["output"]["changed"];
+                assert!(c.get("cities").is_none_or(|x| x == &json!([])), "{m}");
+                assert!(c.get("offer").is_none_or(Value::is_null), "{m}");
+                let players = c["players"].as_array().map_or(&[][..], |p| p);
+                assert!(players.iter().all(|p| p.get("cards").is_none()), "{m}");
+            }
+        }
+    }
 }

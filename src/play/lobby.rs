@@ -622,7 +622,7 @@ pub(super) fn start(
 
 /// After a table's seats changed: the lobby to everyone, the game lists
 /// and the views to its players.
-fn push_changed(tables: &Tables, conns: &Conns, batch: &mut Batch, game: GameId) {
+fn push_changed(tables: &mut Tables, conns: &Conns, batch: &mut Batch, game: GameId) {
     push_lobby(tables, conns, batch);
     push_user_games(tables, conns, batch, game);
     tables.push_models(conns, batch, game);

@@ -6,7 +6,7 @@
 //! Every message to a player is built by [`super::view`] from the table
 //! and that player's seat; this part only says whom it goes to.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -94,6 +94,8 @@ pub(super) struct Tables {
     last_id: GameId,
     /// Every player's rating, from the games that ended.
     pub(super) ratings: Ratings,
+    /// What each game's views were last pushed (a push sends the changes).
+    sent: HashMap<GameId, view::Sent>,
 }
 
 impl Tables {
@@ -105,6 +107,7 @@ impl Tables {
             seed: None,
             last_id: 0,
             ratings: Ratings::default(),
+            sent: HashMap::new(),
         }
     }
 
@@ -137,6 +140,7 @@ impl Tables {
     /// Removes a table.
     pub(super) fn remove(&mut self, id: GameId) {
         self.games.remove(&id);
+        self.sent.remove(&id);
     }
 
     /// The id the next game gets: never one given before, even to a game
@@ -183,26 +187,33 @@ impl Tables {
         Ok((t, seat))
     }
 
-    /// Every seated user's own view of the game.
-    pub(super) fn push_models(&self, conns: &Conns, batch: &mut Batch, table: GameId) {
+    /// What changed in each seated user's own view of the game, and in
+    /// the spectators' ([`view::Sent::push`]): every person's seat is
+    /// followed whether or not they are connected, and the spectators'
+    /// while anyone watches (a first spectator gets the whole model).
+    pub(super) fn push_models(&mut self, conns: &Conns, batch: &mut Batch, table: GameId) {
         let Some(t) = self.games.get(&table) else {
             return;
         };
-        for (seat, s) in t.seats.iter().enumerate() {
-            if let Who::User(u) = s.who {
-                conns.send_user(
-                    batch,
-                    u,
-                    None,
-                    "sendClientModelInformation",
-                    &view::model(t, Some(seat)),
-                );
-            }
-        }
+        // A bot's seat has no one to tell.
+        let people = t.seats.iter().enumerate();
+        let mut views: Vec<Option<usize>> = people
+            .filter(|(_, s)| matches!(s.who, Who::User(_)))
+            .map(|(i, _)| Some(i))
+            .collect();
         if conns.watchers(table) > 0 {
-            let mut public = view::model(t, None);
-            public["spectator"] = true.into();
-            conns.send_watchers(batch, table, "sendClientModelInformation", &public);
+            views.push(None);
+        }
+        let sent = self.sent.entry(table).or_default();
+        for (seat, out) in sent.push(t, &views) {
+            match seat {
+                Some(s) => {
+                    if let Who::User(u) = t.seats[s].who {
+                        conns.send_user(batch, u, None, "modelChanged", &out);
+                    }
+                }
+                None => conns.send_watchers(batch, table, "modelChanged", &out),
+            }
         }
     }
 
@@ -286,7 +297,7 @@ impl Tables {
         p: &GameOnly,
     ) -> Result<(), Value> {
         let (t, seat) = self.seated(ask.user, p.game_id)?;
-        let out = view::model(t, Some(seat));
+        let out = view::model(t, Some(seat), self.sent.get(&t.id));
         conns.send(batch, ask.conn, ask.id, "sendClientModelInformation", out);
         Ok(())
     }
@@ -324,8 +335,7 @@ impl Tables {
         if let Some(c) = conns.get_mut(ask.conn) {
             c.watching = Some(t.id);
         }
-        let mut out = view::model(t, None);
-        out["spectator"] = true.into();
+        let out = view::model(t, None, self.sent.get(&t.id));
         conns.send(batch, ask.conn, ask.id, "watchGame", out);
         Ok(())
     }

@@ -9,7 +9,10 @@
 //! [`Event`], whose secrets (the card drawn from the deck, the tickets
 //! offered) go to the player who moved alone.
 
-use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde_json::{json, Map, Value};
 
 use crate::board::{Board, CityId, TicketId};
 use crate::game::event::{Event, Happened, Next, Paid, Source};
@@ -203,9 +206,48 @@ fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
     Value::Array(out)
 }
 
-/// The game as `seat` may see it (`None`: a user not seated, who sees only
-/// what is public): 003's `sendClientModelInformation` output.
-pub fn model(table: &Table, seat: Option<usize>) -> Value {
+/// The game as `seat` may see it (`None`: a spectator, who sees only what
+/// is public): 003's `sendClientModelInformation` output, with the
+/// version of that view the server last pushed (`version`: a later
+/// [`Sent::push`] applies to it).
+pub fn model(table: &Table, seat: Option<usize>, sent: Option<&Sent>) -> Value {
+    let mut out = parts(table, seat);
+    out.insert("description".into(), "success".into());
+    out.insert("rules".into(), rules(table));
+    out.insert(
+        "history".into(),
+        table.history[table.history.len().saturating_sub(HISTORY)..].into(),
+    );
+    out.insert(
+        "chat".into(),
+        table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..]
+            .iter()
+            .map(chat_line)
+            .collect(),
+    );
+    let version = sent.map_or_else(first_version, |s| s.version(seat));
+    out.insert("version".into(), version.into());
+    Value::Object(out)
+}
+
+/// The parts of `seat`'s model (`None`: the spectators') that a push
+/// compares with the last sent: all but the rules (fixed when the game is
+/// made), the history's lines (a push adds the new ones) and the chat's
+/// (each line reaches the players as it is sent).
+fn parts(table: &Table, seat: Option<usize>) -> Map<String, Value> {
+    let mut out = public_parts(table);
+    let mut own = private_parts(table, seat);
+    if let (Some(hand), Some(s)) = (own.remove("hand"), seat) {
+        if let Some(p) = out.get_mut("players").and_then(|p| p.get_mut(s)) {
+            p["cards"] = hand;
+        }
+    }
+    out.extend(own);
+    out
+}
+
+/// What every viewer of the game sees alike: built once for each push.
+fn public_parts(table: &Table) -> Map<String, Value> {
     let board = &table.board.board;
     let game = table.game();
     let phase = match table.phase() {
@@ -218,7 +260,7 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let mut p = json!({
+            json!({
                 "playerId": i,
                 "username": s.name,
                 "order": i,
@@ -231,45 +273,53 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
                 "stations": game.map_or(Vec::new(), |g| g.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect()),
                 "stationsLeft": game.map_or(board.rules.stations.as_ref().map_or(0, |r| r.count()), |g| g.stations_left(i)),
                 "nextStationCost": board.rules.stations.as_ref().and_then(|r| r.costs.get(game.map_or(0, |g| g.players[i].stations.len())).copied()),
-            });
-            if let (Some(g), true) = (game, seat == Some(i)) {
-                p["cards"] = hand(&g.players[i].hand);
-            }
-            p
+            })
         })
         .collect();
-    let mut out = json!({
-        "description": "success",
+    let out = json!({
         "gameId": table.id,
         "gameName": table.name,
         "board": table.board.key,
         "boardName": board.name,
-        "rules": rules(table),
         "state": phase,
         "coach": table.coach,
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
-        "you": seat,
         "players": players,
         "turn": game.map_or(Value::Null, turn),
         "routes": table.board.tracks.iter().map(|&(r, t)| game.and_then(|g| g.owner(r, t))).collect::<Vec<_>>(),
-        "cities": [],
-        "offer": Value::Null,
         "faceUp": game.map_or(Vec::new(), |g| g.face_up().iter().map(|&c| card_name(Some(c))).collect::<Vec<_>>()),
         "deckCount": game.map_or(0, |g| g.deck_len()),
         "discardCount": game.map_or(0, |g| g.discard_len()),
         "destinationDeckCount": game.map_or(0, |g| g.tickets_left()),
         "canDrawWild": game.is_some_and(|g| !g.drawing_second()),
+        "historyLength": table.history.len(),
+        "chatLength": table.chat.len(),
+        "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
+    });
+    match out {
+        Value::Object(map) => map,
+        _ => unreachable!("a model is an object"),
+    }
+}
+
+/// What `seat` alone sees (`None`: the spectators, who see nothing of
+/// their own): its tickets, its offer, what it may do now, the tunnel's
+/// payments if it claims one, and its hand (`hand`, which the model
+/// shows as its player's `cards`).
+fn private_parts(table: &Table, seat: Option<usize>) -> Map<String, Value> {
+    let board = &table.board.board;
+    let game = table.game();
+    let mut out = json!({
+        "you": seat,
+        "cities": [],
+        "offer": Value::Null,
         "canPass": false,
         "claimable": [],
         "tunnel": game.map_or(Value::Null, |g| tunnel(table, g, seat)),
         "stationPayments": [],
-        "history": &table.history[table.history.len().saturating_sub(HISTORY)..],
-        "historyLength": table.history.len(),
-        "chat": table.chat[table.chat.len().saturating_sub(CHAT_PAGE)..].iter().map(chat_line).collect::<Vec<_>>(),
-        "chatLength": table.chat.len(),
-        "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
     });
     if let (Some(g), Some(s)) = (game, seat) {
+        out["hand"] = hand(&g.players[s].hand);
         let done = g.completed_tickets(s);
         out["cities"] = g.players[s]
             .tickets
@@ -296,13 +346,24 @@ pub fn model(table: &Table, seat: Option<usize>) -> Value {
                 out["stationPayments"] = payments(&g.station_payments(s));
             }
         }
+        // Passing is legal only when nothing else is: while the deck or
+        // the discard holds a card, drawing is (and listing every legal
+        // move to find out was the costliest part of a push).
         out["canPass"] = (!g.is_over()
             && !g.in_setup()
             && g.current() == s
+            && g.deck_len() == 0
+            && g.discard_len() == 0
             && g.legal() == [crate::game::rules::Action::Pass])
         .into();
     }
-    out
+    if seat.is_none() {
+        out["spectator"] = true.into();
+    }
+    match out {
+        Value::Object(map) => map,
+        _ => unreachable!("a model is an object"),
+    }
 }
 
 /// 003's `gameEnded` output: every player's final score, its parts, and
@@ -562,4 +623,232 @@ pub fn ticket_completed(table: &Table, event: &Event, ticket: TicketId) -> Value
 pub fn turn_started(table: &Table) -> Value {
     let game = table.game().expect("a move was made");
     json!({ "gameId": table.id, "playerId": game.current(), "lastRound": game.in_last_round() })
+}
+
+/// The first version of every view in this run of the server: its start
+/// time in milliseconds, so that a version a page kept from before a
+/// restart never matches one of this run (the page then asks for the
+/// whole model again).
+fn first_version() -> u64 {
+    static FIRST: OnceLock<u64> = OnceLock::new();
+    *FIRST.get_or_init(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_millis() as u64)
+    })
+}
+
+/// A version no view has had in this run: versions are unique across
+/// views and games, so that a page whose seat moved (a player left an
+/// open game before it) never applies another view's changes.
+fn next_version() -> u64 {
+    static PUSHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    first_version() + PUSHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// What one view of a game (a seat, or the spectators) was last pushed.
+struct SentView {
+    /// The version the next push's changes apply to.
+    version: u64,
+    /// Its own parts ([`private_parts`]) as pushed, the hand apart.
+    own: Map<String, Value>,
+    /// The hand as pushed (a seat's, once dealt).
+    hand: Option<Value>,
+    /// The history's length then.
+    history: usize,
+}
+
+/// What a game's views were last pushed: a push sends each only what
+/// changed since ([`Sent::push`]). Before, every change pushed each
+/// player the whole model (the rules, 60 history lines, 50 chat lines: 10
+/// to 20 KB on the shipped boards), built again for each; building and
+/// writing those was most of the server's CPU under load.
+#[derive(Default)]
+pub struct Sent {
+    /// The parts every view shares ([`public_parts`]), as last pushed.
+    public: Option<Map<String, Value>>,
+    views: HashMap<Option<usize>, SentView>,
+}
+
+impl Sent {
+    /// The version of `seat`'s view (`None`: the spectators') that the
+    /// next push's changes apply to.
+    pub fn version(&self, seat: Option<usize>) -> u64 {
+        self.views
+            .get(&seat)
+            .map_or_else(first_version, |v| v.version)
+    }
+
+    /// `modelChanged` for each of `views` (a seat, or `None`: the
+    /// spectators) whose model changed since the last push: what
+    /// changed, applied by [`apply`] to the model of version `base`,
+    /// gives the model of version `version`. Each key of `changed`
+    /// replaces the model's; `patched` names, for a list that kept its
+    /// length (the players, the tracks' owners), the items that changed
+    /// by index (an object's changed keys, another value whole);
+    /// `historyAdded` lines are appended to `history`, of which the model
+    /// keeps the last [`HISTORY`]. A view pushed for the first time gets
+    /// every part. The views not named are forgotten (a seat that left, or
+    /// spectators no longer there): their next push sends every part.
+    pub fn push(&mut self, table: &Table, views: &[Option<usize>]) -> Vec<(Option<usize>, Value)> {
+        self.views.retain(|v, _| views.contains(v));
+        let public = public_parts(table);
+        let shared = self.public.as_ref().map(|old| diff(old, &public));
+        let mut out = Vec::new();
+        for &seat in views {
+            let mut own = private_parts(table, seat);
+            let hand = own.remove("hand");
+            let view = self.views.get_mut(&seat);
+            let (mut changed, mut patched, added, base) = match (view, &shared) {
+                (Some(view), Some((changed, patched))) => {
+                    let (c, p) = diff(&view.own, &own);
+                    let (mut changed, mut patched) = (changed.clone(), patched.clone());
+                    changed.extend(c);
+                    patched.extend(p);
+                    let added = table.history.get(view.history..).unwrap_or(&[]);
+                    (changed, patched, added, view.version)
+                }
+                _ => {
+                    let mut changed = public.clone();
+                    changed.extend(own.clone());
+                    let h = &table.history[table.history.len().saturating_sub(HISTORY)..];
+                    changed.insert("history".into(), h.into());
+                    (changed, Map::new(), &[][..], first_version())
+                }
+            };
+            let old_hand = self.views.get(&seat).and_then(|v| v.hand.as_ref());
+            if let (Some(h), Some(s)) = (&hand, seat) {
+                if let Some(p) = changed.get_mut("players").and_then(|p| p.get_mut(s)) {
+                    p["cards"] = h.clone();
+                } else if old_hand != Some(h) {
+                    let items = patched.entry("players").or_insert_with(|| json!({}));
+                    let item = &mut items[s.to_string()];
+                    if item.is_null() {
+                        *item = json!({});
+                    }
+                    item["cards"] = h.clone();
+                }
+            }
+            if changed.is_empty() && patched.is_empty() && added.is_empty() {
+                continue;
+            }
+            let version = next_version();
+            let mut change = json!({ "gameId": table.id, "base": base, "version": version });
+            if !changed.is_empty() {
+                change["changed"] = Value::Object(changed);
+            }
+            if !patched.is_empty() {
+                change["patched"] = Value::Object(patched);
+            }
+            if !added.is_empty() {
+                change["historyAdded"] = added.into();
+            }
+            self.views.insert(
+                seat,
+                SentView {
+                    version,
+                    own,
+                    hand,
+                    history: table.history.len(),
+                },
+            );
+            out.push((seat, change));
+        }
+        self.public = Some(public);
+        out
+    }
+}
+
+/// The keys of `new` that differ from `old`'s: those replaced whole, and
+/// the lists patched item by item ([`patch`]).
+fn diff(
+    old: &Map<String, Value>,
+    new: &Map<String, Value>,
+) -> (Map<String, Value>, Map<String, Value>) {
+    let (mut changed, mut patched) = (Map::new(), Map::new());
+    for (key, value) in new {
+        match old.get(key) {
+            Some(o) if o == value => {}
+            Some(o) => match patch(o, value) {
+                Some(p) => {
+                    patched.insert(key.clone(), Value::Object(p));
+                }
+                None => {
+                    changed.insert(key.clone(), value.clone());
+                }
+            },
+            None => {
+                changed.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    (changed, patched)
+}
+
+/// The items of list `new` that differ from `old`'s, by index (an
+/// object's changed keys, any other value whole), or `None` when the
+/// lists differ in length, or an object lost a key: then the list is
+/// sent whole. A move changes one player's counts and one track's owner:
+/// the whole lists were most of a change's bytes.
+fn patch(old: &Value, new: &Value) -> Option<Map<String, Value>> {
+    let (Value::Array(old), Value::Array(new)) = (old, new) else {
+        return None;
+    };
+    if old.len() != new.len() {
+        return None;
+    }
+    let mut out = Map::new();
+    for (i, (o, n)) in old.iter().zip(new).enumerate() {
+        if o == n {
+            continue;
+        }
+        let item = match (o, n) {
+            (Value::Object(o), Value::Object(n)) => {
+                if o.keys().any(|k| !n.contains_key(k)) {
+                    return None;
+                }
+                let keys = n.iter().filter(|(k, v)| o.get(*k) != Some(v));
+                Value::Object(keys.map(|(k, v)| (k.clone(), v.clone())).collect())
+            }
+            (Value::Object(_), _) | (_, Value::Object(_)) => return None,
+            _ => n.clone(),
+        };
+        out.insert(i.to_string(), item);
+    }
+    Some(out)
+}
+
+/// Applies `modelChanged`'s output to `model`, as a page does: the
+/// protocol's meaning of a change, kept beside [`Sent::push`] so that the
+/// tests check one against the other. False (and `model` untouched) if
+/// the change does not follow it.
+pub fn apply(model: &mut Value, change: &Value) -> bool {
+    if model["version"] != change["base"] || model["gameId"] != change["gameId"] {
+        return false;
+    }
+    if let (Some(m), Some(c)) = (model.as_object_mut(), change["changed"].as_object()) {
+        for (k, v) in c {
+            m.insert(k.clone(), v.clone());
+        }
+    }
+    for (key, items) in change["patched"].as_object().into_iter().flatten() {
+        for (i, item) in items.as_object().into_iter().flatten() {
+            let Some(slot) = i.parse::<usize>().ok().and_then(|i| model[key].get_mut(i)) else {
+                continue;
+            };
+            match (slot.as_object_mut(), item.as_object()) {
+                (Some(o), Some(keys)) => o.extend(keys.clone()),
+                _ => *slot = item.clone(),
+            }
+        }
+    }
+    if let Some(added) = change["historyAdded"].as_array() {
+        if let Some(h) = model["history"].as_array_mut() {
+            h.extend(added.iter().cloned());
+            let extra = h.len().saturating_sub(HISTORY);
+            h.drain(..extra);
+        }
+    }
+    model["version"] = change["version"].clone();
+    true
 }

@@ -197,10 +197,23 @@ impl Client {
         c
     }
 
+    /// [`Client::ask`], asked again after a pause while the answer is
+    /// "too many messages": a client that plays as fast as the server
+    /// answers (pushes are small now) meets the rate limit.
+    pub async fn ask_paced(&mut self, command: &str, parameters: Value) -> Value {
+        loop {
+            let out = self.ask(command, parameters.clone()).await;
+            if out["description"] != "too many messages" {
+                return out;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// The latest model of `game` (asked for, so it is current).
     pub async fn model(&mut self, game: i64) -> Value {
         let m = self
-            .ask("sendClientModelInformation", json!({ "gameId": game }))
+            .ask_paced("sendClientModelInformation", json!({ "gameId": game }))
             .await;
         assert_eq!(m["description"], "success", "{m}");
         m
@@ -220,7 +233,7 @@ pub async fn play_out(c: &mut Client, g: i64) -> Value {
         if !m["offer"].is_null() {
             let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
             let out = c
-                .ask(
+                .ask_paced(
                     "selectDestinations",
                     json!({ "gameId": g, "destinationsSelected": keep }),
                 )
@@ -231,18 +244,18 @@ pub async fn play_out(c: &mut Client, g: i64) -> Value {
         let turn = &m["turn"];
         if turn["playerId"].as_u64() != Some(me) || turn["phase"] == "setup" {
             // Someone else moves: wait for news.
-            c.wait("sendClientModelInformation").await;
+            c.wait("modelChanged").await;
             continue;
         }
         let out = if m["canPass"] == true {
-            c.ask("passTurn", json!({ "gameId": g })).await
+            c.ask_paced("passTurn", json!({ "gameId": g })).await
         } else if let (Some(claim), "turn") =
             (m["claimable"].get(0), turn["phase"].as_str().unwrap())
         {
             let pay = &claim["payments"][0];
-            c.ask("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
+            c.ask_paced("buyRoute", json!({ "gameId": g, "routeIndex": claim["routeIndex"], "trainColor": pay["color"], "numberOfWilds": pay["minWilds"] })).await
         } else if m["deckCount"].as_u64().unwrap() > 0 {
-            c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            c.ask_paced("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
                 .await
         } else {
             let i = m["faceUp"]
@@ -252,10 +265,10 @@ pub async fn play_out(c: &mut Client, g: i64) -> Value {
                 .position(|x| x != "wild" || m["canDrawWild"] == true);
             match i {
                 Some(i) => {
-                    c.ask("drawTrainCard", json!({ "gameId": g, "cardLocation": i }))
+                    c.ask_paced("drawTrainCard", json!({ "gameId": g, "cardLocation": i }))
                         .await
                 }
-                None => c.ask("getDestinations", json!({ "gameId": g })).await,
+                None => c.ask_paced("getDestinations", json!({ "gameId": g })).await,
             }
         };
         assert_eq!(out["description"], "success", "{out} in {m}");

@@ -1,8 +1,10 @@
 // play.js: the page of `ttr-opt play` (docs/play.md). Login and register
 // go through POST /api/login and /api/register (they set the session
 // cookie), then everything else goes over the WebSocket at /ws. The game
-// view is drawn from the last sendClientModelInformation the server
-// pushed; other pushes only add a short notice. The map is map.js's
+// view is drawn from the model: the whole one (sendClientModelInformation,
+// or watchGame for a spectator) when the game is opened, then kept by the
+// changes the server pushes (modelChanged, applied by applyChanges); other
+// pushes only add a short notice. The map is map.js's
 // TtrMap, drawn from GET /api/games/{id}/board.
 //
 // Hooks for browser tests (stable ids and data attributes):
@@ -449,6 +451,12 @@ function handle(command, out, mine) {
         renderGame();
       }
       break;
+    case "modelChanged":
+      if (out.gameId === play.gameId && play.model) {
+        if (applyChanges(play.model, out)) renderGame();
+        else refreshModel();
+      }
+      break;
     case "startGame":
       if (out.gameId === play.gameId) {
         notice("The game has started: choose your tickets.");
@@ -597,6 +605,31 @@ function hashGame() {
 function hashOf(kind) {
   const m = new RegExp(`^#${kind}=(\\d+)$`).exec(location.hash);
   return m ? Number(m[1]) : null;
+}
+
+/// The lines of history a model keeps (the server's view::HISTORY).
+const HISTORY = 60;
+
+/// Applies a push of what changed (modelChanged) to the model it follows
+/// (the one of version `base`), as the server's view::apply: each changed
+/// key replaces the model's; a patched list's items change by index (an
+/// object's keys, or another value whole); the history's new lines are
+/// added. False if the model is not that version (a push missed while
+/// disconnected): ask for the whole model.
+function applyChanges(model, change) {
+  if (model.version !== change.base) return false;
+  Object.assign(model, change.changed || {});
+  for (const [key, items] of Object.entries(change.patched || {})) {
+    for (const [i, item] of Object.entries(items)) {
+      const slot = model[key] && model[key][i];
+      const isObject = (x) => x !== null && typeof x === "object" && !Array.isArray(x);
+      if (isObject(slot) && isObject(item)) Object.assign(slot, item);
+      else if (model[key]) model[key][i] = item;
+    }
+  }
+  if (change.historyAdded) model.history = (model.history || []).concat(change.historyAdded).slice(-HISTORY);
+  model.version = change.version;
+  return true;
 }
 
 /// Asks for the shown game's model again: as its player, or as a spectator.
