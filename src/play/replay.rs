@@ -12,7 +12,7 @@
 //! once the game is over, and a player's cards never are.
 //!
 //! The shipped game of four bots on the USA board (267 moves) replays in
-//! about a millisecond into 35 KB; the answer is asked for by every player
+//! about a millisecond into about 35 KB; the answer is asked for by every player
 //! and spectator, under the server's lock, so it is built once, when first
 //! asked, and kept with the table ([`Table::replay`]).
 
@@ -80,8 +80,82 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::game::rules::Action;
     use crate::game::saved::SavedGame;
+    use crate::game::simulate;
     use crate::play::table::{TableBoard, COLORS};
+
+    /// A table playing `moves` from `seed` on `board`, with `seats` seats.
+    fn table_of(board: TableBoard, seats: usize, seed: u64, moves: &[(usize, Action)]) -> Table {
+        let mut table = Table::new(1, "g".into(), 1, "a".into(), COLORS[0], Arc::new(board), 0);
+        for (i, &color) in COLORS.iter().enumerate().take(seats).skip(1) {
+            let mut seat = table.seats[0].clone();
+            (seat.name, seat.color) = (format!("p{i}"), color);
+            table.seats.push(seat);
+        }
+        table.start(seed).unwrap();
+        for (seat, action) in moves {
+            table.act(*seat, action).unwrap();
+        }
+        table
+    }
+
+    /// Bots' games on Europe until one builds stations and claims tunnels:
+    /// the replay names each station's city, in the order built, and each
+    /// tunnel claimed, and the line of a tunnel's claim names the cards
+    /// it turned (public), never the cards drawn from the deck.
+    #[test]
+    fn stations_and_tunnels_replay_on_europe() {
+        let (_, text) = crate::board::SHIPPED
+            .iter()
+            .find(|(k, _)| *k == "europe")
+            .unwrap();
+        let board = crate::board::Board::from_json(text, "europe").unwrap();
+        assert!(board.rules.stations.is_some());
+        let played = (0..40)
+            .map(|seed| {
+                (
+                    seed,
+                    simulate::play(&board, &["greedy"; 3], 0, seed).unwrap(),
+                )
+            })
+            .find(|(_, p)| p.used.stations_built > 0 && p.used.tunnels_claimed > 0);
+        let (seed, played) = played.expect("a game with stations and tunnels");
+        let table = table_of(
+            TableBoard::new("europe".into(), String::new(), String::new(), board),
+            3,
+            seed,
+            &played.actions,
+        );
+        let out = replay(&table).unwrap();
+        let moves = out["moves"].as_array().unwrap();
+        let game = table.game().unwrap();
+        for seat in 0..3 {
+            let built: Vec<usize> = moves
+                .iter()
+                .filter(|m| m["seat"] == seat)
+                .filter_map(|m| m["cityIndex"].as_u64().map(|c| c as usize))
+                .collect();
+            let held: Vec<usize> = game.players[seat].stations.iter().map(|c| c.0).collect();
+            assert_eq!(built, held, "seat {seat}");
+        }
+        let tunnels = moves
+            .iter()
+            .filter(|m| m["text"].as_str().unwrap().contains("the tunnel turned"))
+            .count();
+        assert_eq!(tunnels as u32, played.used.tunnels_claimed);
+        for (m, (_, action)) in moves.iter().zip(&played.actions) {
+            if *action == Action::DrawDeck {
+                assert!(
+                    m["text"]
+                        .as_str()
+                        .unwrap()
+                        .ends_with("drew a card from the deck"),
+                    "{m}"
+                );
+            }
+        }
+    }
 
     /// The shipped game of four bots on the USA board (`data/games`), at a
     /// table: its replay has an entry a move and stays small, and the
@@ -90,17 +164,8 @@ mod tests {
     fn a_whole_usa_game_replays_compactly() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/games/usa-bots.json");
         let (board, text, saved) = SavedGame::load(std::path::Path::new(path)).unwrap();
-        let board = Arc::new(TableBoard::new("usa".into(), String::new(), text, board));
-        let mut table = Table::new(1, "g".into(), 1, "a".into(), COLORS[0], board, 0);
-        for (i, name) in saved.seat_names().into_iter().enumerate().skip(1) {
-            let mut seat = table.seats[0].clone();
-            (seat.name, seat.color) = (name, COLORS[i]);
-            table.seats.push(seat);
-        }
-        table.start(saved.seed).unwrap();
-        for (seat, action) in &saved.moves {
-            table.act(*seat, action).unwrap();
-        }
+        let board = TableBoard::new("usa".into(), String::new(), text, board);
+        let table = table_of(board, saved.seats.len(), saved.seed, &saved.moves);
         let started = std::time::Instant::now();
         let out = replay(&table).unwrap();
         let took = started.elapsed();
