@@ -11,7 +11,8 @@ slides through it:
 - the marker on the review's curve stands at the turn of the player who
   made the move shown, and moves with the slider; a click on the curve
   moves the slider to the turn clicked;
-- closing the replay gives the final board back.
+- closing the replay gives the final board back;
+- a spectator of the finished game replays it the same way.
 
 Expected values come from the server, asked over a WebSocket opened with
 the browser's own session (getReplay, getReview and the final model).
@@ -122,6 +123,7 @@ def check_move(driver, replay, review, at):
 
 def test_replay_slider_map_and_curve(server, tmp_path_factory):
     driver = chromium(tmp_path_factory.mktemp("profile-replay"))
+    drivers = [driver]
     try:
         register(driver, server, "rhea", "correct horse 8")
         driver.find_element(By.ID, "create-game-button").click()
@@ -224,5 +226,22 @@ def test_replay_slider_map_and_curve(server, tmp_path_factory):
         wait(driver, lambda d: not shown(d, "replay-controls"), "the replay closed")
         assert claimed_on_map(driver) == final_claims
         assert marker(driver) is None
+
+        # A spectator of the finished game replays it too (no review, so no curve).
+        watcher = chromium(tmp_path_factory.mktemp("profile-replay-watcher"))
+        drivers.append(watcher)
+        register(watcher, server, "sven", "correct horse 9")
+        watcher.get(server + f"/#watch={game_id}")
+        wait(watcher, lambda d: (model(d) or {}).get("spectator") is True and shown(d, "replay"), "the spectator's replay panel")
+        assert not shown(watcher, "review")
+        watcher.find_element(By.ID, "replay-open").click()
+        shown_at(watcher, 0)
+        assert claimed_on_map(watcher) == {}
+        slide(watcher, middle)
+        assert claimed_on_map(watcher) == claimed_until(replay, middle)
+        assert text(watcher, "replay-move") == f"Move {middle + 1} of {len(moves)}: {moves[middle]['text']}"
+        slide(watcher, len(moves) - 1)
+        assert claimed_on_map(watcher) == final_claims
     finally:
-        driver.quit()
+        for d in drivers:
+            d.quit()
