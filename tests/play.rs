@@ -1522,6 +1522,7 @@ async fn hostile_messages_are_answered_and_break_nothing() {
         "loadGameState",
         "getCoach",
         "getReview",
+        "getReplay",
         "getHistory",
         "getChat",
         "watchGame",

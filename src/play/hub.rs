@@ -372,6 +372,7 @@ impl Hub {
             Command::StartGame(p) => lobby::start(tables, conns, batch, ask, p),
             Command::Model(p) => tables.model(conns, batch, ask, p),
             Command::GetHistory(p) => tables.lines(conns, batch, (ask, false), p),
+            Command::GetReplay(p) => tables.replay(conns, batch, ask, p),
             Command::GetChat(p) => tables.lines(conns, batch, (ask, true), p),
             Command::WatchGame(p) => tables.watch(conns, batch, ask, p),
             Command::Rematch(p) => lobby::rematch(tables, (accounts, conns), batch, ask, p),

@@ -16,6 +16,8 @@
 //!   sends anything);
 //! - [`coach`]: the coach's plan and the review after the end, computed
 //!   on a thread of their own;
+//! - [`replay`]: a finished game move by move (`getReplay`), public
+//!   information only;
 //! - [`accounts`]: registration rules, Argon2id hashes, session tokens,
 //!   login throttling;
 //! - [`journal`]: commit, then tell: the path of every change to disk and
@@ -34,6 +36,7 @@ pub mod load;
 pub mod lobby;
 pub mod protocol;
 pub mod ratings;
+pub mod replay;
 pub mod saves;
 pub mod sessions;
 pub mod store;

@@ -88,7 +88,7 @@ pub mod description {
     pub const COACH_OFF: &str = "coach is off in this game";
     /// `getCoach` before the game started.
     pub const NOT_STARTED: &str = "game has not started";
-    /// `getReview` before the game is over.
+    /// `getReview` or `getReplay` before the game is over.
     pub const NOT_OVER: &str = "game is not over";
     /// `getCoach` or `getReview` while the coach has too much queued.
     pub const COACH_BUSY: &str = "coach is busy, try again";
@@ -394,6 +394,8 @@ pub enum Name {
     GetCoach,
     /// `getReview`.
     GetReview,
+    /// `getReplay`.
+    GetReplay,
     /// `listSessions`.
     ListSessions,
     /// `revokeSession`.
@@ -418,7 +420,7 @@ pub enum Name {
 
 impl Name {
     /// Every command with its name on the wire.
-    const ALL: [(Name, &'static str); 34] = [
+    const ALL: [(Name, &'static str); 35] = [
         (Name::Login, "login"),
         (Name::Register, "register"),
         (Name::Logout, "logout"),
@@ -443,6 +445,7 @@ impl Name {
         (Name::LoadGameState, "loadGameState"),
         (Name::GetCoach, "getCoach"),
         (Name::GetReview, "getReview"),
+        (Name::GetReplay, "getReplay"),
         (Name::ListSessions, "listSessions"),
         (Name::RevokeSession, "revokeSession"),
         (Name::RevokeOtherSessions, "revokeOtherSessions"),
@@ -524,6 +527,8 @@ pub enum Command {
     GetCoach(GameOnly),
     /// `getReview`.
     GetReview(GameOnly),
+    /// `getReplay`.
+    GetReplay(GameOnly),
     /// `listSessions`.
     ListSessions,
     /// `revokeSession`.
@@ -635,6 +640,7 @@ impl Command {
             })?),
             Name::GetCoach => Command::GetCoach(read(req)?),
             Name::GetReview => Command::GetReview(read(req)?),
+            Name::GetReplay => Command::GetReplay(read(req)?),
             Name::ListSessions => Command::ListSessions,
             Name::RevokeSession => Command::RevokeSession(read(req)?),
             Name::RevokeOtherSessions => Command::RevokeOtherSessions,
@@ -661,6 +667,7 @@ impl Command {
             | Command::SaveGameState(p)
             | Command::GetCoach(p)
             | Command::GetReview(p)
+            | Command::GetReplay(p)
             | Command::WatchGame(p)
             | Command::Rematch(p) => Some(p.game_id),
             Command::GetHistory(p) | Command::GetChat(p) => Some(p.game_id),

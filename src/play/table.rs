@@ -189,6 +189,9 @@ pub struct Table {
     pub coach: bool,
     /// The review once the game is over: computed on the first request.
     pub review: ReviewSlot,
+    /// The replay once the game is over ([`super::replay`]): built on the
+    /// first request, then the answer everyone gets.
+    pub replay: std::sync::OnceLock<Arc<serde_json::Value>>,
     /// The rematch its players were offered, once one asked (held in
     /// memory only: after a restart a rematch asked again opens another).
     pub rematch: Option<GameId>,
@@ -238,6 +241,7 @@ impl Table {
             bot_pending: false,
             coach: false,
             review: ReviewSlot::None,
+            replay: std::sync::OnceLock::new(),
             rematch: None,
         }
     }
@@ -347,62 +351,7 @@ impl Table {
         let event = game.apply(seat, action)?;
         let game = &*game;
         let name = &self.seats[seat].name;
-        let board = &self.board.board;
-        let line = match &event.happened {
-            Happened::Drew(draw) => match draw.from {
-                Source::FaceUp { .. } => {
-                    format!("{name} took a face-up {}", card_name(Some(draw.card)))
-                }
-                Source::Deck => format!("{name} drew a card from the deck"),
-            },
-            Happened::TicketsOffered(_) => format!("{name} drew destination tickets"),
-            Happened::TicketsKept { kept, .. } => {
-                format!(
-                    "{name} kept {}",
-                    counted(kept.len() as u32, "destination ticket")
-                )
-            }
-            Happened::Claimed(c) => {
-                let r = board.route(c.route);
-                let mut paid = Vec::new();
-                if let Some((colour, n)) = c.paid.cards {
-                    paid.push(format!("{n} {colour}"));
-                }
-                if c.paid.locomotives > 0 {
-                    paid.push(format!("{} wild", c.paid.locomotives));
-                }
-                // A tunnel's turned cards are public: every player reads them here.
-                let tunnel = if c.turned.is_empty() {
-                    String::new()
-                } else {
-                    format!("; the tunnel turned {}", turned(&c.turned))
-                };
-                format!(
-                    "{name} claimed {} ({} track, {}, {}) with {}{tunnel}",
-                    board.route_label(c.route),
-                    r.tracks[c.track],
-                    counted(r.length, "car"),
-                    counted(r.points, "point"),
-                    paid.join(" + ")
-                )
-            }
-            Happened::TunnelDrawn(t) => format!(
-                "{name} tried the tunnel {}: the cards turned ({}) ask for {} more",
-                board.route_label(t.route),
-                turned(&t.turned),
-                counted(t.required, "card")
-            ),
-            Happened::TunnelGivenUp(t) => format!(
-                "{name} gave up the tunnel {} (the cards turned, {}, asked for {} more)",
-                board.route_label(t.route),
-                turned(&t.turned),
-                counted(t.required, "card")
-            ),
-            Happened::StationBuilt { city, .. } => {
-                format!("{name} built a station in {}", board.city(*city).name)
-            }
-            Happened::Passed => format!("{name} passed: no move was possible"),
-        };
+        let line = move_line(&self.board.board, name, &event);
         self.history.push(line);
         // Only a claim can begin the last round on a board of more than 2
         // cars; the history has always told it after a claim alone.
@@ -529,6 +478,67 @@ impl Table {
             seat: *seat,
             action: Move::from(a).to_json(),
         })
+    }
+}
+
+/// A move's line of history, in words every player may read: the card a
+/// draw took from the deck and the tickets kept are not named (the
+/// replay, [`super::replay`], tells each move by this same line).
+pub fn move_line(board: &Board, name: &str, event: &Event) -> String {
+    match &event.happened {
+        Happened::Drew(draw) => match draw.from {
+            Source::FaceUp { .. } => {
+                format!("{name} took a face-up {}", card_name(Some(draw.card)))
+            }
+            Source::Deck => format!("{name} drew a card from the deck"),
+        },
+        Happened::TicketsOffered(_) => format!("{name} drew destination tickets"),
+        Happened::TicketsKept { kept, .. } => {
+            format!(
+                "{name} kept {}",
+                counted(kept.len() as u32, "destination ticket")
+            )
+        }
+        Happened::Claimed(c) => {
+            let r = board.route(c.route);
+            let mut paid = Vec::new();
+            if let Some((colour, n)) = c.paid.cards {
+                paid.push(format!("{n} {colour}"));
+            }
+            if c.paid.locomotives > 0 {
+                paid.push(format!("{} wild", c.paid.locomotives));
+            }
+            // A tunnel's turned cards are public: every player reads them here.
+            let tunnel = if c.turned.is_empty() {
+                String::new()
+            } else {
+                format!("; the tunnel turned {}", turned(&c.turned))
+            };
+            format!(
+                "{name} claimed {} ({} track, {}, {}) with {}{tunnel}",
+                board.route_label(c.route),
+                r.tracks[c.track],
+                counted(r.length, "car"),
+                counted(r.points, "point"),
+                paid.join(" + ")
+            )
+        }
+        Happened::TunnelDrawn(t) => format!(
+            "{name} tried the tunnel {}: the cards turned ({}) ask for {} more",
+            board.route_label(t.route),
+            turned(&t.turned),
+            counted(t.required, "card")
+        ),
+        Happened::TunnelGivenUp(t) => format!(
+            "{name} gave up the tunnel {} (the cards turned, {}, asked for {} more)",
+            board.route_label(t.route),
+            turned(&t.turned),
+            counted(t.required, "card")
+        ),
+        Happened::StationBuilt { city, .. } => {
+            format!("{name} built a station in {}", board.city(*city).name)
+        }
+        Happened::Passed => format!("{name} passed: no move was possible"),
     }
 }
 

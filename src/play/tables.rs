@@ -373,6 +373,42 @@ impl Tables {
         Ok(())
     }
 
+    /// `getReplay`: the finished game move by move ([`super::replay`]),
+    /// for its players and for the connections watching it (everything in
+    /// it is public once the game is over). Built on the first request and
+    /// kept.
+    pub(super) fn replay(
+        &self,
+        conns: &Conns,
+        batch: &mut Batch,
+        ask: Ask,
+        p: &GameOnly,
+    ) -> Result<(), Value> {
+        let t = self
+            .games
+            .get(&p.game_id)
+            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let watching = conns.get(ask.conn).and_then(|c| c.watching) == Some(t.id);
+        if t.seat_of(ask.user).is_none() && !watching {
+            return Err(protocol::described(d::NOT_IN_GAME));
+        }
+        if t.phase() != Phase::Over {
+            return Err(protocol::described(d::NOT_OVER));
+        }
+        let out = match t.replay.get() {
+            Some(done) => done.clone(),
+            None => {
+                let built = super::replay::replay(t).map_err(|e| {
+                    eprintln!("ttr-opt play: game {}: no replay: {e}", t.id);
+                    protocol::described(d::SERVER_ERROR)
+                })?;
+                t.replay.get_or_init(|| Arc::new(built)).clone()
+            }
+        };
+        conns.send(batch, ask.conn, ask.id, "getReplay", (*out).clone());
+        Ok(())
+    }
+
     /// A move command of a person: read into the rules engine's action,
     /// then played as [`Tables::play`] plays it.
     pub(super) fn game_move(

@@ -56,6 +56,14 @@
 //   #review[data-state=pending|done|error]  after the game: #review-status,
 //     #review-curve polyline[data-player-id] (one point per turn), #review-players
 //     li[data-player-id][data-final][data-single] with .loss items (the costliest turns)
+//   #replay[data-state=closed|pending|open|error]  once the game is over (players and
+//     spectators): #replay-open, #replay-status; #replay-controls: #replay-slider (a range
+//     over the move indexes), #replay-prev, #replay-next (also ← →), #replay-close,
+//     #replay-move[data-index][data-seat] (the move in words), #replay-players
+//     li[data-player-id][data-points][data-trains-left][data-card-count]
+//     [data-destination-count] (totals after it); while open, #map draws the tracks
+//     and stations as they stood then; #review-curve line.replay-marker[data-player-id]
+//     [data-turn] marks the mover's turn, and a click on the curve replays that turn
 //   #create-coach      the Create Game overlay's "allow the coach" checkbox
 //   #offer-modal       ticket choice: #offer-list input[type=checkbox][data-index],
 //                      #offer-min, #offer-submit
@@ -114,6 +122,9 @@ const play = {
   seenChat: 0,
   coach: null,        // {gameId, historyLength, out} (out null while thinking)
   reviews: new Map(), // gameId -> getReview output, or "pending"
+  replays: new Map(), // gameId -> getReplay output, "pending", or {error}
+  replay: null,       // the replay shown: {gameId, at} (at: the move index), or null
+  curve: null,        // the review curve's scale: {x, turns, top, bottom}
 };
 window.play = play;
 
@@ -526,6 +537,10 @@ function handle(command, out, mine) {
       play.reviews.set(out.gameId, out);
       if (out.gameId === play.gameId && play.model) renderReview(play.model);
       break;
+    case "getReplay":
+      play.replays.set(out.gameId, out);
+      if (out.gameId === play.gameId && play.model) showReplay(play.model);
+      break;
     case "sendChat":
       if (out.gameId === play.gameId && play.model) {
         const chat = play.model.chat || (play.model.chat = []);
@@ -698,6 +713,7 @@ function goGame(gameId) {
 }
 
 function closeGame() {
+  play.replay = null;
   play.gameId = null;
   play.model = null;
   play.board = null;
@@ -1346,7 +1362,8 @@ function drawBoard() {
     map.replaceChildren();
     return;
   }
-  const m = play.model && play.model.gameId === play.gameId ? play.model : null;
+  // While a finished game is replayed, the map shows it as it stood then.
+  const m = replayed(play.model && play.model.gameId === play.gameId ? play.model : null);
   const claimable = claimableMap();
   const ticketCities = new Set();
   for (const t of (m && m.cities) || []) { ticketCities.add(t.cityIndex1); ticketCities.add(t.cityIndex2); }
@@ -1801,6 +1818,7 @@ function renderResults(m) {
     }
   });
   renderReview(m);
+  renderReplay(m);
 }
 
 /// A player's stations at the end: the points of those unbuilt, where the
@@ -1933,6 +1951,12 @@ function renderReview(m) {
   }));
 }
 
+/// A seat's colour on the review's white curve: pale colours darkened.
+function curveColour(player) {
+  const stroke = TtrMap.colour(player ? player.color : "gray");
+  return { [TtrMap.colour("white")]: "#8a8a8a", [TtrMap.colour("yellow")]: "#b08d00" }[stroke] || stroke;
+}
+
 /// The curve of the review: x the player's turn, y the best final score
 /// still reachable; one polyline a player, the final score dashed.
 function drawReviewCurve(svg, review, m) {
@@ -1963,9 +1987,7 @@ function drawReviewCurve(svg, review, m) {
   svg.append(el("text", { x: W - R, y: H - 2, "text-anchor": "end" }, "the player's turn"));
   for (const p of review.players) {
     const player = m.players.find((q) => q.playerId === p.seat);
-    const stroke = TtrMap.colour(player ? player.color : "gray");
-    // Pale colours darkened, to be seen on white.
-    const dark = { [TtrMap.colour("white")]: "#8a8a8a", [TtrMap.colour("yellow")]: "#b08d00" }[stroke] || stroke;
+    const dark = curveColour(player);
     svg.append(el("line", { x1: L, x2: W - R, y1: y(p.network_score), y2: y(p.network_score), stroke: dark, "stroke-width": 1, "stroke-dasharray": "5 4", "data-final-of": p.seat }));
     const line = el("polyline", {
       points: p.turns.map((t) => `${x(t.turn).toFixed(1)},${y(t.best).toFixed(1)}`).join(" "),
@@ -1974,6 +1996,177 @@ function drawReviewCurve(svg, review, m) {
     line.append(el("title", {}, `${p.name}: from ${p.turns.length ? p.turns[0].best : "–"} to a final ${p.network_score}`));
     svg.append(line);
   }
+  play.curve = { gameId: m.gameId, review, x, y, turns, top: T, bottom: H - B };
+  drawReplayMarker();
+}
+
+// ---- The replay ----------------------------------------------------------------------
+// A finished game move by move (getReplay: public information only): a
+// slider over the moves; the map, the move's line and every player's totals
+// as they stood after it; a marker on the review's curve at the mover's turn.
+
+/// Asks for the replay once per finished game (the server builds it once).
+function requestReplay(gameId) {
+  const r = play.replays.get(gameId);
+  if (r && !r.error) return;
+  play.replays.set(gameId, "pending");
+  send("getReplay", { gameId }, { background: true, quiet: true }).then((out) => {
+    if (out && ok(out)) return; // handle() stored it
+    if (play.replays.get(gameId) === "pending") {
+      play.replays.set(gameId, { error: out ? describe("getReplay", out) : "no answer: try again" });
+      if (play.model && play.model.gameId === gameId) renderReplay(play.model);
+    }
+  });
+}
+
+/// The replay of the game shown, once loaded (null before, or for another game).
+function replayOf(m) {
+  const r = m && play.replays.get(m.gameId);
+  return r && Array.isArray(r.moves) ? r : null;
+}
+
+/// Opens the replay of the game shown at move `at` (its first move when
+/// not given): asks for it the first time.
+function openReplay(at) {
+  const m = play.model;
+  if (!m || m.state !== "over") return;
+  play.replay = { gameId: m.gameId, at: at ?? 0 };
+  requestReplay(m.gameId);
+  showReplay(m);
+}
+
+function closeReplay() {
+  play.replay = null;
+  showReplay(play.model);
+}
+
+/// Shows move `at` of the replay open (clamped to the moves).
+function replayTo(at) {
+  const m = play.model;
+  const r = replayOf(m);
+  if (!play.replay || !r || !r.moves.length) return;
+  play.replay.at = Math.max(0, Math.min(r.moves.length - 1, at));
+  showReplay(m);
+}
+
+/// The replay's panel, the map and the curve's marker, redrawn.
+function showReplay(m) {
+  renderReplay(m);
+  drawBoard();
+  drawReplayMarker();
+}
+
+/// The index of the move shown, or null when no replay is shown.
+function replayAt(m) {
+  const r = replayOf(m);
+  if (!play.replay || !r || play.replay.gameId !== m.gameId || !r.moves.length) return null;
+  return Math.min(play.replay.at, r.moves.length - 1);
+}
+
+/// The tracks' owners and the stations (per seat, city names) after move `at`.
+function replayState(m, r, at) {
+  const routes = (m.routes || []).map(() => null);
+  const stations = new Map(m.players.map((p) => [p.playerId, []]));
+  for (const e of r.moves.slice(0, at + 1)) {
+    if (typeof e.routeIndex === "number") routes[e.routeIndex] = e.seat;
+    if (typeof e.cityIndex === "number" && play.board) stations.get(e.seat).push(play.board.cities[e.cityIndex].name);
+  }
+  return { routes, stations };
+}
+
+/// The model as the map draws it: while a replay shows a move before the
+/// last, its tracks and stations then; else the model itself (the final
+/// board at the last move and once the replay is closed).
+function replayed(m) {
+  const at = m ? replayAt(m) : null;
+  const r = replayOf(m);
+  if (at === null || at === r.moves.length - 1) return m;
+  const { routes, stations } = replayState(m, r, at);
+  return { ...m, routes, players: m.players.map((p) => ({ ...p, stations: stations.get(p.playerId) })) };
+}
+
+function renderReplay(m) {
+  const box = $("replay");
+  if (!m || m.state !== "over") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const r = play.replays.get(m.gameId);
+  const open = Boolean(play.replay && play.replay.gameId === m.gameId);
+  box.dataset.state = !open ? "closed" : r && r.error ? "error" : replayOf(m) ? "open" : "pending";
+  $("replay-open").hidden = open;
+  $("replay-status").textContent = !open ? "the board, the moves and every player's totals, move by move"
+    : r && r.error ? r.error : replayOf(m) ? "" : "Loading the replay…";
+  const at = replayAt(m);
+  $("replay-controls").hidden = at === null;
+  if (at === null) return;
+  const moves = replayOf(m).moves;
+  const e = moves[at];
+  const slider = $("replay-slider");
+  slider.max = moves.length - 1;
+  slider.value = at;
+  $("replay-prev").disabled = at === 0;
+  $("replay-next").disabled = at === moves.length - 1;
+  const move = $("replay-move");
+  move.dataset.index = at;
+  move.dataset.seat = e.seat;
+  move.textContent = `Move ${at + 1} of ${moves.length}: ${e.text}`;
+  const columns = replayOf(m).totals || ["points", "trainsLeft", "cardCount", "destinationCount"];
+  const words = { points: "route point", trainsLeft: "train", cardCount: "card", destinationCount: "ticket" };
+  $("replay-players").replaceChildren(...m.players.map((p) => {
+    const totals = e.players[p.playerId] || [];
+    const li = h("li", { "data-player-id": p.playerId, class: p.playerId === e.seat ? "mover" : "" },
+      seatMark(p.playerId, p.color, p.username), h("span", { class: "name" }, p.username + ":"),
+      columns.map((c, k) => plural(totals[k] ?? 0, words[c] || c)).join(", "));
+    columns.forEach((c, k) => { li.dataset[c] = totals[k] ?? ""; });
+    return li;
+  }));
+}
+
+/// The curve's marker at the turn of the player who made the move shown.
+function drawReplayMarker() {
+  const svg = $("review-curve");
+  for (const old of svg.querySelectorAll(".replay-marker")) old.remove();
+  const m = play.model;
+  const c = play.curve;
+  const at = m ? replayAt(m) : null;
+  if (at === null || !c || c.gameId !== m.gameId || !svg.childNodes.length) return;
+  const seat = replayOf(m).moves[at].seat;
+  const p = c.review.players.find((q) => q.seat === seat);
+  if (!p || !p.turns.length) return;
+  // The turn holding the move (its start-of-game tickets: the first turn).
+  const turn = p.turns.filter((t) => t.move_index <= at).pop() || p.turns[0];
+  const player = m.players.find((q) => q.playerId === seat);
+  const line = document.createElementNS("http://www.w3.org/2000/svg", "line");
+  for (const [k, v] of Object.entries({
+    class: "replay-marker", x1: c.x(turn.turn), x2: c.x(turn.turn), y1: c.top, y2: c.bottom,
+    stroke: curveColour(player), "data-player-id": seat, "data-turn": turn.turn,
+  })) line.setAttribute(k, v);
+  svg.append(line);
+}
+
+/// A click on the curve: the replay at the nearest turn of the player whose
+/// line is nearest there.
+function curveClicked(event) {
+  const c = play.curve;
+  const m = play.model;
+  const svg = $("review-curve");
+  if (!c || !m || c.gameId !== m.gameId || m.state !== "over" || !svg.getScreenCTM()) return;
+  const point = svg.createSVGPoint();
+  point.x = event.clientX;
+  point.y = event.clientY;
+  const at = point.matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  for (const p of c.review.players) {
+    for (const t of p.turns) {
+      const d = Math.abs(c.x(t.turn) - at.x) * 4 + Math.abs(c.y(t.best) - at.y);
+      if (!best || d < best.d) best = { d, index: t.move_index };
+    }
+  }
+  if (!best) return;
+  if (!play.replay) openReplay(best.index);
+  else replayTo(best.index);
 }
 
 // ---- Tabs, chat and wiring -------------------------------------------------------------
@@ -2044,6 +2237,12 @@ $("claim-modal").addEventListener("click", (e) => {
 });
 $("chat-form").addEventListener("submit", sendChat);
 $("coach-button").addEventListener("click", askCoach);
+$("replay-open").addEventListener("click", () => openReplay(0));
+$("replay-close").addEventListener("click", closeReplay);
+$("replay-prev").addEventListener("click", () => replayTo(play.replay ? play.replay.at - 1 : 0));
+$("replay-next").addEventListener("click", () => replayTo(play.replay ? play.replay.at + 1 : 0));
+$("replay-slider").addEventListener("input", (e) => replayTo(Number(e.target.value)));
+$("review-curve").addEventListener("click", curveClicked);
 function zoomMap(on) {
   $("map-wrap").classList.toggle("zoomed", on);
   $("map-zoom").setAttribute("aria-pressed", String(on));
@@ -2054,6 +2253,13 @@ $("map-zoom").addEventListener("click", () => zoomMap(!$("map-wrap").classList.c
 zoomMap(window.matchMedia("(max-width: 600px)").matches);
 $("coach-close").addEventListener("click", () => { play.coach = null; renderCoach(play.model); drawBoard(); });
 document.addEventListener("keydown", (e) => {
+  // The arrows step through an open replay (the slider, focused, steps by itself).
+  const typing = ["INPUT", "TEXTAREA", "SELECT"].includes(e.target.tagName);
+  if (play.replay && !typing && (e.key === "ArrowLeft" || e.key === "ArrowRight")) {
+    e.preventDefault();
+    replayTo(play.replay.at + (e.key === "ArrowRight" ? 1 : -1));
+    return;
+  }
   if (e.key !== "Escape") return;
   if (!$("claim-modal").hidden) { play.claimTrack = null; $("claim-modal").hidden = true; }
   if (!$("station-modal").hidden) closeStation();
