@@ -15,10 +15,11 @@ use super::store::{GameId, UserId};
 /// A connection's id.
 pub type ConnId = u64;
 
-/// One open WebSocket.
+/// One open WebSocket. Its user and the game it watches change through
+/// [`Conns`] alone, which indexes connections by both.
 pub(super) struct Conn {
     pub(super) outbox: Outbox,
-    pub(super) user: Option<UserId>,
+    user: Option<UserId>,
     /// The session it was opened with or logged in to (none after a login
     /// over the WebSocket itself).
     pub(super) session: Option<[u8; 32]>,
@@ -26,7 +27,36 @@ pub(super) struct Conn {
     pub(super) address: Option<std::net::IpAddr>,
     /// The game this connection watches as a spectator (one at most, so
     /// that watching is bounded as connections are).
-    pub(super) watching: Option<GameId>,
+    watching: Option<GameId>,
+}
+
+impl Conn {
+    /// A connection opened by `user` (if its session was valid), watching
+    /// nothing.
+    pub(super) fn new(
+        outbox: Outbox,
+        user: Option<UserId>,
+        session: Option<[u8; 32]>,
+        address: Option<std::net::IpAddr>,
+    ) -> Conn {
+        Conn {
+            outbox,
+            user,
+            session,
+            address,
+            watching: None,
+        }
+    }
+
+    /// The user it is logged in as.
+    pub(super) fn user(&self) -> Option<UserId> {
+        self.user
+    }
+
+    /// The game it watches.
+    pub(super) fn watching(&self) -> Option<GameId> {
+        self.watching
+    }
 }
 
 /// Who asks: a connection (a WebSocket) or an HTTP request with its cookie.
@@ -38,9 +68,13 @@ pub enum Caller {
     Http(Option<[u8; 32]>),
 }
 
-/// Every open connection.
+/// Every open connection, indexed by user and by game watched: a message
+/// to a user or to a game's spectators went through every connection
+/// before (2,000 of them for each of a move's messages, under load).
 pub(super) struct Conns {
     open: HashMap<ConnId, Conn>,
+    by_user: HashMap<UserId, Vec<ConnId>>,
+    by_game: HashMap<GameId, Vec<ConnId>>,
     next: ConnId,
 }
 
@@ -48,7 +82,35 @@ impl Default for Conns {
     fn default() -> Conns {
         Conns {
             open: HashMap::new(),
+            by_user: HashMap::new(),
+            by_game: HashMap::new(),
             next: 1,
+        }
+    }
+}
+
+/// Adds `id` to `key`'s list of `index`.
+fn index_add<K: std::hash::Hash + Eq>(
+    index: &mut HashMap<K, Vec<ConnId>>,
+    key: Option<K>,
+    id: ConnId,
+) {
+    if let Some(k) = key {
+        index.entry(k).or_default().push(id);
+    }
+}
+
+/// Takes `id` off `key`'s list of `index` (and the list, once empty).
+fn index_remove<K: std::hash::Hash + Eq>(
+    index: &mut HashMap<K, Vec<ConnId>>,
+    key: Option<K>,
+    id: ConnId,
+) {
+    let Some(k) = key else { return };
+    if let Some(list) = index.get_mut(&k) {
+        list.retain(|&c| c != id);
+        if list.is_empty() {
+            index.remove(&k);
         }
     }
 }
@@ -58,13 +120,53 @@ impl Conns {
     pub(super) fn open(&mut self, conn: Conn) -> ConnId {
         let id = self.next;
         self.next += 1;
+        index_add(&mut self.by_user, conn.user, id);
+        index_add(&mut self.by_game, conn.watching, id);
         self.open.insert(id, conn);
         id
     }
 
     /// A connection closed.
     pub(super) fn close(&mut self, id: ConnId) {
-        self.open.remove(&id);
+        if let Some(c) = self.open.remove(&id) {
+            index_remove(&mut self.by_user, c.user, id);
+            index_remove(&mut self.by_game, c.watching, id);
+        }
+    }
+
+    /// Logs connection `id` in as `user` (or out: `None`), with `session`.
+    pub(super) fn set_user(&mut self, id: ConnId, user: Option<UserId>, session: Option<[u8; 32]>) {
+        let Some(c) = self.open.get_mut(&id) else {
+            return;
+        };
+        let old = std::mem::replace(&mut c.user, user);
+        c.session = session;
+        index_remove(&mut self.by_user, old, id);
+        index_add(&mut self.by_user, user, id);
+    }
+
+    /// Connection `id` watches `game` (or nothing).
+    pub(super) fn set_watching(&mut self, id: ConnId, game: Option<GameId>) {
+        let Some(c) = self.open.get_mut(&id) else {
+            return;
+        };
+        let old = std::mem::replace(&mut c.watching, game);
+        index_remove(&mut self.by_game, old, id);
+        index_add(&mut self.by_game, game, id);
+    }
+
+    /// The connections of session `old` move to session `new`, as `user`
+    /// (a session renewed).
+    pub(super) fn renew_session(&mut self, old: [u8; 32], new: [u8; 32], user: UserId) {
+        let moving: Vec<ConnId> = self
+            .open
+            .iter()
+            .filter(|(_, c)| c.session == Some(old))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in moving {
+            self.set_user(id, Some(user), Some(new));
+        }
     }
 
     /// The user a connection is logged in as.
@@ -77,19 +179,9 @@ impl Conns {
         self.open.get(&id)
     }
 
-    /// A connection, to log it in or out.
-    pub(super) fn get_mut(&mut self, id: ConnId) -> Option<&mut Conn> {
-        self.open.get_mut(&id)
-    }
-
     /// Every connection with its id.
     pub(super) fn iter(&self) -> impl Iterator<Item = (ConnId, &Conn)> {
         self.open.iter().map(|(&id, c)| (id, c))
-    }
-
-    /// Every connection, to move them to a new session.
-    pub(super) fn iter_mut(&mut self) -> impl Iterator<Item = &mut Conn> {
-        self.open.values_mut()
     }
 
     /// Sends `output` for `command` to connection `conn`, with the
@@ -116,19 +208,18 @@ impl Conns {
         command: &str,
         output: &Value,
     ) {
-        let mut body = None;
-        for c in self.open.values().filter(|c| c.watching == Some(game)) {
-            let body = body.get_or_insert_with(|| output.to_string());
-            batch.send(&c.outbox, envelope(command, None, body));
+        let Some(list) = self.by_game.get(&game) else {
+            return;
+        };
+        let body = output.to_string();
+        for c in list.iter().filter_map(|id| self.open.get(id)) {
+            batch.send(&c.outbox, envelope(command, None, &body));
         }
     }
 
     /// How many connections watch `game`.
     pub(super) fn watchers(&self, game: GameId) -> usize {
-        self.open
-            .values()
-            .filter(|c| c.watching == Some(game))
-            .count()
+        self.by_game.get(&game).map_or(0, Vec::len)
     }
 
     /// Sends to every connection of `user`; the connection `answer` (the
@@ -141,12 +232,14 @@ impl Conns {
         command: &str,
         output: &Value,
     ) {
-        let mut body = None;
-        for (&cid, c) in &self.open {
-            if c.user == Some(user) {
+        let Some(list) = self.by_user.get(&user) else {
+            return;
+        };
+        let body = output.to_string();
+        for &cid in list {
+            if let Some(c) = self.open.get(&cid) {
                 let id = answer.filter(|(a, _)| *a == cid).and_then(|(_, id)| id);
-                let body = body.get_or_insert_with(|| output.to_string());
-                batch.send(&c.outbox, envelope(command, id, body));
+                batch.send(&c.outbox, envelope(command, id, &body));
             }
         }
     }

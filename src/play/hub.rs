@@ -183,20 +183,16 @@ impl Hub {
             let anonymous = self
                 .conns
                 .iter()
-                .filter(|(_, c)| c.user.is_none() && c.address == Some(a))
+                .filter(|(_, c)| c.user().is_none() && c.address == Some(a))
                 .count();
             if anonymous >= MAX_ANONYMOUS_PER_ADDRESS {
                 self.commit(batch);
                 return None;
             }
         }
-        let id = self.conns.open(Conn {
-            outbox,
-            user,
-            session: user.and(session),
-            address,
-            watching: None,
-        });
+        let id = self
+            .conns
+            .open(Conn::new(outbox, user, user.and(session), address));
         let username = user.and_then(|u| self.accounts.find_username(u));
         self.conns.send(
             &mut batch,

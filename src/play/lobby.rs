@@ -686,7 +686,7 @@ pub(super) fn push_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
         .collect();
     let mut lists: HashMap<UserId, String> = HashMap::new();
     for (_, c) in conns.iter() {
-        if let Some(u) = c.user {
+        if let Some(u) = c.user() {
             let text = lists.entry(u).or_insert_with(|| {
                 let games: Vec<&str> = open
                     .iter()

@@ -322,10 +322,7 @@ impl Accounts {
         let out = json!({ "description": d::SUCCESS, "username": username });
         match caller {
             Caller::Conn(conn) => {
-                if let Some(c) = conns.get_mut(conn) {
-                    c.user = Some(user);
-                    c.session = None;
-                }
+                conns.set_user(conn, Some(user), None);
                 conns.send(batch, conn, req_id, command, out.clone());
                 Logged {
                     outcome: LoginOutcome {
@@ -359,10 +356,7 @@ impl Accounts {
                     if self.sessions.remove(&old).is_some() {
                         batch.write(Write::EndSession { token_hash: old });
                     }
-                    for c in conns.iter_mut().filter(|c| c.session == Some(old)) {
-                        c.session = Some(hash);
-                        c.user = Some(user);
-                    }
+                    conns.renew_session(old, hash, user);
                 }
                 Logged {
                     outcome: LoginOutcome {
@@ -499,7 +493,7 @@ impl Accounts {
             self.end_session(conns, batch, token_hash);
         }
         close(conns, batch, |cid, c| {
-            cid != me && c.user == Some(user) && (current.is_none() || c.session != current)
+            cid != me && c.user() == Some(user) && (current.is_none() || c.session != current)
         });
     }
 }
@@ -523,9 +517,8 @@ fn close(
         .map(|(cid, _)| cid)
         .collect();
     for cid in closing {
-        if let Some(c) = conns.get_mut(cid) {
-            c.user = None;
-            c.session = None;
+        conns.set_user(cid, None, None);
+        if let Some(c) = conns.get(cid) {
             // An empty frame asks the connection to close once the
             // answer before it is sent.
             batch.send(&c.outbox, String::new());

@@ -326,15 +326,13 @@ impl Tables {
         if t.phase() == Phase::Open {
             return Err(refuse("the game has not started"));
         }
-        let already = conns.get(ask.conn).and_then(|c| c.watching) == Some(t.id);
+        let already = conns.get(ask.conn).and_then(|c| c.watching()) == Some(t.id);
         if !already && conns.watchers(t.id) >= MAX_WATCHERS {
             return Err(refuse(&format!(
                 "{MAX_WATCHERS} people watch this game already, its most"
             )));
         }
-        if let Some(c) = conns.get_mut(ask.conn) {
-            c.watching = Some(t.id);
-        }
+        conns.set_watching(ask.conn, Some(t.id));
         let out = view::model(t, None, self.sent.get(&t.id));
         conns.send(batch, ask.conn, ask.id, "watchGame", out);
         Ok(())
@@ -388,7 +386,7 @@ impl Tables {
             .games
             .get(&p.game_id)
             .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
-        let watching = conns.get(ask.conn).and_then(|c| c.watching) == Some(t.id);
+        let watching = conns.get(ask.conn).and_then(|c| c.watching()) == Some(t.id);
         if t.seat_of(ask.user).is_none() && !watching {
             return Err(protocol::described(d::NOT_IN_GAME));
         }
