@@ -120,6 +120,14 @@ pub struct GameRecord {
     pub seed: Option<u64>,
     /// Whether its players may ask the coach during the game.
     pub coach: bool,
+    /// Its turn limit in seconds (none: untimed).
+    pub turn_limit: Option<u32>,
+    /// Whether it is turn-based (its limit in hours).
+    pub turn_based: bool,
+    /// The current turn's deadline, ms since 1970.
+    pub deadline: Option<i64>,
+    /// The seats a bot plays until their players move again, as bits.
+    pub away: u32,
     /// Its seats in turn order.
     pub seats: Vec<SeatRecord>,
     /// Its moves in order.
@@ -204,6 +212,17 @@ pub enum Write {
         created: i64,
         /// Whether its players may ask the coach.
         coach: bool,
+        /// Its pace as stored ([`super::timer::Pace::to_columns`]).
+        pace: (Option<u32>, bool),
+    },
+    /// A game's clock: the current turn's deadline and the seats away.
+    Clock {
+        /// The game.
+        game: GameId,
+        /// The deadline, ms since 1970.
+        deadline: Option<i64>,
+        /// The seats away, as bits.
+        away: u32,
     },
     /// A game's seats, replaced (before the start).
     Seats {
@@ -292,6 +311,16 @@ pub struct Sqlite {
     file: String,
 }
 
+/// The columns of `games` added since its first version, with their
+/// types: an older database gets them when opened.
+const GAME_COLUMNS_ADDED: [(&str, &str); 5] = [
+    ("coach", "INTEGER NOT NULL DEFAULT 0"),
+    ("turn_limit", "INTEGER"),
+    ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
+    ("deadline", "INTEGER"),
+    ("away", "INTEGER NOT NULL DEFAULT 0"),
+];
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS users (
     id INTEGER PRIMARY KEY,
@@ -324,7 +353,11 @@ CREATE TABLE IF NOT EXISTS games (
     board_hash TEXT NOT NULL REFERENCES boards(hash),
     created INTEGER NOT NULL,
     seed INTEGER,
-    coach INTEGER NOT NULL DEFAULT 0
+    coach INTEGER NOT NULL DEFAULT 0,
+    turn_limit INTEGER,
+    turn_based INTEGER NOT NULL DEFAULT 0,
+    deadline INTEGER,
+    away INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -401,15 +434,18 @@ impl Sqlite {
             )
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| fail("cannot create its tables", &e))?;
-        // A database made before games had a coach setting gets the column.
-        let has_coach: bool = connection
-            .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'coach'")
-            .and_then(|mut q| q.exists([]))
-            .map_err(|e| fail("cannot read its tables", &e))?;
-        if !has_coach {
-            connection
-                .execute_batch("ALTER TABLE games ADD COLUMN coach INTEGER NOT NULL DEFAULT 0")
-                .map_err(|e| fail("cannot add the coach setting", &e))?;
+        // A database made before games had a coach setting, or a clock,
+        // gets the columns.
+        for (column, ddl) in GAME_COLUMNS_ADDED {
+            let has: bool = connection
+                .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")
+                .and_then(|mut q| q.exists([column]))
+                .map_err(|e| fail("cannot read its tables", &e))?;
+            if !has {
+                connection
+                    .execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {ddl}"))
+                    .map_err(|e| fail(&format!("cannot add the column {column}"), &e))?;
+            }
         }
         Ok(Sqlite { connection, file })
     }
@@ -465,7 +501,8 @@ impl Sqlite {
             .collect::<rusqlite::Result<_>>()?;
         let mut games: Vec<GameRecord> = c
             .prepare(
-                "SELECT id, name, creator, board_key, board_hash, created, seed, coach
+                "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
+                        turn_limit, turn_based, deadline, away
                  FROM games ORDER BY id",
             )?
             .query_map([], |r| {
@@ -479,6 +516,10 @@ impl Sqlite {
                     // SQLite integers are signed: the seed's bits, kept.
                     seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
                     coach: r.get(7)?,
+                    turn_limit: r.get(8)?,
+                    turn_based: r.get(9)?,
+                    deadline: r.get(10)?,
+                    away: r.get(11)?,
                     seats: Vec::new(),
                     moves: Vec::new(),
                     chat: Vec::new(),
@@ -644,13 +685,16 @@ impl Sqlite {
                 board_hash,
                 created,
                 coach,
+                pace: (turn_limit, turn_based),
             } => {
                 tx.prepare_cached(
-                    "INSERT INTO games (id, name, creator, board_key, board_hash, created, coach)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO games (id, name, creator, board_key, board_hash, created, coach,
+                                        turn_limit, turn_based)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )?
                 .execute(params![
-                    id, name, creator, board_key, board_hash, created, coach
+                    id, name, creator, board_key, board_hash, created, coach, turn_limit,
+                    turn_based
                 ])?;
                 // Kept when the game is deleted: its id is never given
                 // again (a page or link that had it open would show
@@ -675,6 +719,14 @@ impl Sqlite {
             Write::Creator { game, user } => {
                 tx.prepare_cached("UPDATE games SET creator = ?2 WHERE id = ?1")?
                     .execute(params![game, user])?;
+            }
+            Write::Clock {
+                game,
+                deadline,
+                away,
+            } => {
+                tx.prepare_cached("UPDATE games SET deadline = ?2, away = ?3 WHERE id = ?1")?
+                    .execute(params![game, deadline, away])?;
             }
             Write::Start { game, seed } => {
                 tx.prepare_cached("UPDATE games SET seed = ?2 WHERE id = ?1")?
