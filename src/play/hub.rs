@@ -142,7 +142,7 @@ impl Hub {
     }
 
     /// The server's ticker: the games whose turn's time is up, marked
-    /// overdue and their players told ([`Tables::time_up`]), for the bot
+    /// overdue and their players told (`Tables::time_up`), for the bot
     /// path to play.
     pub fn clock_tick(&mut self, now_ms: i64) -> Vec<GameId> {
         let mut batch = Batch::default();
