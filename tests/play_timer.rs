@@ -256,3 +256,34 @@ async fn limits_out_of_range_are_refused_with_a_reason() {
     assert_eq!(m["turnLimit"], 24 * 3600, "the default day");
     assert!(m["deadline"].is_null(), "no deadline before the start");
 }
+
+/// A database from before timers (its games without the clock's columns)
+/// opens: the columns are added, and its games are untimed.
+#[test]
+fn a_database_from_before_timers_gets_the_clock_columns() {
+    use ttr_opt::play::store::{Sqlite, Store};
+    let dir = scratch("before-timers");
+    let db = dir.join("t.db");
+    drop(Sqlite::open(&db).unwrap());
+    let old = rusqlite::Connection::open(&db).unwrap();
+    for column in ["turn_limit", "turn_based", "deadline", "away"] {
+        old.execute_batch(&format!("ALTER TABLE games DROP COLUMN {column}"))
+            .unwrap();
+    }
+    old.execute_batch(
+        "INSERT INTO users (id, username, password, created) VALUES (1, 'alice', 'x', 0);
+         INSERT INTO boards (hash, json) VALUES ('h', '{}');
+         INSERT INTO games (id, name, creator, board_key, board_hash, created)
+         VALUES (1, 'old', 1, 'usa', 'h', 0);",
+    )
+    .unwrap();
+    drop(old);
+    let mut store = Sqlite::open(&db).unwrap();
+    let games = store.load().unwrap().games;
+    assert_eq!(games.len(), 1);
+    let g = &games[0];
+    assert_eq!(
+        (g.turn_limit, g.turn_based, g.deadline, g.away),
+        (None, false, None, 0)
+    );
+}
