@@ -215,6 +215,34 @@ async fn a_turn_based_deadline_survives_a_restart() {
     let lobby = c.ask("updateUserGames", json!({})).await;
     assert_eq!(lobby["games"][0]["yourTurn"], true, "{lobby}");
     assert_eq!(lobby["games"][0]["turnBased"], true, "{lobby}");
+
+    // She leaves: her seat away and the history's line are kept by the
+    // next restart too, at the line's place.
+    let left = c.ask("leaveGame", json!({ "gameId": g })).await;
+    assert_eq!(left["description"], "success", "{left}");
+    let said = history(&mut c, g).await;
+    let line = "alice left the game; a bot plays their seat until they make a move";
+    let at = said
+        .iter()
+        .position(|l| l == line)
+        .expect("the leave is told");
+    _server.hub().stop();
+    let (addr, _third) = spawn(config(&s.dir, Some(13)), "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let mut d = Client::connect(addr, None).await;
+    d.ask(
+        "login",
+        json!({ "username": "alice", "password": "correct horse battery" }),
+    )
+    .await;
+    assert_eq!(d.model(g).await["players"][0]["away"], true);
+    let restored = history(&mut d, g).await;
+    assert_eq!(
+        restored.get(at).map(String::as_str),
+        Some(line),
+        "{restored:?}"
+    );
 }
 
 /// Limits out of range, or a game both real-time and turn-based, are
@@ -266,7 +294,7 @@ fn a_database_from_before_timers_gets_the_clock_columns() {
     let db = dir.join("t.db");
     drop(Sqlite::open(&db).unwrap());
     let old = rusqlite::Connection::open(&db).unwrap();
-    for column in ["turn_limit", "turn_based", "deadline", "away"] {
+    for column in ["turn_limit", "turn_based", "turn_start", "away"] {
         old.execute_batch(&format!("ALTER TABLE games DROP COLUMN {column}"))
             .unwrap();
     }
@@ -283,7 +311,7 @@ fn a_database_from_before_timers_gets_the_clock_columns() {
     assert_eq!(games.len(), 1);
     let g = &games[0];
     assert_eq!(
-        (g.turn_limit, g.turn_based, g.deadline, g.away),
+        (g.turn_limit, g.turn_based, g.turn_start, g.away),
         (None, false, None, 0)
     );
 }

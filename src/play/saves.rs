@@ -223,11 +223,12 @@ pub(super) fn load_game(
         // Untimed too: whoever loads it plays it at their own pace.
         turn_limit: None,
         turn_based: false,
-        deadline: None,
+        turn_start: None,
         away: 0,
         seats: seats.clone(),
         moves: moves.clone(),
         chat: chat.clone(),
+        notes: Vec::new(),
     };
     let names = |u| accounts.seat_name(u);
     let table =

@@ -124,8 +124,9 @@ pub struct GameRecord {
     pub turn_limit: Option<u32>,
     /// Whether it is turn-based (its limit in hours).
     pub turn_based: bool,
-    /// The current turn's deadline, ms since 1970.
-    pub deadline: Option<i64>,
+    /// When the current turn began, ms since 1970 (none when no turn
+    /// has a limit): its deadline follows from the limit.
+    pub turn_start: Option<i64>,
     /// The seats a bot plays until their players move again, as bits.
     pub away: u32,
     /// Its seats in turn order.
@@ -134,6 +135,20 @@ pub struct GameRecord {
     pub moves: Vec<MoveRecord>,
     /// Its chat in order.
     pub chat: Vec<ChatRecord>,
+    /// Its history's lines that are not moves, in order.
+    pub notes: Vec<NoteRecord>,
+}
+
+/// A line of a game's history that is not a move: a player timed out,
+/// left, or came back ([`super::timer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteRecord {
+    /// Its place in the history.
+    pub seq: usize,
+    /// The number of moves made when it was said.
+    pub after_moves: usize,
+    /// The line.
+    pub line: String,
 }
 
 /// One seat's result in a rated game: public once the game is over.
@@ -215,12 +230,19 @@ pub enum Write {
         /// Its pace as stored ([`super::timer::Pace::to_columns`]).
         pace: (Option<u32>, bool),
     },
-    /// A game's clock: the current turn's deadline and the seats away.
+    /// A line of a game's history that is not a move.
+    Note {
+        /// The game.
+        game: GameId,
+        /// The line and its place.
+        note: NoteRecord,
+    },
+    /// A game's clock: when the current turn began and the seats away.
     Clock {
         /// The game.
         game: GameId,
-        /// The deadline, ms since 1970.
-        deadline: Option<i64>,
+        /// When the turn began, ms since 1970 (none: no deadline).
+        turn_start: Option<i64>,
         /// The seats away, as bits.
         away: u32,
     },
@@ -317,7 +339,7 @@ const GAME_COLUMNS_ADDED: [(&str, &str); 5] = [
     ("coach", "INTEGER NOT NULL DEFAULT 0"),
     ("turn_limit", "INTEGER"),
     ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
-    ("deadline", "INTEGER"),
+    ("turn_start", "INTEGER"),
     ("away", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
@@ -356,7 +378,7 @@ CREATE TABLE IF NOT EXISTS games (
     coach INTEGER NOT NULL DEFAULT 0,
     turn_limit INTEGER,
     turn_based INTEGER NOT NULL DEFAULT 0,
-    deadline INTEGER,
+    turn_start INTEGER,
     away INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
@@ -372,6 +394,15 @@ CREATE TABLE IF NOT EXISTS moves (
     seq INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+-- The history's lines that are not moves (a player timed out, left, came
+-- back), each at its place: after how many moves it was said.
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    after_moves INTEGER NOT NULL,
+    line TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS last_ids (
@@ -502,7 +533,7 @@ impl Sqlite {
         let mut games: Vec<GameRecord> = c
             .prepare(
                 "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
-                        turn_limit, turn_based, deadline, away
+                        turn_limit, turn_based, turn_start, away
                  FROM games ORDER BY id",
             )?
             .query_map([], |r| {
@@ -518,11 +549,12 @@ impl Sqlite {
                     coach: r.get(7)?,
                     turn_limit: r.get(8)?,
                     turn_based: r.get(9)?,
-                    deadline: r.get(10)?,
+                    turn_start: r.get(10)?,
                     away: r.get(11)?,
                     seats: Vec::new(),
                     moves: Vec::new(),
                     chat: Vec::new(),
+                    notes: Vec::new(),
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -532,6 +564,8 @@ impl Sqlite {
             c.prepare("SELECT seat, action FROM moves WHERE game_id = ?1 ORDER BY seq")?;
         let mut chat =
             c.prepare("SELECT sender, message, at FROM chat WHERE game_id = ?1 ORDER BY seq")?;
+        let mut notes =
+            c.prepare("SELECT seq, after_moves, line FROM notes WHERE game_id = ?1 ORDER BY seq")?;
         for g in &mut games {
             g.seats = seats
                 .query_map([g.id], |r| {
@@ -556,6 +590,15 @@ impl Sqlite {
                         sender: r.get(0)?,
                         message: r.get(1)?,
                         at: r.get(2)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            g.notes = notes
+                .query_map([g.id], |r| {
+                    Ok(NoteRecord {
+                        seq: r.get::<_, i64>(0)? as usize,
+                        after_moves: r.get::<_, i64>(1)? as usize,
+                        line: r.get(2)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -720,13 +763,24 @@ impl Sqlite {
                 tx.prepare_cached("UPDATE games SET creator = ?2 WHERE id = ?1")?
                     .execute(params![game, user])?;
             }
+            Write::Note { game, note } => {
+                tx.prepare_cached(
+                    "INSERT INTO notes (game_id, seq, after_moves, line) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![
+                    game,
+                    note.seq as i64,
+                    note.after_moves as i64,
+                    note.line
+                ])?;
+            }
             Write::Clock {
                 game,
-                deadline,
+                turn_start,
                 away,
             } => {
-                tx.prepare_cached("UPDATE games SET deadline = ?2, away = ?3 WHERE id = ?1")?
-                    .execute(params![game, deadline, away])?;
+                tx.prepare_cached("UPDATE games SET turn_start = ?2, away = ?3 WHERE id = ?1")?
+                    .execute(params![game, turn_start, away])?;
             }
             Write::Start { game, seed } => {
                 tx.prepare_cached("UPDATE games SET seed = ?2 WHERE id = ?1")?

@@ -14,7 +14,9 @@ use crate::game::event::{Ending, Event, Happened, Source};
 use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
 
-use super::store::{ChatRecord, GameId, GameRecord, MoveRecord, SeatRecord, UserId};
+use super::store::{
+    ChatRecord, GameId, GameRecord, MoveRecord, NoteRecord, SeatRecord, UserId, Write,
+};
 use super::timer::{Clock, Pace};
 use crate::game::saved::Move;
 
@@ -546,14 +548,19 @@ impl Table {
         table.chat = record.chat.clone();
         if let Some(seed) = record.seed {
             table.start(seed).map_err(|e| e.to_string())?;
+            let mut notes = record.notes.iter().peekable();
             for (i, m) in record.moves.iter().enumerate() {
+                while let Some(n) = notes.next_if(|n| n.after_moves <= i) {
+                    table.history.push(n.line.clone());
+                }
                 let action = Action::from(&Move::from_json(&m.action)?);
                 table
                     .act(m.seat, &action)
                     .map_err(|e| format!("move {i} ({}): {e}", m.action))?;
             }
+            table.history.extend(notes.map(|n| n.line.clone()));
             table.clock.set_away_bits(record.away);
-            table.resume_clock(record.deadline, super::timer::now_ms());
+            table.resume_clock(record.turn_start, super::timer::now_ms());
         }
         Ok(table)
     }
@@ -562,6 +569,21 @@ impl Table {
     fn resume_clock(&mut self, stored: Option<i64>, now: i64) {
         let people = self.people_to_act();
         self.clock.resume(now, stored, &people);
+    }
+
+    /// A line of the history that is not a move (a player timed out,
+    /// left, came back): added, and its write to store.
+    pub fn note(&mut self, line: String) -> Write {
+        let note = NoteRecord {
+            seq: self.history.len(),
+            after_moves: self.moves.len(),
+            line: line.clone(),
+        };
+        self.history.push(line);
+        Write::Note {
+            game: self.id,
+            note,
+        }
     }
 
     /// The last move as stored.

@@ -419,9 +419,11 @@ impl Tables {
         // A person's own command (answered) takes an away seat back; a
         // move made for them by the stand-in has no answer.
         if answer.is_some() && t.clock.moved_by_person(seat) {
-            let name = &t.seats[seat].name;
-            t.history
-                .push(format!("{name} is back and plays their own seat again"));
+            let line = format!(
+                "{} is back and plays their own seat again",
+                t.seats[seat].name
+            );
+            batch.write(t.note(line));
             batch.write(clock_write(t));
         }
         if event.ended().is_some() {
@@ -519,7 +521,7 @@ impl Tables {
                 } else {
                     format!("{name} timed out; a bot played for them")
                 };
-                t.history.push(line);
+                batch.write(t.note(line));
             }
             if !now_away.is_empty() {
                 batch.write(clock_write(t));
@@ -545,10 +547,11 @@ impl Tables {
         let (_, seat) = self.seated(ask.user, game)?;
         let t = self.games.get_mut(&game).expect("seated above");
         if t.clock.set_away(seat, true) {
-            let name = &t.seats[seat].name;
-            t.history.push(format!(
-                "{name} left the game; a bot plays their seat until they make a move"
-            ));
+            let line = format!(
+                "{} left the game; a bot plays their seat until they make a move",
+                t.seats[seat].name
+            );
+            batch.write(t.note(line));
             let people = t.people_to_act();
             t.clock.replan(&people);
             batch.write(clock_write(t));
@@ -683,7 +686,7 @@ impl Tables {
 fn clock_write(t: &Table) -> Write {
     Write::Clock {
         game: t.id,
-        deadline: t.clock.deadline,
+        turn_start: t.clock.turn_start(),
         away: t.clock.away_bits(),
     }
 }

@@ -242,14 +242,20 @@ impl Clock {
         self.replan(people);
     }
 
-    /// The clock after a restart at `now` (ms), with the deadline stored:
-    /// a turn-based game keeps its turn's start, hence its deadline (the
-    /// days it gives do not restart with the server; a deadline passed
-    /// while it was down is played at the first tick), while a real-time
-    /// turn starts again in full, since its players were cut off too.
+    /// When the current turn began (ms), if it has a deadline: stored,
+    /// so that a restart keeps a turn-based game's deadline.
+    pub fn turn_start(&self) -> Option<i64> {
+        self.deadline.map(|_| self.turn_start)
+    }
+
+    /// The clock after a restart at `now` (ms), with the turn's start
+    /// stored: a turn-based game keeps it, hence its deadline (the days it
+    /// gives do not restart with the server; a deadline passed while it
+    /// was down is played at the first tick), while a real-time turn starts
+    /// again in full, since its players were cut off too.
     pub fn resume(&mut self, now: i64, stored: Option<i64>, people: &[usize]) {
         let start = match (self.pace, stored) {
-            (Pace::TurnBased(h), Some(d)) => d - i64::from(h) * 3_600_000,
+            (Pace::TurnBased(_), Some(start)) => start,
             _ => now,
         };
         self.turn_begins(start, people);
