@@ -440,6 +440,7 @@ async fn an_expired_session_is_no_session() {
         bot_delay: Duration::ZERO,
         seed: None,
         coach_limit: 10.0,
+        min_turn_secs: 1,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     assert_eq!(
@@ -641,11 +642,15 @@ async fn the_lobby_creates_joins_leaves_and_starts() {
             .await["description"],
         "game already started"
     );
+    // Leaving a game being played keeps the seat, played by a bot until
+    // its player moves again (tests/play_timer.rs).
     assert_eq!(
         a.ask("leaveGame", json!({ "gameId": g })).await["description"],
-        "game already started"
+        "success"
     );
     let m = c.model(g).await;
+    assert_eq!(m["players"][0]["away"], true);
+    assert_eq!(m["players"][0]["username"], "alice");
     assert_eq!(m["players"][2]["bot"], "hard");
     assert_eq!(m["players"][2]["username"], "Bot 1 (hard)");
     assert_eq!(m["players"].as_array().unwrap().len(), 5);
@@ -2089,6 +2094,7 @@ async fn the_database_is_private_and_game_ids_are_never_given_twice() {
         bot_delay: Duration::ZERO,
         seed: None,
         coach_limit: 10.0,
+        min_turn_secs: 1,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = Client::connect(addr, None).await;
@@ -2169,6 +2175,7 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
         bot_delay: Duration::ZERO,
         seed: Some(2),
         coach_limit: 10.0,
+        min_turn_secs: 1,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [
@@ -2401,6 +2408,7 @@ async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
         bot_delay: Duration::ZERO,
         seed: Some(2),
         coach_limit: 10.0,
+        min_turn_secs: 1,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [

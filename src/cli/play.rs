@@ -49,6 +49,10 @@ pub(super) struct PlayArgs {
     /// the seed knows every deck.
     #[arg(long, value_name = "SEED", hide = true)]
     deal_seed: Option<u64>,
+    /// The shortest real-time turn a game may ask for, in seconds, instead
+    /// of 20. Hidden: for tests, which play timeouts in a second.
+    #[arg(long, value_name = "SECONDS", hide = true, default_value_t = crate::play::timer::MIN_TURN_SECS, value_parser = clap::value_parser!(u32).range(1..=600))]
+    min_turn_seconds: u32,
 }
 
 /// Runs the game server; `time_limit` (the global `--time-limit`) applies
@@ -82,6 +86,7 @@ pub(super) fn run_play(args: &PlayArgs, time_limit: Option<f64>) -> Result<ExitC
         bot_delay: Duration::from_millis(args.bot_delay),
         seed: args.deal_seed,
         coach_limit: time_limit.map_or(args.coach_limit, |t| t.min(args.coach_limit)),
+        min_turn_secs: args.min_turn_seconds,
     };
     let addr = SocketAddr::new(args.host, args.port);
     let boards = config.boards.len();

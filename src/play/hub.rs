@@ -141,6 +141,24 @@ impl Hub {
             .collect()
     }
 
+    /// The server's ticker: the games whose turn's time is up, marked
+    /// overdue and their players told (`Tables::time_up`), for the bot
+    /// path to play.
+    pub fn clock_tick(&mut self, now_ms: i64) -> Vec<GameId> {
+        let mut batch = Batch::default();
+        let due = self.tables.time_up(&self.conns, &mut batch, now_ms);
+        // Nothing due (nearly every tick): no batch for the journal's thread.
+        if !due.is_empty() {
+            self.commit(batch);
+        }
+        due
+    }
+
+    /// Sets the shortest real-time turn `createGame` accepts, in seconds.
+    pub fn set_min_turn_secs(&mut self, secs: u32) {
+        self.tables.min_turn_secs = secs;
+    }
+
     /// A table, for the server's bot scheduling.
     pub fn table_mut(&mut self, id: GameId) -> Option<&mut Table> {
         self.tables.get_mut(id)

@@ -17,6 +17,7 @@ use super::sessions::{now, Accounts};
 use super::store::{BoardRecord, GameId, UploadRecord, UserId, Write};
 use super::table::{Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS};
 use super::tables::{Ask, Tables};
+use super::timer::Pace;
 use super::view;
 use crate::board::Board;
 
@@ -278,6 +279,12 @@ impl Lobby {
                 json!({ "description": d::INVALID_INPUT, "reason": format!("a game's name is 1 to {MAX_NAME} characters") }),
             );
         }
+        let pace = Pace::asked(
+            p.turn_seconds,
+            p.turn_based,
+            p.turn_hours,
+            tables.min_turn_secs,
+        )?;
         tables.admits(ask.user)?;
         let key = p.board.clone().unwrap_or_else(|| "usa".to_string());
         let board = self
@@ -298,6 +305,7 @@ impl Lobby {
             created,
         );
         table.coach = p.coach;
+        table.clock.pace = pace;
         self.store_board(batch, &board);
         write_new(batch, &table);
         tables.insert(table);
@@ -380,6 +388,7 @@ pub(super) fn rematch(
         now(),
     );
     table.coach = old.coach;
+    table.clock.pace = old.clock.pace;
     for s in &old.seats {
         if let Who::Bot(level) = s.who {
             let name = table.bot_name(level);
@@ -420,6 +429,7 @@ fn write_new(batch: &mut Batch, table: &Table) {
         board_hash: table.board.hash.clone(),
         created: table.created,
         coach: table.coach,
+        pace: table.clock.pace.to_columns(),
     });
     batch.write(Write::Seats {
         game: table.id,
@@ -482,8 +492,14 @@ pub(super) fn leave(
     let seat = t
         .seat_of(ask.user)
         .ok_or_else(|| protocol::described(d::NOT_IN_GAME))?;
-    if t.phase() != Phase::Open {
-        return Err(protocol::described(d::ALREADY_STARTED));
+    match t.phase() {
+        Phase::Open => {}
+        Phase::Playing => {
+            tables.leave_playing(conns, batch, ask, p.game_id)?;
+            push_user_games(tables, conns, batch, p.game_id);
+            return Ok(());
+        }
+        Phase::Over => return Err(protocol::described(d::ALREADY_STARTED)),
     }
     t.seats.remove(seat);
     let closed = t.users().next().is_none();

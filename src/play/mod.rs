@@ -12,6 +12,8 @@
 //!   games, a game before its start), [`tables`] (every game: deals, chat,
 //!   moves, the coach's inputs), [`saves`] (saved games);
 //! - [`table`]: one game: seats, the rules engine's game, moves, history;
+//! - [`timer`]: turn limits, deadlines and the bot that plays for a
+//!   person whose time is up or who left;
 //! - [`view`]: what each player may see (the only reader of secrets that
 //!   sends anything);
 //! - [`coach`]: the coach's plan and the review after the end, computed
@@ -42,6 +44,7 @@ pub mod sessions;
 pub mod store;
 pub mod table;
 pub mod tables;
+pub mod timer;
 pub mod view;
 
 use std::net::SocketAddr;
@@ -81,6 +84,9 @@ pub struct Config {
     /// The coach's time limit for one answer, and the review's for each of
     /// its plans, in seconds.
     pub coach_limit: f64,
+    /// The shortest real-time turn a game may ask for, in seconds
+    /// ([`timer::MIN_TURN_SECS`]; tests lower it to play timeouts fast).
+    pub min_turn_secs: u32,
 }
 
 impl Config {
@@ -145,8 +151,10 @@ impl Server {
             .thread_name(|_| "ttr-play-coach".to_string())
             .build()
             .map_err(|e| format!("cannot start the coach's thread: {e}"))?;
+        let mut hub = loaded.hub;
+        hub.set_min_turn_secs(config.min_turn_secs);
         let server = Arc::new(Server {
-            hub: Mutex::new(loaded.hub),
+            hub: Mutex::new(hub),
             hashing,
             origins: config.origins,
             bot_delay: config.bot_delay,
@@ -170,6 +178,27 @@ impl Server {
         for g in games {
             self.schedule_bot(g);
         }
+    }
+
+    /// Starts the server's one clock: a task that, each [`timer::TICK`],
+    /// hands every game whose turn's time is up to the bot path, which
+    /// plays for the people who did not move. It stops with the runtime.
+    pub fn start_clock(self: &Arc<Self>) {
+        let server = Arc::downgrade(self);
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(timer::TICK);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                let Some(server) = server.upgrade() else {
+                    return;
+                };
+                let due = server.hub().clock_tick(timer::now_ms());
+                for g in due {
+                    server.schedule_bot(g);
+                }
+            }
+        });
     }
 
     /// One text frame from connection `conn`.
@@ -476,6 +505,7 @@ pub fn serve(
         let at = listener.local_addr().map_err(|e| e.to_string())?;
         ready(at, &warnings);
         server.wake_bots();
+        server.start_clock();
         let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -502,6 +532,7 @@ pub async fn spawn(config: Config, addr: SocketAddr) -> Result<(SocketAddr, Arc<
         .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let at = listener.local_addr().map_err(|e| e.to_string())?;
     server.wake_bots();
+    server.start_clock();
     let app = http::router(server.clone()).into_make_service_with_connect_info::<SocketAddr>();
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
@@ -549,6 +580,7 @@ mod tests {
             bot_delay: Duration::from_secs(3600),
             seed: Some(5),
             coach_limit: 10.0,
+            min_turn_secs: timer::MIN_TURN_SECS,
         })
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);

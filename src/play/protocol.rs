@@ -236,6 +236,15 @@ pub struct CreateGame {
     /// Whether players may ask the coach during the game (default: no).
     #[serde(default)]
     pub coach: bool,
+    /// A real-time game: each turn's limit in seconds (default: untimed).
+    #[serde(default)]
+    pub turn_seconds: Option<u32>,
+    /// A turn-based game (default: no).
+    #[serde(default)]
+    pub turn_based: bool,
+    /// A turn-based game's limit for each turn, in hours (default 24).
+    #[serde(default)]
+    pub turn_hours: Option<u32>,
 }
 
 /// `joinGame`.

@@ -220,9 +220,15 @@ pub(super) fn load_game(
         seed: Some(saved.seed),
         // A loaded game is a test fixture: the coach stays off.
         coach: false,
+        // Untimed too: whoever loads it plays it at their own pace.
+        turn_limit: None,
+        turn_based: false,
+        turn_start: None,
+        away: 0,
         seats: seats.clone(),
         moves: moves.clone(),
         chat: chat.clone(),
+        notes: Vec::new(),
     };
     let names = |u| accounts.seat_name(u);
     let table =
@@ -236,6 +242,7 @@ pub(super) fn load_game(
         board_hash: board.hash.clone(),
         created,
         coach: false,
+        pace: (None, false),
     });
     batch.write(Write::Seats { game: id, seats });
     batch.write(Write::Start {

@@ -120,12 +120,35 @@ pub struct GameRecord {
     pub seed: Option<u64>,
     /// Whether its players may ask the coach during the game.
     pub coach: bool,
+    /// Its turn limit in seconds (none: untimed).
+    pub turn_limit: Option<u32>,
+    /// Whether it is turn-based (its limit in hours).
+    pub turn_based: bool,
+    /// When the current turn began, ms since 1970 (none when no turn
+    /// has a limit): its deadline follows from the limit.
+    pub turn_start: Option<i64>,
+    /// The seats a bot plays until their players move again, as bits.
+    pub away: u32,
     /// Its seats in turn order.
     pub seats: Vec<SeatRecord>,
     /// Its moves in order.
     pub moves: Vec<MoveRecord>,
     /// Its chat in order.
     pub chat: Vec<ChatRecord>,
+    /// Its history's lines that are not moves, in order.
+    pub notes: Vec<NoteRecord>,
+}
+
+/// A line of a game's history that is not a move: a player timed out,
+/// left, or came back ([`super::timer`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteRecord {
+    /// Its place in the history.
+    pub seq: usize,
+    /// The number of moves made when it was said.
+    pub after_moves: usize,
+    /// The line.
+    pub line: String,
 }
 
 /// One seat's result in a rated game: public once the game is over.
@@ -204,6 +227,24 @@ pub enum Write {
         created: i64,
         /// Whether its players may ask the coach.
         coach: bool,
+        /// Its pace as stored ([`super::timer::Pace::to_columns`]).
+        pace: (Option<u32>, bool),
+    },
+    /// A line of a game's history that is not a move.
+    Note {
+        /// The game.
+        game: GameId,
+        /// The line and its place.
+        note: NoteRecord,
+    },
+    /// A game's clock: when the current turn began and the seats away.
+    Clock {
+        /// The game.
+        game: GameId,
+        /// When the turn began, ms since 1970 (none: no deadline).
+        turn_start: Option<i64>,
+        /// The seats away, as bits.
+        away: u32,
     },
     /// A game's seats, replaced (before the start).
     Seats {
@@ -292,6 +333,16 @@ pub struct Sqlite {
     file: String,
 }
 
+/// The columns of `games` added since its first version, with their
+/// types: an older database gets them when opened.
+const GAME_COLUMNS_ADDED: [(&str, &str); 5] = [
+    ("coach", "INTEGER NOT NULL DEFAULT 0"),
+    ("turn_limit", "INTEGER"),
+    ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
+    ("turn_start", "INTEGER"),
+    ("away", "INTEGER NOT NULL DEFAULT 0"),
+];
+
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS users (
     id INTEGER PRIMARY KEY,
@@ -324,7 +375,11 @@ CREATE TABLE IF NOT EXISTS games (
     board_hash TEXT NOT NULL REFERENCES boards(hash),
     created INTEGER NOT NULL,
     seed INTEGER,
-    coach INTEGER NOT NULL DEFAULT 0
+    coach INTEGER NOT NULL DEFAULT 0,
+    turn_limit INTEGER,
+    turn_based INTEGER NOT NULL DEFAULT 0,
+    turn_start INTEGER,
+    away INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
@@ -339,6 +394,15 @@ CREATE TABLE IF NOT EXISTS moves (
     seq INTEGER NOT NULL,
     seat INTEGER NOT NULL,
     action TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+-- The history's lines that are not moves (a player timed out, left, came
+-- back), each at its place: after how many moves it was said.
+CREATE TABLE IF NOT EXISTS notes (
+    game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    after_moves INTEGER NOT NULL,
+    line TEXT NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
 CREATE TABLE IF NOT EXISTS last_ids (
@@ -401,15 +465,18 @@ impl Sqlite {
             )
             .and_then(|()| connection.execute_batch(SCHEMA))
             .map_err(|e| fail("cannot create its tables", &e))?;
-        // A database made before games had a coach setting gets the column.
-        let has_coach: bool = connection
-            .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'coach'")
-            .and_then(|mut q| q.exists([]))
-            .map_err(|e| fail("cannot read its tables", &e))?;
-        if !has_coach {
-            connection
-                .execute_batch("ALTER TABLE games ADD COLUMN coach INTEGER NOT NULL DEFAULT 0")
-                .map_err(|e| fail("cannot add the coach setting", &e))?;
+        // A database made before games had a coach setting, or a clock,
+        // gets the columns.
+        for (column, ddl) in GAME_COLUMNS_ADDED {
+            let has: bool = connection
+                .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")
+                .and_then(|mut q| q.exists([column]))
+                .map_err(|e| fail("cannot read its tables", &e))?;
+            if !has {
+                connection
+                    .execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {ddl}"))
+                    .map_err(|e| fail(&format!("cannot add the column {column}"), &e))?;
+            }
         }
         Ok(Sqlite { connection, file })
     }
@@ -465,7 +532,8 @@ impl Sqlite {
             .collect::<rusqlite::Result<_>>()?;
         let mut games: Vec<GameRecord> = c
             .prepare(
-                "SELECT id, name, creator, board_key, board_hash, created, seed, coach
+                "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
+                        turn_limit, turn_based, turn_start, away
                  FROM games ORDER BY id",
             )?
             .query_map([], |r| {
@@ -479,9 +547,14 @@ impl Sqlite {
                     // SQLite integers are signed: the seed's bits, kept.
                     seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
                     coach: r.get(7)?,
+                    turn_limit: r.get(8)?,
+                    turn_based: r.get(9)?,
+                    turn_start: r.get(10)?,
+                    away: r.get(11)?,
                     seats: Vec::new(),
                     moves: Vec::new(),
                     chat: Vec::new(),
+                    notes: Vec::new(),
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -491,6 +564,8 @@ impl Sqlite {
             c.prepare("SELECT seat, action FROM moves WHERE game_id = ?1 ORDER BY seq")?;
         let mut chat =
             c.prepare("SELECT sender, message, at FROM chat WHERE game_id = ?1 ORDER BY seq")?;
+        let mut notes =
+            c.prepare("SELECT seq, after_moves, line FROM notes WHERE game_id = ?1 ORDER BY seq")?;
         for g in &mut games {
             g.seats = seats
                 .query_map([g.id], |r| {
@@ -515,6 +590,15 @@ impl Sqlite {
                         sender: r.get(0)?,
                         message: r.get(1)?,
                         at: r.get(2)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+            g.notes = notes
+                .query_map([g.id], |r| {
+                    Ok(NoteRecord {
+                        seq: r.get::<_, i64>(0)? as usize,
+                        after_moves: r.get::<_, i64>(1)? as usize,
+                        line: r.get(2)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -644,13 +728,16 @@ impl Sqlite {
                 board_hash,
                 created,
                 coach,
+                pace: (turn_limit, turn_based),
             } => {
                 tx.prepare_cached(
-                    "INSERT INTO games (id, name, creator, board_key, board_hash, created, coach)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                    "INSERT INTO games (id, name, creator, board_key, board_hash, created, coach,
+                                        turn_limit, turn_based)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 )?
                 .execute(params![
-                    id, name, creator, board_key, board_hash, created, coach
+                    id, name, creator, board_key, board_hash, created, coach, turn_limit,
+                    turn_based
                 ])?;
                 // Kept when the game is deleted: its id is never given
                 // again (a page or link that had it open would show
@@ -675,6 +762,25 @@ impl Sqlite {
             Write::Creator { game, user } => {
                 tx.prepare_cached("UPDATE games SET creator = ?2 WHERE id = ?1")?
                     .execute(params![game, user])?;
+            }
+            Write::Note { game, note } => {
+                tx.prepare_cached(
+                    "INSERT INTO notes (game_id, seq, after_moves, line) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![
+                    game,
+                    note.seq as i64,
+                    note.after_moves as i64,
+                    note.line
+                ])?;
+            }
+            Write::Clock {
+                game,
+                turn_start,
+                away,
+            } => {
+                tx.prepare_cached("UPDATE games SET turn_start = ?2, away = ?3 WHERE id = ?1")?
+                    .execute(params![game, turn_start, away])?;
             }
             Write::Start { game, seed } => {
                 tx.prepare_cached("UPDATE games SET seed = ?2 WHERE id = ?1")?

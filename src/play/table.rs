@@ -14,8 +14,16 @@ use crate::game::event::{Ending, Event, Happened, Source};
 use crate::game::players::{by_name, Strategy};
 use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
 
-use super::store::{ChatRecord, GameId, GameRecord, MoveRecord, SeatRecord, UserId};
+use super::store::{
+    ChatRecord, GameId, GameRecord, MoveRecord, NoteRecord, SeatRecord, UserId, Write,
+};
+use super::timer::{Clock, Pace};
 use crate::game::saved::Move;
+
+/// The level of the stand-in that plays for a person whose time is up:
+/// the greedy bot decides in milliseconds, so that a timeout never holds
+/// the table up further.
+pub const STAND_IN: Difficulty = Difficulty::Easy;
 
 /// The players' colours, as 003 names them.
 pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
@@ -195,6 +203,8 @@ pub struct Table {
     /// The rematch its players were offered, once one asked (held in
     /// memory only: after a restart a rematch asked again opens another).
     pub rematch: Option<GameId>,
+    /// Its turn limit, the current turn's deadline, and who is away.
+    pub clock: Clock,
 }
 
 /// A finished game's review, computed once, outside the lock.
@@ -243,6 +253,7 @@ impl Table {
             review: ReviewSlot::None,
             replay: std::sync::OnceLock::new(),
             rematch: None,
+            clock: Clock::new(Pace::Untimed, 0),
         }
     }
 
@@ -320,14 +331,17 @@ impl Table {
     /// first tickets.
     pub fn start(&mut self, seed: u64) -> Result<(), RuleError> {
         let game = Game::new(self.board.board.clone(), self.seats.len(), seed)?;
+        // A person's seat has a strategy too: the stand-in that plays it
+        // when their time is up (the easy bot's, the quickest to decide).
         self.bots = self
             .seats
             .iter()
             .map(|s| match s.who {
                 Who::Bot(d) => by_name(d.strategy()),
-                Who::User(_) => None,
+                Who::User(_) => by_name(STAND_IN.strategy()),
             })
             .collect();
+        self.clock = Clock::new(self.clock.pace, self.seats.len());
         self.bot_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed);
         self.seed = Some(seed);
         self.game = Some(game);
@@ -389,11 +403,31 @@ impl Table {
         if game.is_over() {
             return None;
         }
-        let is_bot = |s: usize| matches!(self.seats[s].who, Who::Bot(_));
+        // A person's seat is played by the stand-in once their time is up.
+        let is_bot =
+            |s: usize| matches!(self.seats[s].who, Who::Bot(_)) || self.clock.is_overdue(s);
         if game.in_setup() {
             return (0..self.seats.len()).find(|&s| is_bot(s) && game.offer(s).is_some());
         }
         Some(game.current()).filter(|&s| is_bot(s))
+    }
+
+    /// The seats of people who must act now: everyone still choosing first
+    /// tickets in setup, else the person to move (none when a bot is, or
+    /// the game is not being played).
+    pub fn people_to_act(&self) -> Vec<usize> {
+        let Some(game) = self.game.as_ref().filter(|g| !g.is_over()) else {
+            return Vec::new();
+        };
+        let person = |s: &usize| matches!(self.seats[*s].who, Who::User(_));
+        if game.in_setup() {
+            (0..self.seats.len())
+                .filter(|&s| game.offer(s).is_some())
+                .filter(person)
+                .collect()
+        } else {
+            Some(game.current()).filter(person).into_iter().collect()
+        }
     }
 
     /// Takes out the strategy of the bot in `seat` with what it needs to
@@ -432,6 +466,7 @@ impl Table {
             record.created,
         );
         table.coach = record.coach;
+        table.clock.pace = Pace::from_columns(record.turn_limit, record.turn_based);
         table.seats.clear();
         for s in &record.seats {
             let color = COLORS
@@ -462,14 +497,42 @@ impl Table {
         table.chat = record.chat.clone();
         if let Some(seed) = record.seed {
             table.start(seed).map_err(|e| e.to_string())?;
+            let mut notes = record.notes.iter().peekable();
             for (i, m) in record.moves.iter().enumerate() {
+                while let Some(n) = notes.next_if(|n| n.after_moves <= i) {
+                    table.history.push(n.line.clone());
+                }
                 let action = Action::from(&Move::from_json(&m.action)?);
                 table
                     .act(m.seat, &action)
                     .map_err(|e| format!("move {i} ({}): {e}", m.action))?;
             }
+            table.history.extend(notes.map(|n| n.line.clone()));
+            table.clock.set_away_bits(record.away);
+            table.resume_clock(record.turn_start, super::timer::now_ms());
         }
         Ok(table)
+    }
+
+    /// The clock after a restart ([`Clock::resume`]).
+    fn resume_clock(&mut self, stored: Option<i64>, now: i64) {
+        let people = self.people_to_act();
+        self.clock.resume(now, stored, &people);
+    }
+
+    /// A line of the history that is not a move (a player timed out,
+    /// left, came back): added, and its write to store.
+    pub fn note(&mut self, line: String) -> Write {
+        let note = NoteRecord {
+            seq: self.history.len(),
+            after_moves: self.moves.len(),
+            line: line.clone(),
+        };
+        self.history.push(line);
+        Write::Note {
+            game: self.id,
+            note,
+        }
     }
 
     /// The last move as stored.

@@ -20,6 +20,7 @@ use super::ratings::{Finish, Ratings};
 use super::sessions::{now, Accounts};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
 use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
+use super::timer::{self, now_ms};
 use super::view;
 use crate::board::Colour;
 use crate::game::event::Happened;
@@ -96,6 +97,9 @@ pub(super) struct Tables {
     pub(super) ratings: Ratings,
     /// What each game's views were last pushed (a push sends the changes).
     sent: HashMap<GameId, view::Sent>,
+    /// The shortest real-time turn `createGame` accepts, in seconds
+    /// ([`timer::MIN_TURN_SECS`]; tests lower it).
+    pub(super) min_turn_secs: u32,
 }
 
 impl Tables {
@@ -108,6 +112,7 @@ impl Tables {
             last_id: 0,
             ratings: Ratings::default(),
             sent: HashMap::new(),
+            min_turn_secs: timer::MIN_TURN_SECS,
         }
     }
 
@@ -241,6 +246,10 @@ impl Tables {
             protocol::described(d::SERVER_ERROR)
         })?;
         batch.write(Write::Start { game, seed });
+        let t = self.games.get_mut(&game).expect("started above");
+        let people = t.people_to_act();
+        t.clock.turn_begins(now_ms(), &people);
+        batch.write(clock_write(t));
         let t = &self.games[&game];
         for (seat, s) in t.seats.iter().enumerate() {
             if let Who::User(u) = s.who {
@@ -451,6 +460,24 @@ impl Tables {
                 action: Move::from(action).to_json(),
             },
         });
+        // A person's own command (answered) takes an away seat back; a
+        // move made for them by the stand-in has no answer.
+        if answer.is_some() && t.clock.moved_by_person(seat) {
+            let line = format!(
+                "{} is back and plays their own seat again",
+                t.seats[seat].name
+            );
+            batch.write(t.note(line));
+            batch.write(clock_write(t));
+        }
+        if event.ended().is_some() {
+            t.clock.stop();
+            batch.write(clock_write(t));
+        } else if event.turn_begins().is_some() {
+            let people = t.people_to_act();
+            t.clock.turn_begins(now_ms(), &people);
+            batch.write(clock_write(t));
+        }
         let t = &self.games[&game];
         // Each user at the table gets the move's message, built from the
         // engine's event for that user's seat: the asking connection with
@@ -510,6 +537,78 @@ impl Tables {
         self.push_models(conns, batch, game);
         let kept = matches!(event.happened, Happened::TicketsKept { .. });
         Ok(turn_started || ended || kept)
+    }
+
+    /// The server's ticker, at `now` (ms): every table whose turn's time
+    /// is up is marked overdue, its players told in the history who timed
+    /// out (and who is now away), and returned for the bot path to play.
+    /// One pass over the tables a tick: at most [`MAX_LIVE_GAMES`] checks
+    /// of an `Option<i64>`.
+    pub(super) fn time_up(&mut self, conns: &Conns, batch: &mut Batch, now: i64) -> Vec<GameId> {
+        let mut due = Vec::new();
+        for t in self.games.values_mut() {
+            if !t.clock.expired(now) {
+                continue;
+            }
+            let people = t.people_to_act();
+            let was_away: Vec<bool> = people.iter().map(|&s| t.clock.is_away(s)).collect();
+            let (up, now_away) = t.clock.time_up(now, &people);
+            for (&s, away) in people.iter().zip(was_away) {
+                if !up.contains(&s) {
+                    continue;
+                }
+                let name = &t.seats[s].name;
+                let line = if away {
+                    format!("{name} is away; a bot played for them")
+                } else if now_away.contains(&s) {
+                    format!("{name} timed out again; a bot plays their seat until they make a move")
+                } else {
+                    format!("{name} timed out; a bot played for them")
+                };
+                batch.write(t.note(line));
+            }
+            if !now_away.is_empty() {
+                batch.write(clock_write(t));
+            }
+            due.push(t.id);
+        }
+        for &g in &due {
+            self.push_models(conns, batch, g);
+        }
+        due
+    }
+
+    /// `leaveGame` in a game being played: the seat stays (the game's
+    /// scores need every seat) and is played by the stand-in until its
+    /// person makes a move again.
+    pub(super) fn leave_playing(
+        &mut self,
+        conns: &Conns,
+        batch: &mut Batch,
+        ask: Ask,
+        game: GameId,
+    ) -> Result<(), Value> {
+        let (_, seat) = self.seated(ask.user, game)?;
+        let t = self.games.get_mut(&game).expect("seated above");
+        if t.clock.set_away(seat, true) {
+            let line = format!(
+                "{} left the game; a bot plays their seat until they make a move",
+                t.seats[seat].name
+            );
+            batch.write(t.note(line));
+            let people = t.people_to_act();
+            t.clock.replan(&people);
+            batch.write(clock_write(t));
+        }
+        conns.send(
+            batch,
+            ask.conn,
+            ask.id,
+            "leaveGame",
+            protocol::described(d::SUCCESS),
+        );
+        self.push_models(conns, batch, game);
+        Ok(())
     }
 
     /// `getPlayer`: the page of a user or a rated bot, or
@@ -624,6 +723,15 @@ impl Tables {
             Some(Err(not_seated)) => not_seated,
             _ => misread,
         }
+    }
+}
+
+/// A table's clock as stored.
+fn clock_write(t: &Table) -> Write {
+    Write::Clock {
+        game: t.id,
+        turn_start: t.clock.turn_start(),
+        away: t.clock.away_bits(),
     }
 }
 

@@ -273,6 +273,7 @@ fn public_parts(table: &Table) -> Map<String, Value> {
                 "stations": game.map_or(Vec::new(), |g| g.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect()),
                 "stationsLeft": game.map_or(board.rules.stations.as_ref().map_or(0, |r| r.count()), |g| g.stations_left(i)),
                 "nextStationCost": board.rules.stations.as_ref().and_then(|r| r.costs.get(game.map_or(0, |g| g.players[i].stations.len())).copied()),
+                "away": table.clock.is_away(i),
             })
         })
         .collect();
@@ -283,6 +284,9 @@ fn public_parts(table: &Table) -> Map<String, Value> {
         "boardName": board.name,
         "state": phase,
         "coach": table.coach,
+        "turnLimit": table.clock.pace.fields().0,
+        "turnBased": table.clock.pace.fields().1,
+        "deadline": table.clock.deadline,
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
         "players": players,
         "turn": game.map_or(Value::Null, turn),
@@ -474,6 +478,9 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "colors": table.free_colors(),
         "state": state,
         "coach": table.coach,
+        "turnLimit": table.clock.pace.fields().0,
+        "turnBased": table.clock.pace.fields().1,
+        "deadline": table.clock.deadline,
         "yourTurn": your_turn,
         "turnOf": table.game().filter(|g| !g.is_over() && !g.in_setup()).map(|g| table.seats[g.current()].name.clone()),
     })

@@ -78,6 +78,7 @@ pub fn config(dir: &std::path::Path, seed: Option<u64>) -> Config {
         bot_delay: Duration::ZERO,
         seed,
         coach_limit: 10.0,
+        min_turn_secs: 1,
     }
 }
 

@@ -65,6 +65,18 @@
 //     and stations as they stood then; #review-curve line.replay-marker[data-player-id]
 //     [data-turn] marks the mover's turn, and a click on the curve replays that turn
 //   #create-coach      the Create Game overlay's "allow the coach" checkbox
+//   #create-pace (select: untimed|realtime|turnbased), #create-turn-seconds,
+//     #create-turn-hours: the game's turn limit (createGame's turnSeconds,
+//     turnBased and turnHours)
+//   #turn-timer[data-deadline][data-left]  the countdown of the turn (hidden
+//     when untimed), .urgent in its last 10 seconds; #players li.away with
+//     .tag.away: a seat a bot plays until its player moves
+//   #user-games tr .pace   the game's limit in the lobby ("60 s a turn")
+//   #sound-toggle, #notify-toggle [aria-pressed]  the turn alerts: a sound
+//     made by window.ttrPlaySound() (WebAudio, no file) when a turn becomes
+//     yours in the game open, and `new window.Notification(...)` when one
+//     becomes yours in any of your games while the tab is hidden (asked for
+//     on the toggle's click, never on load); tests stub both
 //   #offer-modal       ticket choice: #offer-list input[type=checkbox][data-index],
 //                      #offer-min, #offer-submit
 //   #claim-modal       route purchase: #claim-title, .payment[data-color][data-wilds],
@@ -125,6 +137,11 @@ const play = {
   replays: new Map(), // gameId -> getReplay output, "pending", or {error}
   replay: null,       // the replay shown: {gameId, at} (at: the move index), or null
   curve: null,        // the review curve's scale: {x, turns, top, bottom}
+  // The turn alerts, kept in this browser: the sound on unless muted, the
+  // notifications only once the player allowed them with a click.
+  sound: localStorage.getItem("ttr-sound") !== "off",
+  notify: localStorage.getItem("ttr-notify") === "on" && "Notification" in window && Notification.permission === "granted",
+  audio: null,        // the AudioContext, made at the first sound
 };
 window.play = play;
 
@@ -434,10 +451,17 @@ function handle(command, out, mine) {
       play.joinable = out.games || [];
       renderLobby();
       break;
-    case "updateUserGames":
+    case "updateUserGames": {
+      const before = new Map(play.userGames.map((g) => [g.gameId, g.yourTurn]));
       play.userGames = out.games || [];
+      // A game not open here whose turn just became yours: a notification
+      // if the tab is hidden (the game open has its model's alert).
+      for (const g of play.userGames) {
+        if (g.yourTurn && before.get(g.gameId) === false && g.gameId !== play.gameId) turnAlert(g.gameId, g.gameName, false);
+      }
       renderLobby();
       break;
+    }
     case "watchableGames":
       play.watchable = out.games || [];
       renderLobby();
@@ -458,14 +482,21 @@ function handle(command, out, mine) {
     case "sendClientModelInformation":
       if (out.gameId === play.gameId) {
         if (!play.model) play.seenChat = out.chatLength ?? (out.chat || []).length;
+        const was = play.model && play.model.gameId === out.gameId ? awaitsMe(play.model) : true;
+        if (!was && awaitsMe(out)) turnAlert(out.gameId, out.gameName, true);
         play.model = out;
         renderGame();
       }
       break;
     case "modelChanged":
       if (out.gameId === play.gameId && play.model) {
-        if (applyChanges(play.model, out)) renderGame();
-        else refreshModel();
+        const was = awaitsMe(play.model);
+        if (applyChanges(play.model, out)) {
+          if (!was && awaitsMe(play.model)) turnAlert(out.gameId, play.model.gameName, true);
+          renderGame();
+        } else {
+          refreshModel();
+        }
       }
       break;
     case "startGame":
@@ -918,7 +949,7 @@ function renderLobby() {
     h("td", {}, h("strong", {}, g.gameName)),
     h("td", {}, boardTitle(g.board, g.boardName), h("div", { class: "rules hint" }, rulesText(g.rules))),
     h("td", {}, playerChips(g.players)),
-    h("td", {}, state, " ", turn),
+    h("td", {}, state, " ", turn, paceText(g) ? h("div", { class: "pace hint" }, paceText(g)) : null),
     actions);
     row.addEventListener("click", (e) => { if (!e.target.closest("button")) goGame(g.gameId); });
     mine.append(row);
@@ -1025,6 +1056,9 @@ async function createGame(event) {
     return;
   }
   const parameters = { gameName, color: play.createColor, coach: $("create-coach").checked };
+  const pace = $("create-pace").value;
+  if (pace === "realtime") parameters.turnSeconds = Number($("create-turn-seconds").value);
+  if (pace === "turnbased") Object.assign(parameters, { turnBased: true, turnHours: Number($("create-turn-hours").value) });
   if ($("board-select").value) parameters.board = $("board-select").value;
   $("create-submit").disabled = true;
   const out = await send("createGame", parameters, { quiet: true, user: true });
@@ -1103,6 +1137,7 @@ function renderGame() {
   $("game-rules").textContent = rulesText(m.rules);
   $("turn-info").className = myTurn() || m.offer ? "yours" : "";
   $("last-round").hidden = !(m.turn && m.turn.lastRound);
+  renderTimer();
   $("pass-turn").hidden = !(m.canPass && myTurn());
   $("coach-button").hidden = !coachAllowed(m);
   // A spectator sees the public game: no hand, no tickets, no chat box.
@@ -1124,6 +1159,112 @@ function renderGame() {
   renderStation();
   renderResults(m);
   if (document.body.classList.contains("offline")) setOnline(false);
+}
+
+// ---- Turn timers and alerts ------------------------------------------------------
+
+/// Whether the game `m` waits for this player: their turn, or tickets to
+/// choose.
+function awaitsMe(m) {
+  return Boolean(m && m.state === "playing" && m.you !== null && m.you !== undefined &&
+    (m.offer || (m.turn && m.turn.phase !== "setup" && m.turn.playerId === m.you)));
+}
+
+/// A game's turn limit in words, for the lobby: "60 s a turn",
+/// "turn-based, 24 h a turn" (empty when untimed).
+function paceText(g) {
+  if (!g.turnLimit) return "";
+  const limit = g.turnBased ? `turn-based, ${g.turnLimit / 3600} h a turn` : `${g.turnLimit} s a turn`;
+  const left = g.state === "playing" && g.deadline ? ` · ${timeLeft(g.deadline - Date.now())} left` : "";
+  return limit + left;
+}
+
+/// A time left in words: "0:42", "5:07", "3 h 12 min".
+function timeLeft(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  if (s >= 3600) return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+/// The countdown of the turn in the game view: redrawn with each model
+/// and every half second by one timer.
+function renderTimer() {
+  const m = play.model && play.model.gameId === play.gameId ? play.model : null;
+  const timer = $("turn-timer");
+  const deadline = m && m.state === "playing" ? m.deadline : null;
+  timer.hidden = !deadline;
+  if (!deadline) return;
+  const left = deadline - Date.now();
+  timer.dataset.deadline = deadline;
+  timer.dataset.left = Math.max(0, Math.ceil(left / 1000));
+  timer.textContent = `⏱ ${timeLeft(left)}`;
+  timer.classList.toggle("urgent", left < 10000);
+}
+setInterval(renderTimer, 500);
+
+/// A turn became this player's in game `gameId`: the sound if it is the
+/// game open here (and not muted), a notification if the tab is hidden
+/// (and they allowed it).
+function turnAlert(gameId, gameName, open) {
+  if (open && play.sound) window.ttrPlaySound();
+  if (document.hidden && play.notify && window.Notification && window.Notification.permission === "granted") {
+    new window.Notification("Your turn", { body: `Ticket to Ride: “${gameName}” waits for you.`, tag: `ttr-turn-${gameId}` });
+  }
+}
+
+/// A short two-note chime from WebAudio: no sound file to load. Made on
+/// the page (tests replace it to see it called).
+window.ttrPlaySound = function () {
+  const Context = window.AudioContext || window.webkitAudioContext;
+  if (!Context) return;
+  const audio = play.audio || (play.audio = new Context());
+  if (audio.state === "suspended") audio.resume();
+  const t = audio.currentTime;
+  for (const [freq, at] of [[660, 0], [880, 0.12]]) {
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = freq;
+    gain.gain.setValueAtTime(0.12, t + at);
+    gain.gain.exponentialRampToValueAtTime(0.001, t + at + 0.25);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(t + at);
+    osc.stop(t + at + 0.25);
+  }
+};
+
+function renderAlertToggles() {
+  $("sound-toggle").setAttribute("aria-pressed", String(play.sound));
+  $("sound-toggle").textContent = play.sound ? "Sound on" : "Sound off";
+  $("notify-toggle").setAttribute("aria-pressed", String(play.notify));
+  $("notify-toggle").textContent = play.notify ? "Notifications on" : "Notifications off";
+}
+
+function toggleSound() {
+  play.sound = !play.sound;
+  localStorage.setItem("ttr-sound", play.sound ? "on" : "off");
+  renderAlertToggles();
+}
+
+/// Notifications are asked for here, on the player's click: browsers
+/// refuse (and players resent) a request made on load.
+async function toggleNotify() {
+  if (play.notify) {
+    play.notify = false;
+  } else if (!window.Notification) {
+    notice("This browser cannot show notifications.");
+  } else {
+    const answer = window.Notification.permission === "granted" ? "granted" : await window.Notification.requestPermission();
+    play.notify = answer === "granted";
+    if (!play.notify) notice("Notifications are blocked for this page: allow them in the browser's site settings.");
+  }
+  localStorage.setItem("ttr-notify", play.notify ? "on" : "off");
+  renderAlertToggles();
+}
+
+function showPaceFields() {
+  const pace = $("create-pace").value;
+  $("create-seconds").hidden = pace !== "realtime";
+  $("create-hours").hidden = pace !== "turnbased";
 }
 
 function turnText(m) {
@@ -1150,7 +1291,7 @@ function renderPlayers(m) {
   for (const p of players) {
     const current = Boolean(m.turn && m.turn.phase !== "setup" && m.turn.playerId === p.playerId);
     list.append(h("li", {
-      class: ["player", current ? "current" : "", p.playerId === m.you ? "you" : "", p.bot ? "bot" : ""].filter(Boolean).join(" "),
+      class: ["player", current ? "current" : "", p.playerId === m.you ? "you" : "", p.bot ? "bot" : "", p.away ? "away" : ""].filter(Boolean).join(" "),
       "data-player-id": p.playerId, "data-color": p.color, "data-points": p.points, "data-trains": p.trainsLeft,
       "data-cards": p.cardCount, "data-tickets": p.destinationCount,
       "data-stations-left": m.rules && m.rules.stations ? p.stationsLeft : null,
@@ -1159,6 +1300,7 @@ function renderPlayers(m) {
       h("strong", { class: "name" }, p.username),
       p.playerId === m.you ? h("span", { class: "tag" }, "you") : null,
       p.bot ? h("span", { class: "tag bot" }, `bot, ${p.bot}`) : null,
+      p.away ? h("span", { class: "tag away", title: "a bot plays this seat until its player makes a move" }, "away: a bot plays") : null,
       current ? h("span", { class: "turn-mark", title: "whose turn" }, "▶") : null),
     h("div", { class: "stats" },
       // The card's number is the route points so far: tickets are secret
@@ -2208,6 +2350,10 @@ $("invite-copy").addEventListener("click", copyInvite);
 $("create-game-button").addEventListener("click", openCreate);
 $("create-cancel").addEventListener("click", () => { $("create-game").hidden = true; });
 $("create-game-form").addEventListener("submit", createGame);
+$("create-pace").addEventListener("change", showPaceFields);
+$("sound-toggle").addEventListener("click", toggleSound);
+$("notify-toggle").addEventListener("click", toggleNotify);
+renderAlertToggles();
 $("board-upload").addEventListener("change", uploadBoard);
 for (const b of document.querySelectorAll(".color-choice")) b.addEventListener("click", () => pickColor(b.dataset.color));
 $("add-bot-easy").addEventListener("click", () => addBot(play.gameId, "easy"));
