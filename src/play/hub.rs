@@ -147,8 +147,12 @@ impl Hub {
     pub fn clock_tick(&mut self, now_ms: i64) -> Vec<GameId> {
         let mut batch = Batch::default();
         let due = self.tables.time_up(&self.conns, &mut batch, now_ms);
+        let lobby = std::mem::take(&mut self.tables.lobby_stale);
+        if lobby {
+            lobby::send_lobby(&self.tables, &self.conns, &mut batch);
+        }
         // Nothing due (nearly every tick): no batch for the journal's thread.
-        if !due.is_empty() {
+        if !due.is_empty() || lobby {
             self.commit(batch);
         }
         due

@@ -527,7 +527,7 @@ pub(super) fn leave(
         "leaveGame",
         protocol::described(d::SUCCESS),
     );
-    push_lobby(tables, conns, batch);
+    push_lobby(tables);
     conns.send(
         batch,
         ask.conn,
@@ -639,7 +639,7 @@ pub(super) fn start(
 /// After a table's seats changed: the lobby to everyone, the game lists
 /// and the views to its players.
 fn push_changed(tables: &mut Tables, conns: &Conns, batch: &mut Batch, game: GameId) {
-    push_lobby(tables, conns, batch);
+    push_lobby(tables);
     push_user_games(tables, conns, batch, game);
     tables.push_models(conns, batch, game);
 }
@@ -692,9 +692,18 @@ pub(super) fn push_games_to(
     );
 }
 
+/// The lists of joinable games are stale: every connection gets them
+/// again at the clock's next tick ([`send_lobby`]), however many games
+/// changed meanwhile. Sent at once, 1,000 games starting at once sent
+/// each of 2,000 connections several lists a game: slow readers' queues
+/// filled and they were dropped, and the server held 2 GB of them.
+pub(super) fn push_lobby(tables: &mut Tables) {
+    tables.lobby_stale = true;
+}
+
 /// The joinable games, to every logged-in connection: each game's entry
 /// is made once, and each user's list leaves out the user's own games.
-pub(super) fn push_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
+pub(super) fn send_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
     let open: Vec<(&Table, String)> = tables
         .iter()
         .filter(|t| t.phase() == Phase::Open && t.seats.len() < t.board.seats)

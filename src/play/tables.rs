@@ -97,6 +97,9 @@ pub(super) struct Tables {
     pub(super) ratings: Ratings,
     /// What each game's views were last pushed (a push sends the changes).
     sent: HashMap<GameId, view::Sent>,
+    /// The lists of joinable games changed since they were last sent
+    /// ([`super::lobby::push_lobby`]).
+    pub(super) lobby_stale: bool,
     /// The shortest real-time turn `createGame` accepts, in seconds
     /// ([`timer::MIN_TURN_SECS`]; tests lower it).
     pub(super) min_turn_secs: u32,
@@ -112,6 +115,7 @@ impl Tables {
             last_id: 0,
             ratings: Ratings::default(),
             sent: HashMap::new(),
+            lobby_stale: false,
             min_turn_secs: timer::MIN_TURN_SECS,
         }
     }
