@@ -221,12 +221,7 @@ async fn finished_games_rate_every_seat_by_weng_lin_and_the_pages_show_them() {
     let (addr, _server) = spawn(config(&s.dir, Some(5)), "127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
-    let mut c = Client::connect(addr, None).await;
-    c.ask(
-        "login",
-        json!({ "username": "alice", "password": "correct horse battery" }),
-    )
-    .await;
+    let mut c = Client::login(addr, "alice").await;
     let after_restart = (
         page(&mut c, "alice").await,
         c.ask("getRatings", json!({})).await,

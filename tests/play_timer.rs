@@ -202,12 +202,7 @@ async fn a_turn_based_deadline_survives_a_restart() {
     let (addr, _server) = spawn(config(&s.dir, Some(13)), "127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
-    let mut c = Client::connect(addr, None).await;
-    c.ask(
-        "login",
-        json!({ "username": "alice", "password": "correct horse battery" }),
-    )
-    .await;
+    let mut c = Client::login(addr, "alice").await;
     let after = c.model(g).await;
     assert_eq!(after["deadline"], deadline, "{after}");
     assert_eq!(after["turnBased"], true);
@@ -230,12 +225,7 @@ async fn a_turn_based_deadline_survives_a_restart() {
     let (addr, _third) = spawn(config(&s.dir, Some(13)), "127.0.0.1:0".parse().unwrap())
         .await
         .unwrap();
-    let mut d = Client::connect(addr, None).await;
-    d.ask(
-        "login",
-        json!({ "username": "alice", "password": "correct horse battery" }),
-    )
-    .await;
+    let mut d = Client::login(addr, "alice").await;
     assert_eq!(d.model(g).await["players"][0]["away"], true);
     let restored = history(&mut d, g).await;
     assert_eq!(

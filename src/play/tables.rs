@@ -184,12 +184,16 @@ impl Tables {
         Err(json!({ "description": d::INVALID_INPUT, "reason": reason }))
     }
 
+    /// The table of `game`, or the protocol's "no such game".
+    fn existing(&self, game: GameId) -> Result<&Table, Value> {
+        self.games
+            .get(&game)
+            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))
+    }
+
     /// The table of `game` with `user`'s seat at it.
     pub(super) fn seated(&self, user: UserId, game: GameId) -> Result<(&Table, usize), Value> {
-        let t = self
-            .games
-            .get(&game)
-            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let t = self.existing(game)?;
         let seat = t
             .seat_of(user)
             .ok_or_else(|| protocol::described(d::NOT_IN_GAME))?;
@@ -328,10 +332,7 @@ impl Tables {
         ask: Ask,
         p: &GameOnly,
     ) -> Result<(), Value> {
-        let t = self
-            .games
-            .get(&p.game_id)
-            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let t = self.existing(p.game_id)?;
         let refuse = |reason: &str| json!({ "description": d::INVALID_INPUT, "reason": reason });
         if t.seat_of(ask.user).is_some() {
             return Err(refuse("you play in this game: open it instead"));
@@ -395,10 +396,7 @@ impl Tables {
         ask: Ask,
         p: &GameOnly,
     ) -> Result<(), Value> {
-        let t = self
-            .games
-            .get(&p.game_id)
-            .ok_or_else(|| protocol::described(d::NO_SUCH_GAME))?;
+        let t = self.existing(p.game_id)?;
         let watching = conns.get(ask.conn).and_then(|c| c.watching()) == Some(t.id);
         if t.seat_of(ask.user).is_none() && !watching {
             return Err(protocol::described(d::NOT_IN_GAME));

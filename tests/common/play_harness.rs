@@ -186,6 +186,20 @@ impl Client {
             .map(|m| &m["output"])
     }
 
+    /// A new connection logged in as `name` (registered with the
+    /// harness's password), as after a server's restart.
+    pub async fn login(addr: SocketAddr, name: &str) -> Client {
+        let mut c = Client::connect(addr, None).await;
+        let out = c
+            .ask(
+                "login",
+                json!({ "username": name, "password": "correct horse battery" }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+        c
+    }
+
     pub async fn register(addr: SocketAddr, name: &str) -> Client {
         let mut c = Client::connect(addr, None).await;
         let out = c
