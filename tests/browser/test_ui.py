@@ -195,15 +195,16 @@ def test_a_game_as_a_player_sees_it(ui):
         assert time.monotonic() < deadline, "no claims by both seats"
         m = model(driver)
         owners = {o for o in m["routes"] if o is not None}
-        if len(owners) == 2:
-            break
-        # No notice over the coach's panel, whenever both are shown.
+        # No notice over the coach's panel, whenever both are shown (checked
+        # before the loop may end: the last claim's notice counts too).
         if coached:
             panel = rect(driver, "#coach-panel")
             for n in driver.find_elements(By.CSS_SELECTOR, "#notices .notice"):
                 notices_seen += 1
                 r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];", n)
                 assert not meet(r, panel), (n.text, r, panel)
+        if len(owners) == 2:
+            break
         if not my_turn(m):
             time.sleep(0.1)
             continue
