@@ -441,6 +441,7 @@ async fn an_expired_session_is_no_session() {
         seed: None,
         coach_limit: 10.0,
         min_turn_secs: 1,
+        shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     assert_eq!(
@@ -2095,6 +2096,7 @@ async fn the_database_is_private_and_game_ids_are_never_given_twice() {
         seed: None,
         coach_limit: 10.0,
         min_turn_secs: 1,
+        shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = Client::connect(addr, None).await;
@@ -2176,6 +2178,7 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
         seed: Some(2),
         coach_limit: 10.0,
         min_turn_secs: 1,
+        shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [
@@ -2409,6 +2412,7 @@ async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
         seed: Some(2),
         coach_limit: 10.0,
         min_turn_secs: 1,
+        shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [

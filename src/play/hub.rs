@@ -8,6 +8,7 @@
 //! | [`super::lobby`] | the boards offered, the lists of games, the commands of a game not yet started |
 //! | [`super::tables`] | every game: the deal, chat, moves, the coach's and the review's inputs |
 //! | [`super::saves`] | saved games written and loaded |
+//! | [`super::shelf`] | finished games out of memory: their listings, and the read that brings one back (held by [`super::tables`]) |
 //! | [`super::ratings`] | ratings of finished games, player pages, the leaderboard (held by [`super::tables`], which rates a game as it ends) |
 //!
 //! A command arrives typed ([`Command`], read once in
@@ -23,6 +24,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use serde_json::{json, Value};
 
@@ -32,8 +34,9 @@ use super::lobby::{self, Lobby};
 use super::protocol::{self, description as d, Command, Name, Request};
 use super::saves;
 use super::sessions::Accounts;
-use super::store::{GameId, Snapshot, UserId};
-use super::table::Table;
+use super::shelf::{Shelf, Shelved, SHELVE_CHECK_MS};
+use super::store::{GameId, GameReader, GameRecord, Snapshot, UserId, Write};
+use super::table::{Phase, Table, TableBoard};
 use super::tables::{Ask, Tables};
 use crate::game::rules::{Action, RuleError};
 
@@ -57,6 +60,27 @@ pub struct Hub {
     lobby: Lobby,
     tables: Tables,
     journal: Journal,
+    /// When the clock last looked for finished games to shelve (ms).
+    last_shelving: i64,
+}
+
+/// The board of a stored game: the lobby's entry for its key and hash, or
+/// its own text's (an upload no longer offered, a board since changed).
+fn board_of(
+    lobby: &mut Lobby,
+    texts: &HashMap<String, String>,
+    g: &GameRecord,
+) -> Result<Arc<TableBoard>, String> {
+    let board = lobby.entry_for(texts, &g.board_key, &g.board_hash)?;
+    if board.key == g.board_key {
+        return Ok(board);
+    }
+    Ok(Arc::new(TableBoard::new(
+        g.board_key.clone(),
+        board.hash.clone(),
+        board.json.clone(),
+        (*board.board).clone(),
+    )))
 }
 
 /// Users, sessions and games read back, with a note for anything skipped.
@@ -74,7 +98,7 @@ impl Hub {
     pub fn load(
         snapshot: Snapshot,
         offers: Vec<Offer>,
-        journal: Journal,
+        (journal, reader): (Journal, Box<dyn GameReader>),
         (saves, seed): (PathBuf, Option<u64>),
     ) -> Result<Loaded, String> {
         let texts: HashMap<String, String> = snapshot
@@ -93,27 +117,30 @@ impl Hub {
         }
         let mut tables = Tables::new(saves);
         tables.seed = seed;
+        tables.shelf = Shelf::new(Some(reader));
         tables.given_up_to(snapshot.last_game_id);
         tables.ratings = super::ratings::Ratings::load(snapshot.results);
+        let names = |u| accounts.seat_name(u);
+        // Finished games stay on disk: only their listings are kept.
+        for f in snapshot.finished {
+            let g = &f.header;
+            let shelved = board_of(&mut lobby, &texts, g)
+                .and_then(|board| Shelved::of_record(g, board, &names));
+            match shelved {
+                Ok(s) => tables.shelf.put(g.id, s),
+                Err(e) => warnings.push(format!("game {} ({}): {e}", g.id, g.name)),
+            }
+        }
         for g in snapshot.games {
-            let board = match lobby.entry_for(&texts, &g.board_key, &g.board_hash) {
-                Ok(b) => b,
-                Err(e) => {
-                    warnings.push(format!("game {} ({}): {e}", g.id, g.name));
-                    continue;
+            let restored = board_of(&mut lobby, &texts, &g)
+                .and_then(|board| Table::restore(&g, board, &names));
+            match restored {
+                // A game over not yet marked so (ended before the store
+                // kept the mark) is marked, and shelved like the others.
+                Ok(t) if t.phase() == Phase::Over => {
+                    batch.write(Write::Over { game: t.id });
+                    tables.shelf.put(t.id, Shelved::of(&t));
                 }
-            };
-            let board = if board.key == g.board_key {
-                board
-            } else {
-                std::sync::Arc::new(super::table::TableBoard::new(
-                    g.board_key.clone(),
-                    board.hash.clone(),
-                    board.json.clone(),
-                    (*board.board).clone(),
-                ))
-            };
-            match Table::restore(&g, board, &|u| accounts.seat_name(u)) {
                 Ok(t) => tables.insert(t),
                 Err(e) => warnings.push(format!(
                     "game {} ({}) cannot be rebuilt and is left out: {e}",
@@ -128,6 +155,7 @@ impl Hub {
             lobby,
             tables,
             journal,
+            last_shelving: 0,
         };
         Ok(Loaded { hub, warnings })
     }
@@ -147,6 +175,12 @@ impl Hub {
     pub fn clock_tick(&mut self, now_ms: i64) -> Vec<GameId> {
         let mut batch = Batch::default();
         let due = self.tables.time_up(&self.conns, &mut batch, now_ms);
+        let every = SHELVE_CHECK_MS.min(self.tables.shelf.idle_ms);
+        if now_ms - self.last_shelving >= every {
+            self.last_shelving = now_ms;
+            let committed = self.journal.committed();
+            self.tables.shelve_idle(&self.conns, now_ms, committed);
+        }
         let lobby = std::mem::take(&mut self.tables.lobby_stale);
         if lobby {
             lobby::send_lobby(&self.tables, &self.conns, &mut batch);
@@ -156,6 +190,30 @@ impl Hub {
             self.commit(batch);
         }
         due
+    }
+
+    /// Sets how long a finished game stays in memory once unused.
+    pub fn set_shelve_after(&mut self, idle: std::time::Duration) {
+        self.tables.shelf.idle_ms = idle.as_millis() as i64;
+    }
+
+    /// The games in memory, and the finished games shelved
+    /// ([`super::shelf`]).
+    pub fn games_held(&self) -> (usize, usize) {
+        self.tables.counts()
+    }
+
+    /// Brings game `id` back into memory if it is shelved: its players'
+    /// and spectators' commands then find it as before. A game that does
+    /// not read back stays shelved and is reported (the command then
+    /// finds no such game).
+    fn wake(&mut self, id: GameId) {
+        let accounts = &self.accounts;
+        let names = |u| accounts.seat_name(u);
+        if let Err(e) = self.tables.wake(id, &names) {
+            eprintln!("ttr-opt play: game {id} could not be read back from the store: {e}");
+        }
+        self.tables.touch(id, super::timer::now_ms(), None);
     }
 
     /// Sets the shortest real-time turn `createGame` accepts, in seconds.
@@ -178,7 +236,19 @@ impl Hub {
         self.journal.stop();
     }
 
-    fn commit(&self, batch: Batch) -> tokio::sync::oneshot::Receiver<()> {
+    /// Hands `batch` to the journal. Each game it writes is marked used,
+    /// with the batch's number: a finished game is shelved only once its
+    /// last writes are on disk, where the shelf reads it back.
+    fn commit(&mut self, batch: Batch) -> tokio::sync::oneshot::Receiver<()> {
+        let number = self.journal.next_number();
+        let mut last = None;
+        for game in batch.writes.iter().filter_map(Write::game) {
+            if last != Some(game) {
+                self.tables
+                    .touch(game, super::timer::now_ms(), Some(number));
+                last = Some(game);
+            }
+        }
         self.journal.commit(batch)
     }
 
@@ -334,6 +404,9 @@ impl Hub {
                 return (None, None);
             }
         };
+        if let Some(game) = command.game_id() {
+            self.wake(game);
+        }
         let ask = Ask { user, conn, id };
         let mut save = None;
         if let Err(out) = self.run(&mut batch, ask, &command, &mut save) {
@@ -473,7 +546,7 @@ impl Hub {
     }
 
     /// Commits a bot's move made through [`Hub::play`].
-    pub fn commit_batch(&self, batch: Batch) {
+    pub fn commit_batch(&mut self, batch: Batch) {
         self.commit(batch);
     }
 
@@ -582,11 +655,14 @@ impl Hub {
     /// once begun, its spectators.
     pub fn board_view(&self, game: GameId, user: UserId) -> Option<String> {
         // Its players, and once begun its spectators (any user may watch
-        // a game begun: `watchableGames` lists them).
+        // a game begun: `watchableGames` lists them). A shelved game is
+        // over: its board is shown without reading it back.
+        let shelved = || self.tables.shelf.get(game).map(|g| g.board.view.clone());
         self.tables
             .get(game)
-            .filter(|t| t.seat_of(user).is_some() || t.phase() != super::table::Phase::Open)
+            .filter(|t| t.seat_of(user).is_some() || t.phase() != Phase::Open)
             .map(|t| t.board.view.clone())
+            .or_else(shelved)
     }
 
     /// Whether `user` may upload a board of `bytes` now (quota and rate);
@@ -612,9 +688,12 @@ impl Hub {
 
     /// What the coach may know for `getCoach` (`Tables::coach_input`),
     /// for the user of `conn`.
-    pub fn coach_input(&self, conn: ConnId, req: &Request) -> Result<CoachInput, Value> {
+    pub fn coach_input(&mut self, conn: ConnId, req: &Request) -> Result<CoachInput, Value> {
         match self.read(conn, Name::GetCoach, req)? {
-            (user, Command::GetCoach(p)) => self.tables.coach_input(user, &p),
+            (user, Command::GetCoach(p)) => {
+                self.wake(p.game_id);
+                self.tables.coach_input(user, &p)
+            }
             _ => Err(protocol::described(d::UNKNOWN_COMMAND)),
         }
     }
@@ -626,6 +705,7 @@ impl Hub {
             (user, Command::GetReview(p)) => (user, p),
             _ => return Err(protocol::described(d::UNKNOWN_COMMAND)),
         };
+        self.wake(p.game_id);
         let ask = Ask {
             user,
             conn,

@@ -11,7 +11,7 @@
 //! write stops the server: the state in memory is then ahead of the disk,
 //! and a restart rebuilds it from the disk.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -115,6 +115,10 @@ struct Entry {
 pub struct Journal {
     queue: Option<mpsc::Sender<Entry>>,
     thread: Option<JoinHandle<()>>,
+    /// Batches queued so far: the `n`-th is batch number `n`.
+    queued: AtomicU64,
+    /// Batches committed so far (they commit in the order queued).
+    committed: Arc<AtomicU64>,
 }
 
 /// The most batches committed together.
@@ -124,6 +128,8 @@ impl Journal {
     /// Starts the thread over `store`.
     pub fn start(mut store: Box<dyn Store>) -> Journal {
         let (queue, entries) = mpsc::channel::<Entry>();
+        let committed = Arc::new(AtomicU64::new(0));
+        let count = committed.clone();
         let thread = std::thread::Builder::new()
             .name("ttr-play-journal".into())
             .spawn(move || {
@@ -147,6 +153,7 @@ impl Journal {
                         );
                         std::process::exit(1);
                     }
+                    count.fetch_add(group.len() as u64, Ordering::Release);
                     for entry in group {
                         for (to, text) in entry.batch.sends {
                             to.send(text);
@@ -161,13 +168,27 @@ impl Journal {
         Journal {
             queue: Some(queue),
             thread: Some(thread),
+            queued: AtomicU64::new(0),
+            committed,
         }
+    }
+
+    /// The number the next batch queued gets: a change made now is on
+    /// disk once [`Journal::committed`] reaches it.
+    pub fn next_number(&self) -> u64 {
+        self.queued.load(Ordering::Acquire) + 1
+    }
+
+    /// How many batches are on disk: every batch numbered up to it.
+    pub fn committed(&self) -> u64 {
+        self.committed.load(Ordering::Acquire)
     }
 
     /// Queues `batch`; the receiver fires once it is committed and its
     /// messages are queued.
     pub fn commit(&self, batch: Batch) -> oneshot::Receiver<()> {
         let (done, committed) = oneshot::channel();
+        self.queued.fetch_add(1, Ordering::AcqRel);
         if let Some(q) = &self.queue {
             let _ = q.send(Entry {
                 batch,

@@ -658,13 +658,7 @@ pub(super) fn joinable(tables: &Tables, user: UserId) -> Value {
 
 /// The games `user` is seated at.
 pub(super) fn user_games(tables: &Tables, user: UserId) -> Value {
-    let games: Vec<Value> = tables
-        .iter()
-        .filter_map(|t| {
-            t.seat_of(user)
-                .map(|s| view::lobby_entry(t, "playerOrder", Some(s)))
-        })
-        .collect();
+    let games = tables.listings_of(user);
     json!({ "description": d::SUCCESS, "games": games })
 }
 

@@ -20,6 +20,8 @@
 //!   on a thread of their own;
 //! - [`replay`]: a finished game move by move (`getReplay`), public
 //!   information only;
+//! - [`shelf`]: finished games out of memory once unused, their listings
+//!   kept, each read back from the store when a command names it;
 //! - [`accounts`]: registration rules, Argon2id hashes, session tokens,
 //!   login throttling;
 //! - [`journal`]: commit, then tell: the path of every change to disk and
@@ -41,6 +43,7 @@ pub mod ratings;
 pub mod replay;
 pub mod saves;
 pub mod sessions;
+pub mod shelf;
 pub mod store;
 pub mod table;
 pub mod tables;
@@ -87,6 +90,9 @@ pub struct Config {
     /// The shortest real-time turn a game may ask for, in seconds
     /// ([`timer::MIN_TURN_SECS`]; tests lower it to play timeouts fast).
     pub min_turn_secs: u32,
+    /// How long a finished game stays in memory once unused
+    /// ([`shelf::SHELVE_AFTER`]; tests shorten it).
+    pub shelve_after: Duration,
 }
 
 impl Config {
@@ -131,6 +137,7 @@ impl Server {
         return_large_blocks();
         let mut store = Sqlite::open(&config.db).map_err(|e| e.to_string())?;
         let snapshot = store.load().map_err(|e| e.to_string())?;
+        let reader = store.reader().map_err(|e| e.to_string())?;
         let saves = config
             .db
             .parent()
@@ -138,7 +145,7 @@ impl Server {
         let loaded = Hub::load(
             snapshot,
             config.boards,
-            Journal::start(Box::new(store)),
+            (Journal::start(Box::new(store)), Box::new(reader)),
             (saves, config.seed),
         )?;
         let hashing = rayon::ThreadPoolBuilder::new()
@@ -153,6 +160,7 @@ impl Server {
             .map_err(|e| format!("cannot start the coach's thread: {e}"))?;
         let mut hub = loaded.hub;
         hub.set_min_turn_secs(config.min_turn_secs);
+        hub.set_shelve_after(config.shelve_after);
         let server = Arc::new(Server {
             hub: Mutex::new(hub),
             hashing,
@@ -581,6 +589,7 @@ mod tests {
             seed: Some(5),
             coach_limit: 10.0,
             min_turn_secs: timer::MIN_TURN_SECS,
+            shelve_after: shelf::SHELVE_AFTER,
         })
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);

@@ -159,15 +159,14 @@ pub(super) fn load_game(
     // tickets (draw in the copy, then play knowing them). It is the same
     // game; its players open it from their games. A finished game is
     // refused too: its copy would seat its other players without asking.
-    if let Some(t) = tables.iter().find(|t| t.seed() == Some(saved.seed)) {
+    if let Some(id) = tables.with_seed(saved.seed) {
         return Err(json!({
             "status": "error",
             "description": d::INVALID_INPUT,
             "reason": format!(
-                "{name}: that game is still on this server as game {}: open it from your games (a copy would deal its cards again)",
-                t.id
+                "{name}: that game is still on this server as game {id}: open it from your games (a copy would deal its cards again)",
             ),
-            "gameId": t.id,
+            "gameId": id,
         }));
     }
     let board = Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(error)?);
@@ -225,6 +224,7 @@ pub(super) fn load_game(
         turn_based: false,
         turn_start: None,
         away: 0,
+        over: false,
         seats: seats.clone(),
         moves: moves.clone(),
         chat: chat.clone(),

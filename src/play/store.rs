@@ -129,6 +129,9 @@ pub struct GameRecord {
     pub turn_start: Option<i64>,
     /// The seats a bot plays until their players move again, as bits.
     pub away: u32,
+    /// Whether it is over (marked when it ends, or when a start finds it
+    /// so): a game over is read back whole only when someone opens it.
+    pub over: bool,
     /// Its seats in turn order.
     pub seats: Vec<SeatRecord>,
     /// Its moves in order.
@@ -285,6 +288,11 @@ pub enum Write {
         /// The message.
         record: ChatRecord,
     },
+    /// A game ended: it is read back whole only when opened.
+    Over {
+        /// The game.
+        game: GameId,
+    },
     /// A game closed before it started (its last person left).
     DeleteGame {
         /// The game.
@@ -305,12 +313,24 @@ pub struct Snapshot {
     pub boards: Vec<BoardRecord>,
     /// Every uploaded board, by id.
     pub uploads: Vec<UploadRecord>,
-    /// Every game, by id.
+    /// Every game not marked over, whole, by id.
     pub games: Vec<GameRecord>,
+    /// Every game marked over, by id: its row and seats only. Its moves,
+    /// chat and notes stay on disk until someone opens it
+    /// ([`GameReader::game`]).
+    pub finished: Vec<FinishedRecord>,
     /// The highest game id ever given, deleted games included.
     pub last_game_id: GameId,
     /// Every rated game, in the order they were rated.
     pub results: Vec<ResultRecord>,
+}
+
+/// A game marked over, as read at start: what the lists of games show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinishedRecord {
+    /// The game's row and seats; its `moves`, `chat` and `notes` are left
+    /// empty (read them with [`GameReader::game`]).
+    pub header: GameRecord,
 }
 
 /// A store that failed: the message names the file and the operation.
@@ -326,21 +346,57 @@ pub trait Store: Send {
     fn write(&mut self, batch: &[Write]) -> Result<(), StoreError>;
 }
 
+/// Reads one game back whole, beside the journal's writes: a finished
+/// game out of memory, opened again. It sees every committed write.
+pub trait GameReader: Send {
+    /// The game `id` with its seats, moves, chat and notes; `None` if the
+    /// store has no such game.
+    fn game(&mut self, id: GameId) -> Result<Option<GameRecord>, StoreError>;
+}
+
 /// The SQLite store: one file, in WAL mode with `synchronous=FULL`, so that
 /// a committed transaction survives a crash of the process or the machine.
 pub struct Sqlite {
     connection: Connection,
     file: String,
+    path: std::path::PathBuf,
+}
+
+impl Write {
+    /// The game it writes, if any.
+    pub fn game(&self) -> Option<GameId> {
+        match self {
+            Write::Game { id, .. } => Some(*id),
+            Write::Note { game, .. }
+            | Write::Clock { game, .. }
+            | Write::Seats { game, .. }
+            | Write::Creator { game, .. }
+            | Write::Start { game, .. }
+            | Write::Move { game, .. }
+            | Write::Chat { game, .. }
+            | Write::Over { game }
+            | Write::DeleteGame { game } => Some(*game),
+            Write::Result(r) => Some(r.game),
+            Write::User(_)
+            | Write::Password { .. }
+            | Write::Session(_)
+            | Write::SessionUsed { .. }
+            | Write::EndSession { .. }
+            | Write::Board(_)
+            | Write::Upload(_) => None,
+        }
+    }
 }
 
 /// The columns of `games` added since its first version, with their
 /// types: an older database gets them when opened.
-const GAME_COLUMNS_ADDED: [(&str, &str); 5] = [
+const GAME_COLUMNS_ADDED: [(&str, &str); 6] = [
     ("coach", "INTEGER NOT NULL DEFAULT 0"),
     ("turn_limit", "INTEGER"),
     ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
     ("turn_start", "INTEGER"),
     ("away", "INTEGER NOT NULL DEFAULT 0"),
+    ("over", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 const SCHEMA: &str = "
@@ -478,7 +534,11 @@ impl Sqlite {
                     .map_err(|e| fail(&format!("cannot add the column {column}"), &e))?;
             }
         }
-        Ok(Sqlite { connection, file })
+        Ok(Sqlite {
+            connection,
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     fn error(&self, what: &str, e: rusqlite::Error) -> StoreError {
@@ -530,79 +590,18 @@ impl Sqlite {
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
-        let mut games: Vec<GameRecord> = c
-            .prepare(
-                "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
-                        turn_limit, turn_based, turn_start, away
-                 FROM games ORDER BY id",
-            )?
-            .query_map([], |r| {
-                Ok(GameRecord {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    creator: r.get(2)?,
-                    board_key: r.get(3)?,
-                    board_hash: r.get(4)?,
-                    created: r.get(5)?,
-                    // SQLite integers are signed: the seed's bits, kept.
-                    seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
-                    coach: r.get(7)?,
-                    turn_limit: r.get(8)?,
-                    turn_based: r.get(9)?,
-                    turn_start: r.get(10)?,
-                    away: r.get(11)?,
-                    seats: Vec::new(),
-                    moves: Vec::new(),
-                    chat: Vec::new(),
-                    notes: Vec::new(),
-                })
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let mut seats =
-            c.prepare("SELECT user_id, bot, color FROM seats WHERE game_id = ?1 ORDER BY seat")?;
-        let mut moves =
-            c.prepare("SELECT seat, action FROM moves WHERE game_id = ?1 ORDER BY seq")?;
-        let mut chat =
-            c.prepare("SELECT sender, message, at FROM chat WHERE game_id = ?1 ORDER BY seq")?;
-        let mut notes =
-            c.prepare("SELECT seq, after_moves, line FROM notes WHERE game_id = ?1 ORDER BY seq")?;
+        let mut games = Sqlite::read_games(c, None)?;
         for g in &mut games {
-            g.seats = seats
-                .query_map([g.id], |r| {
-                    Ok(SeatRecord {
-                        user: r.get(0)?,
-                        bot: r.get(1)?,
-                        color: r.get(2)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<_>>()?;
-            g.moves = moves
-                .query_map([g.id], |r| {
-                    Ok(MoveRecord {
-                        seat: r.get::<_, i64>(0)? as usize,
-                        action: r.get(1)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<_>>()?;
-            g.chat = chat
-                .query_map([g.id], |r| {
-                    Ok(ChatRecord {
-                        sender: r.get(0)?,
-                        message: r.get(1)?,
-                        at: r.get(2)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<_>>()?;
-            g.notes = notes
-                .query_map([g.id], |r| {
-                    Ok(NoteRecord {
-                        seq: r.get::<_, i64>(0)? as usize,
-                        after_moves: r.get::<_, i64>(1)? as usize,
-                        line: r.get(2)?,
-                    })
-                })?
-                .collect::<rusqlite::Result<_>>()?;
+            Sqlite::read_seats(c, g)?;
         }
+        let (finished, mut games): (Vec<_>, Vec<_>) = games.into_iter().partition(|g| g.over);
+        for g in &mut games {
+            Sqlite::read_log(c, g)?;
+        }
+        let finished: Vec<FinishedRecord> = finished
+            .into_iter()
+            .map(|header| FinishedRecord { header })
+            .collect();
         let last_game: Option<i64> = c
             .query_row("SELECT value FROM last_ids WHERE name = 'game'", [], |r| {
                 r.get(0)
@@ -611,6 +610,7 @@ impl Sqlite {
         let last_game_id = last_game
             .into_iter()
             .chain(games.iter().map(|g| g.id))
+            .chain(finished.iter().map(|f| f.header.id))
             .max()
             .unwrap_or(0);
         Ok(Snapshot {
@@ -619,8 +619,112 @@ impl Sqlite {
             boards,
             uploads,
             games,
+            finished,
             last_game_id,
             results: Sqlite::read_results(c)?,
+        })
+    }
+
+    /// The rows of `games`, every one or the one `id`, without their
+    /// seats, moves, chat or notes.
+    fn read_games(c: &Connection, id: Option<GameId>) -> rusqlite::Result<Vec<GameRecord>> {
+        let mut q = c.prepare_cached(
+            "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
+                    turn_limit, turn_based, turn_start, away, over
+             FROM games WHERE ?1 IS NULL OR id = ?1 ORDER BY id",
+        )?;
+        let rows = q.query_map([id], |r| {
+            Ok(GameRecord {
+                id: r.get(0)?,
+                name: r.get(1)?,
+                creator: r.get(2)?,
+                board_key: r.get(3)?,
+                board_hash: r.get(4)?,
+                created: r.get(5)?,
+                // SQLite integers are signed: the seed's bits, kept.
+                seed: r.get::<_, Option<i64>>(6)?.map(|s| s as u64),
+                coach: r.get(7)?,
+                turn_limit: r.get(8)?,
+                turn_based: r.get(9)?,
+                turn_start: r.get(10)?,
+                away: r.get(11)?,
+                over: r.get(12)?,
+                seats: Vec::new(),
+                moves: Vec::new(),
+                chat: Vec::new(),
+                notes: Vec::new(),
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// A game's seats, read into `g`.
+    fn read_seats(c: &Connection, g: &mut GameRecord) -> rusqlite::Result<()> {
+        g.seats = c
+            .prepare_cached(
+                "SELECT user_id, bot, color FROM seats WHERE game_id = ?1 ORDER BY seat",
+            )?
+            .query_map([g.id], |r| {
+                Ok(SeatRecord {
+                    user: r.get(0)?,
+                    bot: r.get(1)?,
+                    color: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(())
+    }
+
+    /// A game's moves, chat and notes, read into `g`.
+    fn read_log(c: &Connection, g: &mut GameRecord) -> rusqlite::Result<()> {
+        g.moves = c
+            .prepare_cached("SELECT seat, action FROM moves WHERE game_id = ?1 ORDER BY seq")?
+            .query_map([g.id], |r| {
+                Ok(MoveRecord {
+                    seat: r.get::<_, i64>(0)? as usize,
+                    action: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        g.chat = c
+            .prepare_cached("SELECT sender, message, at FROM chat WHERE game_id = ?1 ORDER BY seq")?
+            .query_map([g.id], |r| {
+                Ok(ChatRecord {
+                    sender: r.get(0)?,
+                    message: r.get(1)?,
+                    at: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        g.notes = c
+            .prepare_cached(
+                "SELECT seq, after_moves, line FROM notes WHERE game_id = ?1 ORDER BY seq",
+            )?
+            .query_map([g.id], |r| {
+                Ok(NoteRecord {
+                    seq: r.get::<_, i64>(0)? as usize,
+                    after_moves: r.get::<_, i64>(1)? as usize,
+                    line: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(())
+    }
+
+    /// A second connection to the same file, for [`GameReader`]: WAL lets
+    /// it read while the journal's connection writes, and it sees every
+    /// committed transaction. It never writes (`query_only`).
+    pub fn reader(&self) -> Result<Sqlite, StoreError> {
+        let c = Connection::open(&self.path)
+            .and_then(|c| {
+                c.execute_batch("PRAGMA query_only=ON; PRAGMA busy_timeout=5000;")?;
+                Ok(c)
+            })
+            .map_err(|e| self.error("cannot open a reader", e))?;
+        Ok(Sqlite {
+            connection: c,
+            file: self.file.clone(),
+            path: self.path.clone(),
         })
     }
 
@@ -810,6 +914,10 @@ impl Sqlite {
                     record.at
                 ])?;
             }
+            Write::Over { game } => {
+                tx.prepare_cached("UPDATE games SET over = 1 WHERE id = ?1")?
+                    .execute([game])?;
+            }
             Write::DeleteGame { game } => {
                 tx.prepare_cached("DELETE FROM games WHERE id = ?1")?
                     .execute([game])?;
@@ -863,6 +971,21 @@ fn owner_only(path: &Path) -> std::io::Result<()> {
     #[cfg(not(unix))]
     let _ = path;
     Ok(())
+}
+
+impl GameReader for Sqlite {
+    fn game(&mut self, id: GameId) -> Result<Option<GameRecord>, StoreError> {
+        let c = &self.connection;
+        let read = (|| {
+            let Some(mut g) = Sqlite::read_games(c, Some(id))?.pop() else {
+                return Ok(None);
+            };
+            Sqlite::read_seats(c, &mut g)?;
+            Sqlite::read_log(c, &mut g)?;
+            Ok(Some(g))
+        })();
+        read.map_err(|e| self.error(&format!("cannot read game {id}"), e))
+    }
 }
 
 impl Store for Sqlite {

@@ -205,6 +205,20 @@ pub struct Table {
     pub rematch: Option<GameId>,
     /// Its turn limit, the current turn's deadline, and who is away.
     pub clock: Clock,
+    /// When a command last named it, and the journal's number of the
+    /// batch that command wrote: a game over is shelved once unused
+    /// ([`super::shelf`]), and only once that batch is on disk.
+    pub last_use: LastUse,
+}
+
+/// When a table was last used ([`Table::last_use`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LastUse {
+    /// When, ms since 1970.
+    pub at_ms: i64,
+    /// The journal's number of the batch written then
+    /// ([`super::journal::Journal::next_number`]).
+    pub batch: u64,
 }
 
 /// A finished game's review, computed once, outside the lock.
@@ -254,6 +268,7 @@ impl Table {
             replay: std::sync::OnceLock::new(),
             rematch: None,
             clock: Clock::new(Pace::Untimed, 0),
+            last_use: LastUse::default(),
         }
     }
 

@@ -18,6 +18,7 @@ use super::journal::Batch;
 use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand, Page};
 use super::ratings::{Finish, Ratings};
 use super::sessions::{now, Accounts};
+use super::shelf::{Shelf, Shelved};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
 use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
 use super::timer::{self, now_ms};
@@ -103,6 +104,8 @@ pub(super) struct Tables {
     /// The shortest real-time turn `createGame` accepts, in seconds
     /// ([`timer::MIN_TURN_SECS`]; tests lower it).
     pub(super) min_turn_secs: u32,
+    /// The finished games out of memory ([`super::shelf`]).
+    pub(super) shelf: Shelf,
 }
 
 impl Tables {
@@ -117,6 +120,7 @@ impl Tables {
             sent: HashMap::new(),
             lobby_stale: false,
             min_turn_secs: timer::MIN_TURN_SECS,
+            shelf: Shelf::new(None),
         }
     }
 
@@ -150,6 +154,97 @@ impl Tables {
     pub(super) fn remove(&mut self, id: GameId) {
         self.games.remove(&id);
         self.sent.remove(&id);
+    }
+
+    /// Brings shelved game `id` back into memory ([`super::shelf`]): its
+    /// record read from the store and its moves replayed. Nothing to do
+    /// for a game in memory or unknown.
+    pub(super) fn wake(
+        &mut self,
+        id: GameId,
+        names: &dyn Fn(UserId) -> String,
+    ) -> Result<(), String> {
+        let Some((record, board)) = self.shelf.read(id)? else {
+            return Ok(());
+        };
+        let table = Table::restore(&record, board, names)?;
+        self.shelf.remove(id);
+        self.insert(table);
+        Ok(())
+    }
+
+    /// Marks game `id` used at `at_ms`, and if `batch` is given, written
+    /// in the journal's batch of that number.
+    pub(super) fn touch(&mut self, id: GameId, at_ms: i64, batch: Option<u64>) {
+        if let Some(t) = self.games.get_mut(&id) {
+            t.last_use.at_ms = at_ms;
+            if let Some(b) = batch {
+                t.last_use.batch = t.last_use.batch.max(b);
+            }
+        }
+    }
+
+    /// Shelves every game over that nobody has used for the shelf's idle
+    /// time, whose last writes are on disk (`committed`, the journal's
+    /// count), that no one watches, whose review is not being computed
+    /// and whose rematch (held in memory) is not still open.
+    pub(super) fn shelve_idle(&mut self, conns: &Conns, now_ms: i64, committed: u64) -> usize {
+        let idle = |t: &Table| {
+            t.phase() == Phase::Over
+                && now_ms - t.last_use.at_ms >= self.shelf.idle_ms
+                && t.last_use.batch <= committed
+                && conns.watchers(t.id) == 0
+                && !matches!(t.review, super::table::ReviewSlot::Running(_))
+                && t.rematch
+                    .and_then(|r| self.games.get(&r))
+                    .is_none_or(|r| r.phase() != Phase::Open)
+        };
+        let done: Vec<GameId> = self
+            .games
+            .values()
+            .filter(|t| idle(t))
+            .map(|t| t.id)
+            .collect();
+        for id in &done {
+            let t = self.games.remove(id).expect("listed above");
+            self.sent.remove(id);
+            self.shelf.put(*id, Shelved::of(&t));
+        }
+        done.len()
+    }
+
+    /// The games in memory and the games shelved.
+    pub(super) fn counts(&self) -> (usize, usize) {
+        (self.games.len(), self.shelf.len())
+    }
+
+    /// `user`'s games, in memory or shelved, by id, as the lobby lists
+    /// them.
+    pub(super) fn listings_of(&self, user: UserId) -> Vec<Value> {
+        let mut games: Vec<(GameId, Value)> = self
+            .games
+            .values()
+            .filter_map(|t| {
+                t.seat_of(user)
+                    .map(|s| (t.id, view::lobby_entry(t, "playerOrder", Some(s))))
+            })
+            .chain(
+                self.shelf
+                    .of_user(user)
+                    .map(|(id, g)| (id, g.entry.clone())),
+            )
+            .collect();
+        games.sort_by_key(|(id, _)| *id);
+        games.into_iter().map(|(_, v)| v).collect()
+    }
+
+    /// The game on this server dealt from `seed`, in memory or shelved.
+    pub(super) fn with_seed(&self, seed: u64) -> Option<GameId> {
+        self.games
+            .values()
+            .find(|t| t.seed() == Some(seed))
+            .map(|t| t.id)
+            .or_else(|| self.shelf.with_seed(seed))
     }
 
     /// The id the next game gets: never one given before, even to a game
@@ -355,14 +450,23 @@ impl Tables {
     /// `watchableGames`: games begun or over that `user` has no seat at,
     /// the newest first (at most [`WATCHABLE`]), as the lobby lists games.
     pub(super) fn watchable(&self, user: UserId) -> Value {
-        let games: Vec<Value> = self
+        let live = self
             .games
             .values()
             .rev()
             .filter(|t| t.phase() != Phase::Open && t.seat_of(user).is_none())
-            .take(WATCHABLE)
-            .map(|t| view::lobby_entry(t, "playerOrder", None))
-            .collect();
+            .map(|t| (t.id, view::lobby_entry(t, "playerOrder", None)));
+        let shelved = self
+            .shelf
+            .newest_first()
+            .filter(|(_, g)| !g.seats(user))
+            .map(|(id, g)| (id, g.entry.clone()));
+        // Both newest first: merged, the newest of the two first.
+        let mut games: Vec<(GameId, Value)> = live.take(WATCHABLE).collect();
+        games.extend(shelved.take(WATCHABLE));
+        games.sort_by_key(|(id, _)| std::cmp::Reverse(*id));
+        games.truncate(WATCHABLE);
+        let games: Vec<Value> = games.into_iter().map(|(_, v)| v).collect();
         json!({ "description": d::SUCCESS, "games": games })
     }
 
@@ -526,6 +630,7 @@ impl Tables {
         }
         let ended = event.ended().is_some();
         if ended {
+            batch.write(Write::Over { game });
             if let Some(record) = rate(&mut self.ratings, t) {
                 batch.write(Write::Result(record));
             }
@@ -721,6 +826,14 @@ impl Tables {
     /// for that (as the engine's checks come after the seat's), whatever
     /// else the parameters hold.
     pub(super) fn misread_move(&self, user: UserId, game: Option<i64>, misread: Value) -> Value {
+        // A shelved game answers as it would in memory.
+        if let Some(g) = game.and_then(|g| self.shelf.get(g)) {
+            return if g.seats(user) {
+                misread
+            } else {
+                protocol::described(d::NOT_IN_GAME)
+            };
+        }
         match game.map(|g| self.seated(user, g)) {
             Some(Err(not_seated)) => not_seated,
             _ => misread,

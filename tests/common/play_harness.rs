@@ -79,6 +79,7 @@ pub fn config(dir: &std::path::Path, seed: Option<u64>) -> Config {
         seed,
         coach_limit: 10.0,
         min_turn_secs: 1,
+        shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
     }
 }
 
