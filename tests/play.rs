@@ -712,6 +712,75 @@ async fn two_player_game(s: &Running) -> (Client, Client, i64) {
     (a, b, g)
 }
 
+/// Each change of a game pushes its players that game's entry alone
+/// (`userGameChanged`), as the whole list (`updateUserGames`) has it for
+/// each: the whole list was built over every game the server holds, for
+/// each player, at every turn.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_pushes_each_player_the_games_entry_alone() {
+    let s = server("user-game", Some(12)).await;
+    let (mut a, mut b, g) = two_player_game(&s).await;
+    for c in [&mut a, &mut b] {
+        let m = c.model(g).await;
+        let offered = m["offer"]["destinations"].as_array().unwrap().len();
+        let keep: Vec<usize> = (0..offered).collect();
+        let out = c
+            .ask(
+                "selectDestinations",
+                json!({ "gameId": g, "destinationsSelected": keep }),
+            )
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+    }
+    // Checks each player's last pushed entry against their whole list,
+    // and that it is the turn of exactly the player to move.
+    async fn check(c: &mut Client, g: i64, to_move: &str) {
+        let list = c.ask("updateUserGames", json!({})).await;
+        let pushed = c
+            .last("userGameChanged")
+            .expect("an entry was pushed")
+            .clone();
+        assert_eq!(pushed["description"], "success");
+        let entry = list["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["gameId"] == g)
+            .unwrap();
+        assert_eq!(&pushed["game"], entry);
+        assert_eq!(entry["turnOf"], to_move);
+        let me = c.model(g).await;
+        let mine = me["players"][me["you"].as_u64().unwrap() as usize]["username"] == to_move;
+        assert_eq!(entry["yourTurn"], mine, "{entry}");
+    }
+    let first = a.model(g).await;
+    let (mover, other) = match first["turn"]["playerId"].as_u64() {
+        Some(0) => (&mut a, &mut b),
+        _ => (&mut b, &mut a),
+    };
+    let mover_name = first["players"][first["turn"]["playerId"].as_u64().unwrap() as usize]
+        ["username"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let other_name = if mover_name == "alice" {
+        "bobby"
+    } else {
+        "alice"
+    };
+    check(mover, g, &mover_name).await;
+    check(other, g, &mover_name).await;
+    // Two cards from the deck: the turn passes, and both are told.
+    for _ in 0..2 {
+        let out = mover
+            .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
+            .await;
+        assert_eq!(out["description"], "success", "{out}");
+    }
+    check(mover, g, other_name).await;
+    check(other, g, other_name).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_refused_move_gets_its_description_and_changes_nothing() {
     let seed = 7;

@@ -1511,16 +1511,20 @@ impl<'b> Game<'b> {
     /// count between a payment's fewest and most is legal. A tunnel may
     /// then ask for more ([`Game::tunnel_options`]).
     pub fn payments(&self, player: usize, route: RouteId, track: usize) -> Vec<Payment> {
-        if self.can_claim_track(player, route, track).is_err() {
+        let Some(r) = self.board.routes.get(route.0) else {
+            return Vec::new();
+        };
+        let Some(&colour) = r.tracks.get(track) else {
+            return Vec::new();
+        };
+        // The hand first: most tracks are beyond it, and the rules' check
+        // words its refusal (the route's name, its owner) for nothing
+        // (the online game asks this of every track at every push).
+        let ways = ways_to_pay(&self.players[player].hand, r.length, colour, r.ferry);
+        if ways.is_empty() || self.can_claim_track(player, route, track).is_err() {
             return Vec::new();
         }
-        let r = self.board.route(route);
-        ways_to_pay(
-            &self.players[player].hand,
-            r.length,
-            r.tracks[track],
-            r.ferry,
-        )
+        ways
     }
 
     fn has_any_move(&self, player: usize) -> bool {

@@ -106,6 +106,9 @@ pub struct TableBoard {
     /// The most players its tickets and cards deal (up to [`MAX_SEATS`];
     /// below 2, no game can be played on it).
     pub seats: usize,
+    /// Its rules in short, as every lobby entry shows them
+    /// ([`super::view::rules_summary`]): built once, not for each entry.
+    pub rules_summary: serde_json::Value,
 }
 
 impl TableBoard {
@@ -123,10 +126,12 @@ impl TableBoard {
             .rev()
             .find(|&n| Game::new(&board, n, 0).is_ok())
             .unwrap_or(0);
+        let rules_summary = super::view::rules_summary(&board);
         TableBoard {
             key,
             hash,
             json,
+            rules_summary,
             board: Arc::new(board),
             view,
             tracks,

@@ -472,7 +472,7 @@ pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value 
         "gameName": table.name,
         "board": table.board.key,
         "boardName": table.board.board.name,
-        "rules": rules_summary(&table.board.board),
+        "rules": table.board.rules_summary.clone(),
         "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
         "players": players,
         "colors": table.free_colors(),

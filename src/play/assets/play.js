@@ -451,15 +451,15 @@ function handle(command, out, mine) {
       play.joinable = out.games || [];
       renderLobby();
       break;
-    case "updateUserGames": {
-      const before = new Map(play.userGames.map((g) => [g.gameId, g.yourTurn]));
-      play.userGames = out.games || [];
-      // A game not open here whose turn just became yours: a notification
-      // if the tab is hidden (the game open has its model's alert).
-      for (const g of play.userGames) {
-        if (g.yourTurn && before.get(g.gameId) === false && g.gameId !== play.gameId) turnAlert(g.gameId, g.gameName, false);
-      }
-      renderLobby();
+    case "updateUserGames":
+      setUserGames(out.games || []);
+      break;
+    case "userGameChanged": {
+      // One game's entry, pushed as it changes: replaced, or added in id order.
+      const games = play.userGames.filter((g) => g.gameId !== out.game.gameId);
+      games.push(out.game);
+      games.sort((a, b) => a.gameId - b.gameId);
+      setUserGames(games);
       break;
     }
     case "watchableGames":
@@ -921,6 +921,18 @@ async function logout() {
 function playerChips(players) {
   return h("span", { class: "chips" }, (players || []).map((p, i) =>
     h("span", { class: "chip" + (p.bot ? " bot" : "") }, seatMark(p.playerOrder ?? p.playerId ?? i, p.color, p.username), p.username)));
+}
+
+// The user's games, the whole list or after one changed. A game not open
+// here whose turn just became yours: a notification if the tab is hidden
+// (the game open has its model's alert).
+function setUserGames(games) {
+  const before = new Map(play.userGames.map((g) => [g.gameId, g.yourTurn]));
+  play.userGames = games;
+  for (const g of play.userGames) {
+    if (g.yourTurn && before.get(g.gameId) === false && g.gameId !== play.gameId) turnAlert(g.gameId, g.gameName, false);
+  }
+  renderLobby();
 }
 
 function renderLobby() {
