@@ -291,7 +291,11 @@ impl Hub {
             id,
             None,
             "session",
-            json!({ "description": d::SUCCESS, "username": username }),
+            json!({
+                "description": d::SUCCESS,
+                "username": username,
+                "serverTime": super::timer::now_ms(),
+            }),
         );
         if let Some(u) = user {
             lobby::push_games_to(&self.tables, &self.conns, &mut batch, id, u);

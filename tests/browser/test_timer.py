@@ -134,3 +134,51 @@ def test_the_countdown_the_stand_in_and_the_turn_alerts(server, tmp_path_factory
         assert driver.execute_script("return window.__beeps") == beeps
     finally:
         driver.quit()
+
+
+# This browser's clock ten minutes behind the server's, from before the
+# page's script runs.
+SLOW_CLOCK = """
+const realNow = Date.now;
+Date.now = () => realNow() - 600000;
+"""
+
+
+def test_the_countdown_follows_the_servers_clock_and_a_player_may_leave_during_play(server, tmp_path_factory):
+    driver = chromium(tmp_path_factory.mktemp("profile-skew"))
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_CLOCK})
+        register(driver, server, "ulla", "correct horse 8")
+        driver.find_element(By.ID, "create-game-button").click()
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#board-select option[value="mini"]'), "the Mini board")
+        Select(driver.find_element(By.ID, "board-select")).select_by_value("mini")
+        Select(driver.find_element(By.ID, "create-pace")).select_by_value("realtime")
+        seconds = driver.find_element(By.ID, "create-turn-seconds")
+        seconds.clear()
+        seconds.send_keys("60")
+        driver.find_element(By.ID, "create-submit").click()
+        wait(driver, lambda d: (model(d) or {}).get("state") == "open", "the new game")
+        assert not shown(driver, "leave-playing"), "no leaving a game not begun this way"
+        driver.find_element(By.ID, "add-bot-easy").click()
+        wait(driver, lambda d: len(model(d)["players"]) == 2, "the bot seated")
+        driver.find_element(By.ID, "start-game").click()
+
+        # A minute a turn, counted from the server's clock: ten minutes
+        # more by this browser's own.
+        wait(driver, lambda d: shown(d, "turn-timer"), "the countdown")
+        left = int(driver.find_element(By.ID, "turn-timer").get_attribute("data-left"))
+        assert 50 <= left <= 60, left
+
+        # Leaving while it is played: confirmed, then a bot plays her seat.
+        game = model(driver)["gameId"]
+        me = model(driver)["you"]
+        assert shown(driver, "leave-playing")
+        driver.execute_script("window.confirm = () => true;")
+        driver.find_element(By.ID, "leave-playing").click()
+        wait(driver, lambda d: shown(d, "lobby"), "back in the lobby")
+        driver.get(f"{server}/#game={game}")
+        wait(driver, lambda d: (model(d) or {}).get("gameId") == game, "the game open again")
+        wait(driver, lambda d: model(d)["players"][me]["away"] is True or model(d)["state"] == "over",
+             "her seat played by the bot")
+    finally:
+        driver.quit()

@@ -31,6 +31,7 @@
 //     #players li[data-player-id][data-points][data-trains][data-cards][data-tickets]
 //        classes: .current (whose turn), .you, .bot
 //     #open-controls: #add-bot-easy, #add-bot-hard, #start-game, #leave-game
+//     #leave-playing (a seated player, while the game is played)
 //     tabs #tab-hand, #tab-history (panels #panel-hand, #panel-history; only the
 //        selected one is displayed); #panel-board (the train yard) is always shown
 //        above them, beside the hand
@@ -106,6 +107,7 @@ const MAP_PAPER = "#efe9d8"; // the map's background (play.css #map-wrap)
 const COACH = "#8e3fd6"; // the coach's highlight (play.css --coach): no seat's or card's colour
 
 const play = {
+  skew: 0, // the server's clock minus this browser's, ms (from `session`)
   username: null,     // who is logged in (null: nobody; undefined: not known yet)
   ws: null,
   retry: 500,         // the next reconnection delay (ms)
@@ -435,6 +437,9 @@ function handle(command, out, mine) {
   switch (command) {
     case "session":
       play.retry = 500;
+      // The server's clock against this browser's: deadlines are the
+      // server's times (a browser's clock may be minutes off).
+      if (typeof out.serverTime === "number") play.skew = out.serverTime - Date.now();
       setStatus("connected");
       setOnline(true);
       setUser(out.username || null);
@@ -525,6 +530,8 @@ function handle(command, out, mine) {
     }
     case "gameEnded":
       play.results.set(out.gameId, out);
+      // The game just rated: the leaderboard changed.
+      send("getRatings", {}, { background: true });
       if (out.gameId === play.gameId) {
         notice("The game is over.");
         renderGame();
@@ -1158,6 +1165,9 @@ function renderGame() {
   if (m.spectator && play.tab !== "history") selectTab("history");
   renderPlayers(m);
   renderOpenControls(m);
+  // A seated player may leave a game being played: a bot plays the seat
+  // until they come back by moving.
+  $("leave-playing").hidden = !(m.state === "playing" && !m.spectator && m.you !== null && m.you !== undefined);
   renderHand(m);
   renderTickets(m);
   renderYard(m);
@@ -1187,8 +1197,14 @@ function awaitsMe(m) {
 function paceText(g) {
   if (!g.turnLimit) return "";
   const limit = g.turnBased ? `turn-based, ${g.turnLimit / 3600} h a turn` : `${g.turnLimit} s a turn`;
-  const left = g.state === "playing" && g.deadline ? ` · ${timeLeft(g.deadline - Date.now())} left` : "";
+  const left = g.state === "playing" && g.deadline ? ` · ${timeLeft(g.deadline - serverNow())} left` : "";
   return limit + left;
+}
+
+/// The server's time now, ms since 1970: this browser's clock corrected
+/// by the skew measured at the last `session` message.
+function serverNow() {
+  return Date.now() + (play.skew || 0);
 }
 
 /// A time left in words: "0:42", "5:07", "3 h 12 min".
@@ -1206,7 +1222,7 @@ function renderTimer() {
   const deadline = m && m.state === "playing" ? m.deadline : null;
   timer.hidden = !deadline;
   if (!deadline) return;
-  const left = deadline - Date.now();
+  const left = deadline - serverNow();
   timer.dataset.deadline = deadline;
   timer.dataset.left = Math.max(0, Math.ceil(left / 1000));
   timer.textContent = `⏱ ${timeLeft(left)}`;
@@ -2372,6 +2388,9 @@ $("add-bot-easy").addEventListener("click", () => addBot(play.gameId, "easy"));
 $("add-bot-hard").addEventListener("click", () => addBot(play.gameId, "hard"));
 $("start-game").addEventListener("click", () => startGame(play.gameId));
 $("leave-game").addEventListener("click", () => leaveGame(play.gameId));
+$("leave-playing").addEventListener("click", () => {
+  if (window.confirm("Leave this game? A bot plays your seat from now on; come back and move to take it again.")) leaveGame(play.gameId);
+});
 for (const tab of document.querySelectorAll(".tabs [data-tab]")) tab.addEventListener("click", () => selectTab(tab.dataset.tab));
 $("deck").addEventListener("click", () => {
   if (play.model) send("drawTrainCard", { gameId: play.model.gameId, cardLocation: 5 }, { user: true });
