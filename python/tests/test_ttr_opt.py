@@ -226,6 +226,14 @@ def test_simulate_reviews_its_first_games():
         ttr_opt.simulate(players=["greedy", "random"], games=2, optimum=285, review=0)
 
 
+def test_simulate_takes_the_2017_papers_styles():
+    styles = ["route-focus", "destination-hungry", "one-step", "long-route"]
+    s = ttr_opt.simulate(players=styles, games=2, seed=3, optimum=285)
+    assert sorted(x["strategy"] for x in s["strategies"]) == sorted(styles)
+    with pytest.raises(ValueError, match="long-route"):
+        ttr_opt.simulate(players=["greedy", "long-routes"], games=1, optimum=285)
+
+
 def test_tunnel_options_of_seed_004s_worked_example():
     # tCHu's example: three green, two blue, two locomotives; a green tunnel
     # of length 1 paid with one green; the turned cards ask for two more.

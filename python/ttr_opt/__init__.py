@@ -158,7 +158,9 @@ def simulate(
     review=None,
 ):
     """Seeded games between simulated strategies (``random``, ``greedy``,
-    ``planner``; 2 to 5, seats rotating), measured against the
+    ``planner``, ``mcts``, and the 2017 paper's styles ``route-focus``,
+    ``destination-hungry``, ``one-step``, ``long-route``; 2 to 5, seats
+    rotating), measured against the
     single-player optimum (solved unless given): ``strategies`` (one summary
     each), ``routes`` (those claimed most in play) and ``seats`` (every
     player of every game, one record each). The same seed gives the same

@@ -4,8 +4,9 @@
 //! - [`rules`]: the rules engine (deck, draws, claims, scoring);
 //! - [`tunnel`]: a tunnel's extra cards and every way to pay them;
 //! - [`event`]: what a move did, as the rules engine tells it;
-//! - [`players`]: simulated strategies (random, greedy, planner, mcts);
+//! - [`players`]: simulated strategies (random, greedy, planner, mcts, the styles);
 //! - [`mcts`]: the Monte Carlo tree search player, from determinisations;
+//! - [`styles`]: the four playing styles of de Mesentier Silva et al. (2017);
 //! - [`simulate`]: many seeded games and their statistics;
 //! - [`state`]: a game in progress, the file format `replan` reads;
 //! - [`replan`]: the best plan from a game state;
@@ -28,4 +29,5 @@ pub mod saved;
 pub mod simulate;
 pub mod state;
 pub mod stations;
+pub mod styles;
 pub mod tunnel;

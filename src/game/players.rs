@@ -1,7 +1,9 @@
 //! Simulated players behind one trait: a random legal player, the greedy
 //! strategy of the C# simulation (`shared/seeds/` 000–001), a planner
 //! that follows the exact partial-game optimum ([`crate::game::replan`]),
-//! and a Monte Carlo tree search player ([`crate::game::mcts`]).
+//! a Monte Carlo tree search player ([`crate::game::mcts`]), and the four
+//! playing styles of de Mesentier Silva et al. (2017)
+//! ([`crate::game::styles`]).
 //!
 //! A strategy reads the game through `&Game` and by convention uses only
 //! what its player could see: the board, the face-up row, claimed routes,
@@ -17,6 +19,7 @@ use crate::board::{Board, CityId, Colour, RouteId, TicketId};
 use crate::game::replan::{clears, replan, Bar};
 use crate::game::rules::{Action, Card, Expect, Game};
 use crate::game::state::{GameState, Track};
+use crate::game::styles;
 use crate::solve::verify::StationPartition;
 use crate::solve::{Method, SolveOptions};
 
@@ -45,7 +48,16 @@ pub struct PlanCache {
 type PlanKey = (u32, u32, Vec<TicketId>);
 
 /// The strategies by name, as `ttr-opt simulate --players` spells them.
-pub const STRATEGIES: [&str; 4] = ["random", "greedy", "planner", "mcts"];
+pub const STRATEGIES: [&str; 8] = [
+    "random",
+    "greedy",
+    "planner",
+    "mcts",
+    "route-focus",
+    "destination-hungry",
+    "one-step",
+    "long-route",
+];
 
 /// Players at one table: the fewest and the most.
 pub const SEATS: std::ops::RangeInclusive<usize> = 2..=5;
@@ -77,6 +89,10 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "greedy" => Some(Box::new(Greedy)),
         "planner" => Some(Box::new(Planner::default())),
         "mcts" => Some(Box::new(crate::game::mcts::Mcts::default())),
+        "route-focus" => Some(Box::new(styles::RouteFocus)),
+        "destination-hungry" => Some(Box::new(styles::DestinationHungry)),
+        "one-step" => Some(Box::new(styles::OneStep)),
+        "long-route" => Some(Box::new(styles::LongRoute)),
         _ => None,
     }
 }
@@ -191,12 +207,12 @@ impl Strategy for Planner {
 }
 
 /// The first track of `route` that `me` may claim now (cards aside).
-fn claimable_track(game: &Game, me: usize, route: RouteId) -> Option<usize> {
+pub(crate) fn claimable_track(game: &Game, me: usize, route: RouteId) -> Option<usize> {
     (0..game.board.route(route).tracks.len()).find(|&t| game.can_claim_track(me, route, t).is_ok())
 }
 
 /// Held tickets not yet completed by the player's network.
-fn incomplete(game: &Game, me: usize) -> Vec<TicketId> {
+pub(crate) fn incomplete(game: &Game, me: usize) -> Vec<TicketId> {
     let board: &Board = &game.board;
     let player = &game.players[me];
     let uf = StationPartition::new(
@@ -217,15 +233,29 @@ fn incomplete(game: &Game, me: usize) -> Vec<TicketId> {
 /// Cars on a cheapest connection of `a` and `b` over the player's own routes
 /// (free) and the routes it may still claim, with the routes to claim; None
 /// if none is left.
-fn cheapest_connection(
+pub(crate) fn cheapest_connection(
     game: &Game,
     me: usize,
     a: CityId,
     b: CityId,
 ) -> Option<(u32, Vec<RouteId>)> {
+    connection_via(game, me, a, b, &[])
+}
+
+/// [`cheapest_connection`] with the routes of `free` counted as the
+/// player's own (free, left out of the routes to claim): a ticket's cost
+/// beside a plan, or after a claim.
+pub(crate) fn connection_via(
+    game: &Game,
+    me: usize,
+    a: CityId,
+    b: CityId,
+    free: &[RouteId],
+) -> Option<(u32, Vec<RouteId>)> {
     let board: &Board = &game.board;
     let n = board.cities.len();
-    let owned = game.players[me].routes();
+    let mut owned = game.players[me].routes();
+    owned.extend_from_slice(free);
     let cost = |r: RouteId| -> Option<u32> {
         if owned.contains(&r) {
             Some(0)
@@ -311,7 +341,7 @@ pub(crate) fn ticket_targets(game: &Game, me: usize) -> Vec<RouteId> {
 
 /// A payment for `route` from the hand: (track, colour, locomotives) with the
 /// fewest locomotives; on gray, the colour held most.
-fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
+pub(crate) fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
     // The first of the cheapest, as the engine lists them.
     let claim = game
         .claims_of(me, route)
@@ -342,7 +372,7 @@ fn payment(game: &Game, me: usize, route: RouteId) -> Option<Action> {
 /// The `greedy` player of the C# simulation also draws tickets when nothing
 /// is targeted, and claims the longest affordable route when its hand
 /// passes 24 cards.
-fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Action {
+pub(crate) fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Action {
     let player = &game.players[me];
     match game.expect() {
         Expect::SecondCard => return draw_card(game, targets, true),
@@ -390,7 +420,7 @@ fn play_towards(game: &Game, me: usize, targets: &[RouteId], greedy: bool) -> Ac
 /// route is a target or they take no locomotive; else giving it up (a
 /// route claimed for its points is not worth the locomotives a ticket's
 /// route may need).
-fn pay_or_give_up(game: &Game, targets: &[RouteId], route: RouteId) -> Action {
+pub(crate) fn pay_or_give_up(game: &Game, targets: &[RouteId], route: RouteId) -> Action {
     match game.tunnel_options().first() {
         Some(o) if targets.contains(&route) || o.locomotives == 0 => Action::PayTunnel {
             locomotives: o.locomotives,
@@ -404,7 +434,7 @@ fn pay_or_give_up(game: &Game, targets: &[RouteId], route: RouteId) -> Action {
 /// than the station's points (a ticket saved counts twice: its points won
 /// and its loss avoided); the station saving the most, paid with the
 /// fewest locomotives.
-fn station_saving_tickets(game: &Game, me: usize) -> Option<Action> {
+pub(crate) fn station_saving_tickets(game: &Game, me: usize) -> Option<Action> {
     let rule = game.board.rules.stations.as_ref()?;
     let pay = game
         .station_payments(me)
@@ -462,7 +492,7 @@ pub(crate) fn longest_affordable(game: &Game, me: usize) -> Option<Action> {
 
 /// A face-up card of a colour the targets need, else the deck, else any
 /// face-up card (no locomotive as a second card).
-fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
+pub(crate) fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
     let board: &Board = &game.board;
     let wanted: Vec<Colour> = targets
         .iter()
@@ -490,7 +520,7 @@ fn draw_card(game: &Game, targets: &[RouteId], second: bool) -> Action {
 
 /// Greedy ticket choice: the `min` tickets (or more, if already complete)
 /// with the most points per car still needed.
-fn keep_cheapest(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
+pub(crate) fn keep_cheapest(game: &Game, me: usize, offered: &[TicketId], min: usize) -> Action {
     let board: &Board = &game.board;
     let mut rated: Vec<(f64, TicketId, u32)> = offered
         .iter()
