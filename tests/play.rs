@@ -2901,7 +2901,7 @@ async fn spectators_see_the_public_game_and_cannot_act() {
 /// new game on the same board (their colour, the same bots), the others
 /// are told and join it by asking too; before the end it is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_rematch_opens_one_new_game_for_the_same_players() {
+async fn a_rematch_opens_one_new_game_for_the_same_players_across_a_restart() {
     let s = server("rematch", Some(6)).await;
     let (mut a, mut b, g) = two_player_game(&s).await;
     let out = a.ask("rematch", json!({ "gameId": g })).await;
@@ -2919,6 +2919,13 @@ async fn a_rematch_opens_one_new_game_for_the_same_players() {
         (&offered["gameId"], &offered["rematchId"], &offered["by"]),
         (&json!(g), &json!(new), &json!("bobby"))
     );
+    // The rematch is stored: after a restart Alice's ask still finds it.
+    s.server.hub().stop();
+    let (addr, _server) = spawn(config(&s.dir, Some(6)), "127.0.0.1:0".parse().unwrap())
+        .await
+        .unwrap();
+    let mut a = Client::login(addr, "alice").await;
+    let mut b = Client::login(addr, "bobby").await;
     // Alice's ask joins the same game, in her old colour; asking again
     // changes nothing.
     let second = a.ask("rematch", json!({ "gameId": g })).await;

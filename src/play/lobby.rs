@@ -403,6 +403,10 @@ pub(super) fn rematch(
     write_new(batch, &table);
     tables.insert(table);
     tables.get_mut(p.game_id).expect("seated above").rematch = Some(id);
+    batch.write(Write::Rematch {
+        game: p.game_id,
+        rematch: id,
+    });
     conns.send(
         batch,
         ask.conn,

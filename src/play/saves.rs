@@ -225,6 +225,7 @@ pub(super) fn load_game(
         turn_start: None,
         away: 0,
         over: false,
+        rematch: None,
         seats: seats.clone(),
         moves: moves.clone(),
         chat: chat.clone(),

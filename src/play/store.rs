@@ -132,6 +132,8 @@ pub struct GameRecord {
     /// Whether it is over (marked when it ends, or when a start finds it
     /// so): a game over is read back whole only when someone opens it.
     pub over: bool,
+    /// The rematch its players were offered, once one asked.
+    pub rematch: Option<GameId>,
     /// Its seats in turn order.
     pub seats: Vec<SeatRecord>,
     /// Its moves in order.
@@ -288,6 +290,13 @@ pub enum Write {
         /// The message.
         record: ChatRecord,
     },
+    /// A game's rematch, opened by the first of its players to ask.
+    Rematch {
+        /// The game over.
+        game: GameId,
+        /// The new game.
+        rematch: GameId,
+    },
     /// A game ended: it is read back whole only when opened.
     Over {
         /// The game.
@@ -374,6 +383,7 @@ impl Write {
             | Write::Start { game, .. }
             | Write::Move { game, .. }
             | Write::Chat { game, .. }
+            | Write::Rematch { game, .. }
             | Write::Over { game }
             | Write::DeleteGame { game } => Some(*game),
             Write::Result(r) => Some(r.game),
@@ -390,13 +400,14 @@ impl Write {
 
 /// The columns of `games` added since its first version, with their
 /// types: an older database gets them when opened.
-const GAME_COLUMNS_ADDED: [(&str, &str); 6] = [
+const GAME_COLUMNS_ADDED: [(&str, &str); 7] = [
     ("coach", "INTEGER NOT NULL DEFAULT 0"),
     ("turn_limit", "INTEGER"),
     ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
     ("turn_start", "INTEGER"),
     ("away", "INTEGER NOT NULL DEFAULT 0"),
     ("over", "INTEGER NOT NULL DEFAULT 0"),
+    ("rematch", "INTEGER"),
 ];
 
 const SCHEMA: &str = "
@@ -630,7 +641,7 @@ impl Sqlite {
     fn read_games(c: &Connection, id: Option<GameId>) -> rusqlite::Result<Vec<GameRecord>> {
         let mut q = c.prepare_cached(
             "SELECT id, name, creator, board_key, board_hash, created, seed, coach,
-                    turn_limit, turn_based, turn_start, away, over
+                    turn_limit, turn_based, turn_start, away, over, rematch
              FROM games WHERE ?1 IS NULL OR id = ?1 ORDER BY id",
         )?;
         let rows = q.query_map([id], |r| {
@@ -649,6 +660,7 @@ impl Sqlite {
                 turn_start: r.get(10)?,
                 away: r.get(11)?,
                 over: r.get(12)?,
+                rematch: r.get(13)?,
                 seats: Vec::new(),
                 moves: Vec::new(),
                 chat: Vec::new(),
@@ -913,6 +925,10 @@ impl Sqlite {
                     record.message,
                     record.at
                 ])?;
+            }
+            Write::Rematch { game, rematch } => {
+                tx.prepare_cached("UPDATE games SET rematch = ?2 WHERE id = ?1")?
+                    .execute(params![game, rematch])?;
             }
             Write::Over { game } => {
                 tx.prepare_cached("UPDATE games SET over = 1 WHERE id = ?1")?

@@ -205,8 +205,8 @@ pub struct Table {
     /// The replay once the game is over ([`super::replay`]): built on the
     /// first request, then the answer everyone gets.
     pub replay: std::sync::OnceLock<Arc<serde_json::Value>>,
-    /// The rematch its players were offered, once one asked (held in
-    /// memory only: after a restart a rematch asked again opens another).
+    /// The rematch its players were offered, once one asked (stored: a
+    /// restart, or the game shelved and read back, keeps it).
     pub rematch: Option<GameId>,
     /// Its turn limit, the current turn's deadline, and who is away.
     pub clock: Clock,
@@ -515,6 +515,7 @@ impl Table {
             table.seats.push(seat);
         }
         table.chat = record.chat.clone();
+        table.rematch = record.rematch;
         if let Some(seed) = record.seed {
             table.start(seed).map_err(|e| e.to_string())?;
             let mut notes = record.notes.iter().peekable();

@@ -186,8 +186,8 @@ impl Tables {
 
     /// Shelves every game over that nobody has used for the shelf's idle
     /// time, whose last writes are on disk (`committed`, the journal's
-    /// count), that no one watches, whose review is not being computed
-    /// and whose rematch (held in memory) is not still open.
+    /// count), that no one watches and whose review is not being computed
+    /// (its rematch is stored: read back, it joins the same new game).
     pub(super) fn shelve_idle(&mut self, conns: &Conns, now_ms: i64, committed: u64) -> usize {
         let idle = |t: &Table| {
             t.phase() == Phase::Over
@@ -195,9 +195,6 @@ impl Tables {
                 && t.last_use.batch <= committed
                 && conns.watchers(t.id) == 0
                 && !matches!(t.review, super::table::ReviewSlot::Running(_))
-                && t.rematch
-                    .and_then(|r| self.games.get(&r))
-                    .is_none_or(|r| r.phase() != Phase::Open)
         };
         let done: Vec<GameId> = self
             .games
