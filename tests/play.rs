@@ -2064,6 +2064,23 @@ async fn uploads_have_a_quota_a_rate_and_must_be_playable() {
         out["reason"].as_str().unwrap().contains("a minute"),
         "{out}"
     );
+    // The list of boards names each upload's uploader and time (uploads
+    // of one name are told apart so); a shipped board has neither.
+    let before = ttr_opt::play::hub::now();
+    let (_, _, list) = get(s.addr, "/api/boards", None).await;
+    let boards = list["boards"].as_array().unwrap();
+    let uploads: Vec<&Value> = boards
+        .iter()
+        .filter(|b| b["key"].as_str().unwrap().starts_with("upload-"))
+        .collect();
+    assert_eq!(uploads.len(), UPLOADS_PER_MINUTE - 2, "{list}");
+    for u in &uploads {
+        assert_eq!(u["uploader"], "uploader", "{u}");
+        let at = u["uploaded"].as_i64().unwrap();
+        assert!(before - 600 < at && at <= before + 1, "{u}");
+    }
+    let usa = boards.iter().find(|b| b["key"] == "usa").unwrap();
+    assert!(usa.get("uploader").is_none(), "{usa}");
 }
 
 /// A GET: the status, the head (lower case) and the body as JSON if it is.

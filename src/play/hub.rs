@@ -652,7 +652,8 @@ impl Hub {
 
     /// The boards offered, for `GET /api/boards`.
     pub fn boards(&self) -> Value {
-        self.lobby.boards()
+        let accounts = &self.accounts;
+        self.lobby.boards(&|u| accounts.username(u))
     }
 
     /// A game's board as the map draws it (JSON), for its players and,

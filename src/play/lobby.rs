@@ -136,12 +136,15 @@ impl Lobby {
     }
 
     /// The boards offered, for `GET /api/boards`.
-    pub(super) fn boards(&self) -> Value {
+    /// An upload also names its uploader (`names` gives a user's name)
+    /// and its time (`uploaded`, seconds since 1970; null if not kept):
+    /// two uploads of one name are told apart so.
+    pub(super) fn boards(&self, names: &dyn Fn(UserId) -> String) -> Value {
         let boards: Vec<Value> = self
             .offered
             .iter()
             .map(|b| {
-                json!({
+                let mut out = json!({
                     "key": b.key,
                     "name": b.board.name,
                     "title": b.board.title,
@@ -149,7 +152,14 @@ impl Lobby {
                     "cities": b.board.cities.len(),
                     "routes": b.board.routes.len(),
                     "tickets": b.board.cards.len(),
-                })
+                });
+                let upload = b.key.strip_prefix("upload-").and_then(|n| n.parse().ok());
+                if let Some(u) = upload.and_then(|id: i64| self.uploads.iter().find(|u| u.id == id))
+                {
+                    out["uploader"] = names(u.owner).into();
+                    out["uploaded"] = (u.created > 0).then_some(u.created).into();
+                }
+                out
             })
             .collect();
         json!({ "boards": boards })
@@ -241,6 +251,7 @@ impl Lobby {
                     name: name.clone(),
                     hash: entry.hash.clone(),
                     owner: user,
+                    created: now(),
                 };
                 batch.write(Write::Upload(record.clone()));
                 self.uploads.push(record);

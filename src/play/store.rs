@@ -68,6 +68,8 @@ pub struct UploadRecord {
     pub hash: String,
     /// Who uploaded it.
     pub owner: UserId,
+    /// When, seconds since 1970 (0: uploaded before the store kept it).
+    pub created: i64,
 }
 
 /// One seat of a game: a user or a bot, and the seat's colour.
@@ -398,16 +400,17 @@ impl Write {
     }
 }
 
-/// The columns of `games` added since its first version, with their
-/// types: an older database gets them when opened.
-const GAME_COLUMNS_ADDED: [(&str, &str); 7] = [
-    ("coach", "INTEGER NOT NULL DEFAULT 0"),
-    ("turn_limit", "INTEGER"),
-    ("turn_based", "INTEGER NOT NULL DEFAULT 0"),
-    ("turn_start", "INTEGER"),
-    ("away", "INTEGER NOT NULL DEFAULT 0"),
-    ("over", "INTEGER NOT NULL DEFAULT 0"),
-    ("rematch", "INTEGER"),
+/// The columns added since the tables' first version, with their tables
+/// and types: an older database gets them when opened.
+const COLUMNS_ADDED: [(&str, &str, &str); 8] = [
+    ("games", "coach", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "turn_limit", "INTEGER"),
+    ("games", "turn_based", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "turn_start", "INTEGER"),
+    ("games", "away", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "over", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "rematch", "INTEGER"),
+    ("uploads", "created", "INTEGER NOT NULL DEFAULT 0"),
 ];
 
 const SCHEMA: &str = "
@@ -534,14 +537,14 @@ impl Sqlite {
             .map_err(|e| fail("cannot create its tables", &e))?;
         // A database made before games had a coach setting, or a clock,
         // gets the columns.
-        for (column, ddl) in GAME_COLUMNS_ADDED {
+        for (table, column, ddl) in COLUMNS_ADDED {
             let has: bool = connection
-                .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = ?1")
-                .and_then(|mut q| q.exists([column]))
+                .prepare("SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2")
+                .and_then(|mut q| q.exists([table, column]))
                 .map_err(|e| fail("cannot read its tables", &e))?;
             if !has {
                 connection
-                    .execute_batch(&format!("ALTER TABLE games ADD COLUMN {column} {ddl}"))
+                    .execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {ddl}"))
                     .map_err(|e| fail(&format!("cannot add the column {column}"), &e))?;
             }
         }
@@ -591,13 +594,14 @@ impl Sqlite {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let uploads = c
-            .prepare("SELECT id, name, hash, owner FROM uploads ORDER BY id")?
+            .prepare("SELECT id, name, hash, owner, created FROM uploads ORDER BY id")?
             .query_map([], |r| {
                 Ok(UploadRecord {
                     id: r.get(0)?,
                     name: r.get(1)?,
                     hash: r.get(2)?,
                     owner: r.get(3)?,
+                    created: r.get(4)?,
                 })
             })?
             .collect::<rusqlite::Result<_>>()?;
@@ -832,9 +836,10 @@ impl Sqlite {
             }
             Write::Upload(u) => {
                 tx.prepare_cached(
-                    "INSERT INTO uploads (id, name, hash, owner) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT INTO uploads (id, name, hash, owner, created)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
                 )?
-                .execute(params![u.id, u.name, u.hash, u.owner])?;
+                .execute(params![u.id, u.name, u.hash, u.owner, u.created])?;
             }
             Write::Game {
                 id,

@@ -838,11 +838,15 @@ function boardTitle(key, fallback) {
   return (b ? b.title || b.name || key : fallback || key) + uploadTag(key);
 }
 
-/// Uploaded boards may share a name: their key's number tells them apart
-/// (the server names no uploader yet).
+/// Uploaded boards may share a name: their uploader and day tell them
+/// apart, and their key's number when those are the same.
 function uploadTag(key) {
   const n = /^upload-(\d+)$/.exec(key || "");
-  return n ? ` (upload #${n[1]})` : "";
+  if (!n) return "";
+  const b = play.boards.find((x) => x.key === key);
+  const by = b && b.uploader ? `by ${b.uploader}, ` : "";
+  const day = b && b.uploaded ? `${new Date(b.uploaded * 1000).toISOString().slice(0, 10)}, ` : "";
+  return ` (${by}${day}upload #${n[1]})`;
 }
 
 // ---- Login, register, logout -------------------------------------------------------
