@@ -492,6 +492,18 @@ pub(super) fn join(
     seat_taken(tables, (conns, batch), (ask, "joinGame"), p.game_id, seat)
 }
 
+/// `leaveGame`'s answer to the player who left, before the game or
+/// during it ([`Tables::leave_playing`]).
+pub(super) fn answer_left(conns: &Conns, batch: &mut Batch, ask: Ask) {
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "leaveGame",
+        protocol::described(d::SUCCESS),
+    );
+}
+
 /// `leaveGame`: the asking user's seat given up before the start; the
 /// last person to leave closes the table.
 pub(super) fn leave(
@@ -535,14 +547,8 @@ pub(super) fn leave(
             seats: t.seat_records(),
         });
     }
-    conns.send(
-        batch,
-        ask.conn,
-        ask.id,
-        "leaveGame",
-        protocol::described(d::SUCCESS),
-    );
-    push_lobby(tables);
+    answer_left(conns, batch, ask);
+    lobby_changed(tables);
     conns.send(
         batch,
         ask.conn,
@@ -654,7 +660,7 @@ pub(super) fn start(
 /// After a table's seats changed: the lobby to everyone, the game lists
 /// and the views to its players.
 fn push_changed(tables: &mut Tables, conns: &Conns, batch: &mut Batch, game: GameId) {
-    push_lobby(tables);
+    lobby_changed(tables);
     push_user_games(tables, conns, batch, game);
     tables.push_models(conns, batch, game);
 }
@@ -706,7 +712,7 @@ pub(super) fn push_games_to(
 /// changed meanwhile. Sent at once, 1,000 games starting at once sent
 /// each of 2,000 connections several lists a game: slow readers' queues
 /// filled and they were dropped, and the server held 2 GB of them.
-pub(super) fn push_lobby(tables: &mut Tables) {
+pub(super) fn lobby_changed(tables: &mut Tables) {
     tables.lobby_stale = true;
 }
 

@@ -99,7 +99,7 @@ pub(super) struct Tables {
     /// What each game's views were last pushed (a push sends the changes).
     sent: HashMap<GameId, view::Sent>,
     /// The lists of joinable games changed since they were last sent
-    /// ([`super::lobby::push_lobby`]).
+    /// ([`super::lobby::lobby_changed`]).
     pub(super) lobby_stale: bool,
     /// The shortest real-time turn `createGame` accepts, in seconds
     /// ([`timer::MIN_TURN_SECS`]; tests lower it).
@@ -704,13 +704,7 @@ impl Tables {
             t.clock.replan(&people);
             batch.write(clock_write(t));
         }
-        conns.send(
-            batch,
-            ask.conn,
-            ask.id,
-            "leaveGame",
-            protocol::described(d::SUCCESS),
-        );
+        super::lobby::answer_left(conns, batch, ask);
         self.push_models(conns, batch, game);
         Ok(())
     }
