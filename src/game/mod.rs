@@ -13,7 +13,8 @@
 //! - [`deals`]: the luck of the deal: every hand's best score;
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
 //! - [`mod@bench`]: the coach's and the review's benchmark (`bench --coach`);
-//! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
+//! - [`saved`]: a whole game as a file (seats, seed, moves), replayed;
+//! - [`rating`]: the Weng-Lin rating model (the online game's).
 
 pub mod bench;
 pub mod coach;
@@ -21,6 +22,7 @@ pub mod deals;
 pub mod event;
 pub mod mcts;
 pub mod players;
+pub mod rating;
 pub mod replan;
 pub mod review;
 pub mod rules;
