@@ -14,7 +14,8 @@
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
 //! - [`mod@bench`]: the coach's and the review's benchmark (`bench --coach`);
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed;
-//! - [`rating`]: the Weng-Lin rating model (the online game's).
+//! - [`rating`]: the Weng-Lin rating model (the online game's and the tournament's);
+//! - [`tournament`]: every table of strategies on every board, rated.
 
 pub mod bench;
 pub mod coach;
@@ -30,4 +31,5 @@ pub mod saved;
 pub mod simulate;
 pub mod state;
 pub mod stations;
+pub mod tournament;
 pub mod tunnel;

@@ -1,5 +1,5 @@
 //! The rating model shared by the online game's ratings
-//! (`play::ratings`) and the tournament: the
+//! (`play::ratings`) and the tournament ([`crate::game::tournament`]): the
 //! Weng-Lin model of free-for-all games with ties, from the `skillratings`
 //! crate. A rating is a belief about a player's skill: `mu`, its mean, and
 //! `sigma`, its uncertainty.
