@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use ttr_opt::board::Board;
 use ttr_opt::game::simulate;
-use ttr_opt::game::tournament::{run, schedule, tables, wilson, Setup, TournamentError};
+use ttr_opt::game::tournament::{
+    review_sample, run, schedule, tables, wilson, Setup, TournamentError,
+};
 use ttr_opt::solve::limits::Limits;
 use ttr_opt::solve::verify::evaluate;
 
@@ -82,6 +84,41 @@ fn the_schedule_plays_every_table_in_every_rotation_n_times() {
     }
     // Round by round: a prefix of the schedule holds whole rounds.
     assert!(games.windows(2).all(|w| w[0].round <= w[1].round));
+}
+
+#[test]
+fn the_reviews_see_every_table_then_every_seat_order() {
+    let usa = common::usa();
+    let s = setup(
+        &["a", "b", "c"],
+        &[("one", usa.clone()), ("two", usa)],
+        &[2],
+        4,
+    );
+    let games = schedule(&s);
+    assert_eq!(games.len(), 2 * 3 * 2 * 4);
+    let seen = |sample: &[usize], b: usize| -> Vec<(usize, usize)> {
+        let mut v: Vec<(usize, usize)> = sample
+            .iter()
+            .filter(|&&i| games[i].board == b)
+            .map(|&i| (games[i].table, games[i].rotation))
+            .collect();
+        v.sort();
+        v
+    };
+    let three = review_sample(&games, games.len(), 3);
+    assert_eq!(three.len(), 6);
+    assert_eq!(seen(&three, 0), vec![(0, 0), (1, 0), (2, 0)]);
+    let six = review_sample(&games, games.len(), 6);
+    assert_eq!(
+        seen(&six, 1),
+        vec![(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    );
+    // Spread over the rounds, each game once, at most what was played.
+    assert!(six.iter().any(|&i| games[i].round > 0));
+    assert_eq!(review_sample(&games, games.len(), 100).len(), games.len());
+    assert!(review_sample(&games, 5, 100).iter().all(|&i| i < 5));
+    assert!(review_sample(&games, games.len(), 0).is_empty());
 }
 
 #[test]

@@ -297,24 +297,46 @@ pub struct Lost {
     pub end: i64,
 }
 
-/// The games to review: per board and seat count, `per_group` of its
-/// games played, evenly spread over the schedule (indices into `games`).
+/// The games to review: per board and seat count, `per_group` of the
+/// first `played` games (indices into `games`): the j-th from the table
+/// `j mod tables`, in the rotation `(j / tables) mod seats`, from a round
+/// spread evenly over the rounds played, so that a few reviews already
+/// see every table and then every seat order.
 pub fn review_sample(games: &[Scheduled], played: usize, per_group: u64) -> Vec<usize> {
-    let mut groups: Vec<((usize, usize), Vec<usize>)> = Vec::new();
-    for (i, g) in games[..played.min(games.len())].iter().enumerate() {
-        let key = (g.board, g.seats);
-        match groups.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, list)) => list.push(i),
-            None => groups.push((key, vec![i])),
+    let played = &games[..played.min(games.len())];
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    for g in played {
+        if !groups.contains(&(g.board, g.seats)) {
+            groups.push((g.board, g.seats));
         }
     }
-    let mut out: Vec<usize> = groups
-        .into_iter()
-        .flat_map(|(_, list)| {
-            let m = (per_group as usize).min(list.len());
-            (0..m).map(|j| list[j * list.len() / m]).collect::<Vec<_>>()
-        })
-        .collect();
+    let mut out = Vec::new();
+    for (board, seats) in groups {
+        let at: HashMap<(usize, usize, u64), usize> = played
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| g.board == board && g.seats == seats)
+            .map(|(i, g)| ((g.table, g.rotation, g.round), i))
+            .collect();
+        let tables = 1 + at.keys().map(|k| k.0).max().unwrap_or(0);
+        let rounds = 1 + at.keys().map(|k| k.2).max().unwrap_or(0);
+        let m = (per_group as usize).min(at.len());
+        let mut chosen = 0;
+        let mut j = 0;
+        // A game missing (a run cut short) is passed over for the next.
+        while chosen < m && j < 4 * at.len() + 4 * m {
+            let table = j % tables;
+            let rotation = (j / tables) % seats;
+            let round = (j as u64 * rounds / m.max(1) as u64) % rounds;
+            if let Some(&i) = at.get(&(table, rotation, round)) {
+                if !out.contains(&i) {
+                    out.push(i);
+                    chosen += 1;
+                }
+            }
+            j += 1;
+        }
+    }
     out.sort();
     out
 }
