@@ -36,9 +36,10 @@ pub(super) struct TournamentArgs {
     /// The tournament's seed: every game's seed derives from it.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Review N games of each board and seat count turn by turn (spread
-    /// over the schedule) for the points lost by cause: about 0.3 s a game
-    /// on the USA board, 15 s on Europe. 0: none.
+    /// Review N games of each board and seat count turn by turn (every
+    /// table first, then every seat order, spread over the rounds) for the
+    /// points lost by cause: about 0.3 s a game on the USA board, 15 s on
+    /// Europe. 0: none.
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     review: u64,
     /// Directory for tournament.{md,json,csv}, tournament-games.csv and the
