@@ -25,6 +25,12 @@ fn lost(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v:.1}"))
 }
 
+/// The seat counts, "2, 3".
+fn seat_counts(t: &Tournament) -> String {
+    let counts: Vec<String> = t.seats.iter().map(usize::to_string).collect();
+    counts.join(", ")
+}
+
 /// What was played, in a line.
 fn played_line(t: &Tournament) -> String {
     format!(
@@ -39,11 +45,7 @@ pub fn table(t: &Tournament) -> String {
         "Tournament of {} on {}; tables of {} players; {} games a seat order, seed {}\n{}\n",
         t.players.join(", "),
         t.boards.join(", "),
-        t.seats
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
+        seat_counts(t),
         t.games_per_order,
         t.seed,
         played_line(t),
@@ -111,11 +113,7 @@ pub fn markdown(t: &Tournament, command: &str, figure: Option<&str>) -> String {
          same games on any machine and thread count; `tournament-games.csv` lists every seat \
          with its game's seed.\n\n",
         t.boards.join(", "),
-        t.seats
-            .iter()
-            .map(usize::to_string)
-            .collect::<Vec<_>>()
-            .join(", "),
+        seat_counts(t),
         t.games_per_order,
         t.seed
     );
