@@ -41,6 +41,7 @@ mod serve;
 mod simulate;
 mod solve;
 mod sweep;
+mod tournament;
 
 /// Standard output could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -133,9 +134,14 @@ enum Command {
     /// For every ticket, how far its value is from entering or leaving the
     /// optimal plans; for every route of the optimum, the cost of losing it.
     Breakeven(analyses::BudgetArgs),
-    /// Simulated games between strategies (random, greedy, planner, mcts),
+    /// Simulated games between strategies (random, greedy, planner, mcts, the 2017 styles),
     /// measured against the single-player optimum; writes CSV and JSON.
     Simulate(simulate::SimulateArgs),
+    /// Every table of strategies on every board and seat count, in every
+    /// seat order, seeded: per strategy its wins with a 95 % interval,
+    /// scores, tickets, points lost by cause and a Weng-Lin rating; writes
+    /// a Markdown report with a figure, CSV and JSON.
+    Tournament(tournament::TournamentArgs),
     /// A what-if scenario (ticket points, route lengths, routes or tickets
     /// added or removed, the car count) against the base board: the optimum
     /// of every budget side by side, and the tickets and routes that change.
@@ -407,6 +413,7 @@ pub fn main() -> ExitCode {
         Command::Sensitivity(args) => analyses::run_sensitivity(args, &limits),
         Command::Replan(args) => solve::run_replan(args, &limits),
         Command::Simulate(args) => simulate::run_simulate(args, &limits),
+        Command::Tournament(args) => tournament::run_tournament(args, &limits),
         Command::Optima(args) => analyses::run_optima(args, &limits),
         Command::Breakeven(args) => analyses::run_break_even(args, &limits),
         Command::Check(args) => check::run_check(args, &limits),

@@ -14,7 +14,9 @@
 //! - [`deals`]: the luck of the deal: every hand's best score;
 //! - [`review`]: a finished game, turn by turn, against the best still reachable;
 //! - [`mod@bench`]: the coach's and the review's benchmark (`bench --coach`);
-//! - [`saved`]: a whole game as a file (seats, seed, moves), replayed.
+//! - [`saved`]: a whole game as a file (seats, seed, moves), replayed;
+//! - [`rating`]: the Weng-Lin rating model (the online game's and the tournament's);
+//! - [`tournament`]: every table of strategies on every board, rated.
 
 pub mod bench;
 pub mod coach;
@@ -22,6 +24,7 @@ pub mod deals;
 pub mod event;
 pub mod mcts;
 pub mod players;
+pub mod rating;
 pub mod replan;
 pub mod review;
 pub mod rules;
@@ -30,4 +33,5 @@ pub mod simulate;
 pub mod state;
 pub mod stations;
 pub mod styles;
+pub mod tournament;
 pub mod tunnel;

@@ -8,6 +8,7 @@ pub mod plot;
 pub mod report;
 pub mod rows;
 pub mod table;
+pub mod tournament;
 
 use std::io;
 use std::path::{Path, PathBuf};

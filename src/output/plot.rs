@@ -1,7 +1,8 @@
 //! Figures, each written as PNG and SVG with plotters: the optimal network on
 //! the map (the paper's Figure 2), the score curve (Figure 3), the most
 //! frequent tickets and routes (Figure 4), the sensitivity bars, the
-//! score distributions of simulated players, and a game's review.
+//! score distributions of simulated players, a game's review, and a
+//! tournament's ratings.
 //!
 //! Text is drawn with DejaVu Sans compiled into the binary (the `dejavu`
 //! crate), never with the system's fonts: a PNG comes out the same on every
@@ -22,6 +23,7 @@ use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
 use crate::game::deals::DealReport;
 use crate::game::review::Review;
+use crate::game::tournament::Tournament;
 use crate::model::Plan;
 
 /// A figure that could not be drawn or written.
@@ -367,6 +369,120 @@ pub fn distribution(
     render!(stem, (1200, 700), |root| draw_distribution(
         &root, title, series, &mark
     ))
+}
+
+/// A tournament's ratings: a panel per board, each strategy's Weng-Lin
+/// mean with its interval of two standard deviations, a colour per seat
+/// count.
+pub fn ratings(title: &str, t: &Tournament, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let width = (200 + 420 * t.boards.len()).clamp(800, 3000) as u32;
+    render!(stem, (width, 700), |root| draw_ratings(&root, title, t))
+}
+
+fn draw_ratings<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    t: &Tournament,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let root = root.margin(12, 0, 0, 0).titled(title, (FONT, 26))?;
+    let rated = t.standings.iter().filter(|s| s.games > 0);
+    let lo = rated
+        .clone()
+        .map(|s| s.mu - 2.0 * s.sigma)
+        .fold(f64::MAX, f64::min);
+    let hi = rated.map(|s| s.mu + 2.0 * s.sigma).fold(f64::MIN, f64::max);
+    let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 50.0) };
+    let pad = (hi - lo) * 0.08;
+    let n = t.players.len();
+    let k = t.seats.len();
+    let palette = [
+        RGBColor(40, 90, 210),
+        RGBColor(240, 140, 20),
+        RGBColor(40, 160, 60),
+        RGBColor(215, 40, 40),
+    ];
+    for (b, area) in t
+        .boards
+        .iter()
+        .zip(root.split_evenly((1, t.boards.len())).iter())
+    {
+        let mut chart = ChartBuilder::on(area)
+            .caption(b, (FONT, 22))
+            .margin(15)
+            .x_label_area_size(60)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5..n as f64 - 0.5, lo - pad..hi + pad)?;
+        let label = |v: &f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                t.players[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n + 1)
+            .x_label_formatter(&label)
+            .y_desc("rating (mu ± 2 sigma)")
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 16))
+            .draw()?;
+        for (j, &seats) in t.seats.iter().enumerate() {
+            let colour = palette[j % palette.len()];
+            // Seat counts side by side around the strategy's place.
+            let dx = (j as f64 - (k as f64 - 1.0) / 2.0) * 0.6 / k as f64;
+            let points: Vec<(f64, f64, f64)> = t
+                .players
+                .iter()
+                .enumerate()
+                .filter_map(|(i, p)| {
+                    t.standings
+                        .iter()
+                        .find(|s| {
+                            &s.board == b && s.seats == seats && &s.strategy == p && s.games > 0
+                        })
+                        .map(|s| (i as f64 + dx, s.mu, s.sigma))
+                })
+                .collect();
+            chart
+                .draw_series(points.iter().map(|&(x, mu, sigma)| {
+                    // The interval, with caps at its ends.
+                    let (a, z, cap) = (mu - 2.0 * sigma, mu + 2.0 * sigma, 0.04);
+                    PathElement::new(
+                        vec![
+                            (x - cap, a),
+                            (x + cap, a),
+                            (x, a),
+                            (x, z),
+                            (x - cap, z),
+                            (x + cap, z),
+                        ],
+                        colour.stroke_width(2),
+                    )
+                }))?
+                .label(format!("{seats} players"))
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
+            chart.draw_series(
+                points
+                    .iter()
+                    .map(|&(x, mu, _)| Circle::new((x, mu), 5, colour.filled())),
+            )?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .label_font((FONT, 15))
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
+    }
+    Ok(())
 }
 
 /// The luck of the deal, two figures: `<stem>-histogram`, the hands' best

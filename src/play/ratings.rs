@@ -11,15 +11,15 @@
 //! Only the store's records are kept: the current rating of a player is
 //! the one their last rated game left ([`Ratings::load`] replays the
 //! records in the order they were rated), so the ratings depend on the
-//! results alone.
+//! results alone. The model itself ([`Rating`], [`ranks`], [`update`]) is
+//! `game::rating`'s, which the tournament rates with too.
 
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
-use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
-use skillratings::MultiTeamOutcome;
 
 use super::store::{GameId, ResultRecord, SeatResult};
+pub use crate::game::rating::{ranks, update, Rating};
 
 /// The most games a player's page lists.
 pub const MAX_RECENT: usize = 20;
@@ -27,71 +27,11 @@ pub const MAX_RECENT: usize = 20;
 /// The most players the leaderboard lists.
 pub const MAX_LEADERBOARD: usize = 50;
 
-/// A player's rating: the mean and uncertainty of their skill.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rating {
-    /// The mean skill.
-    pub mu: f64,
-    /// Its uncertainty (standard deviation).
-    pub sigma: f64,
-}
-
-impl Default for Rating {
-    /// The model's prior for a new player: 25 and 25/3.
-    fn default() -> Rating {
-        let r = WengLinRating::new();
-        Rating {
-            mu: r.rating,
-            sigma: r.uncertainty,
-        }
-    }
-}
-
+/// A rating in the protocol's JSON.
 impl Rating {
-    /// The value shown: `mu - 3 sigma`, a skill the player has with high
-    /// probability.
-    pub fn shown(self) -> f64 {
-        self.mu - 3.0 * self.sigma
-    }
-
     fn json(self) -> Value {
         json!({ "mu": self.mu, "sigma": self.sigma, "rating": self.shown() })
     }
-}
-
-/// The places of final scores, from 1: tied scores share a place, and the
-/// next place counts the players above (scores 9, 9, 4 are places 1, 1, 3).
-pub fn ranks(scores: &[i64]) -> Vec<usize> {
-    scores
-        .iter()
-        .map(|s| 1 + scores.iter().filter(|o| *o > s).count())
-        .collect()
-}
-
-/// The ratings after one game of these players, each with their rating
-/// before it and their place (equal places are ties).
-pub fn update(players: &[(Rating, usize)]) -> Vec<Rating> {
-    let teams: Vec<[WengLinRating; 1]> = players
-        .iter()
-        .map(|(r, _)| {
-            [WengLinRating {
-                rating: r.mu,
-                uncertainty: r.sigma,
-            }]
-        })
-        .collect();
-    let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> = teams
-        .iter()
-        .zip(players)
-        .map(|(t, &(_, rank))| (&t[..], MultiTeamOutcome::new(rank)))
-        .collect();
-    weng_lin_multi_team(&ranked, &WengLinConfig::new())
-        .into_iter()
-        .map(|t| Rating {
-            mu: t[0].rating,
-            sigma: t[0].uncertainty,
-        })
-        .collect()
 }
 
 /// One seat of a game that just ended: who, the score, tickets completed.
@@ -287,6 +227,8 @@ fn recent_game(g: &ResultRecord, mine: &[SeatResult]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use skillratings::weng_lin::{weng_lin_multi_team, WengLinConfig, WengLinRating};
+    use skillratings::MultiTeamOutcome;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9
