@@ -89,7 +89,8 @@ pub struct Cli {
     memory_limit: Option<u64>,
     /// Stop after SECS seconds, whatever the command (exit status 3 if that
     /// cut it short): `solve`, `replan` and `sweep` report the best plans
-    /// found with their bounds and gaps, `simulate` the games finished;
+    /// found with their bounds and gaps, `simulate` the games finished,
+    /// `tournament` the whole rounds played;
     /// sensitivity, breakeven and balance write the rows whose solves
     /// finished and name the others; optima and compare stop and say what
     /// was not proven. For `play`, a limit per answer: each coach's answer

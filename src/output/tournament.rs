@@ -50,10 +50,12 @@ pub fn table(t: &Tournament) -> String {
         t.seed,
         played_line(t),
     );
+    // The widest strategy's name sets the first column (`destination-hungry`).
+    let w = t.players.iter().map(|p| p.len()).max().unwrap_or(0).max(12);
     for (board, k, rows) in groups(t) {
         out += &format!("\n{board}, {k} players\n");
         out += &format!(
-            "  {:<12} {:>5} {:>5} {:>4} {:>6} {:>13} {:>6} {:>7} {:>8} {:>6} {:>5} {:>14} {:>6}\n",
+            "  {:<w$} {:>5} {:>5} {:>4} {:>6} {:>13} {:>6} {:>7} {:>8} {:>6} {:>5} {:>14} {:>6}\n",
             "strategy",
             "games",
             "wins",
@@ -70,7 +72,7 @@ pub fn table(t: &Tournament) -> String {
         );
         for s in rows {
             out += &format!(
-                "  {:<12} {:>5} {:>5} {:>4} {:>6.1} {:>13} {:>6.1} {:>7.1} {:>8} {:>6} {:>5} {:>14} {:>6.1}\n",
+                "  {:<w$} {:>5} {:>5} {:>4} {:>6.1} {:>13} {:>6.1} {:>7.1} {:>8} {:>6} {:>5} {:>14} {:>6.1}\n",
                 s.strategy,
                 s.games,
                 s.wins,
