@@ -442,6 +442,7 @@ async fn an_expired_session_is_no_session() {
         coach_limit: 10.0,
         min_turn_secs: 1,
         shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
+        finished_in_memory: ttr_opt::play::shelf::MAX_FINISHED_AWAKE,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     assert_eq!(
@@ -2183,6 +2184,7 @@ async fn the_database_is_private_and_game_ids_are_never_given_twice() {
         coach_limit: 10.0,
         min_turn_secs: 1,
         shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
+        finished_in_memory: ttr_opt::play::shelf::MAX_FINISHED_AWAKE,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = Client::connect(addr, None).await;
@@ -2265,6 +2267,7 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
         coach_limit: 10.0,
         min_turn_secs: 1,
         shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
+        finished_in_memory: ttr_opt::play::shelf::MAX_FINISHED_AWAKE,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [
@@ -2499,6 +2502,7 @@ async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
         coach_limit: 10.0,
         min_turn_secs: 1,
         shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
+        finished_in_memory: ttr_opt::play::shelf::MAX_FINISHED_AWAKE,
     };
     let (addr, _server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
     let mut c = [

@@ -198,3 +198,59 @@ async fn an_older_database_has_its_finished_games_marked_at_the_start() {
     server.hub().stop();
     assert_eq!(marked(&db), 1, "marked again at the start");
 }
+
+/// Reading finished games back is capped: beyond the cap, the least
+/// recently used finished game is shelved again at once (before, commands
+/// naming old games could bring the whole shelf back into memory within
+/// the idle time), but never one someone watches.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_read_back_beyond_the_cap_shelve_the_least_recently_used() {
+    let dir = scratch("shelf-cap");
+    let mut config = config(&dir, Some(47));
+    config.shelve_after = Duration::from_millis(300);
+    let (addr, server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let mut a = Client::register(addr, "alice").await;
+    Client::register(addr, "carol").await;
+    let mut games = Vec::new();
+    for name in ["first", "second"] {
+        let create = json!({ "gameName": name, "color": "green", "board": "small" });
+        let g = a.ask("createGame", create).await["gameId"]
+            .as_i64()
+            .unwrap();
+        a.ask("addAI", json!({ "gameId": g, "difficulty": "easy" }))
+            .await;
+        a.ask("startGame", json!({ "gameId": g })).await;
+        play_out(&mut a, g).await;
+        games.push((g, unversioned(a.model(g).await)));
+    }
+    let s = Running { addr, server, dir };
+    until_held(&s, (0, 2)).await;
+    s.server.hub().stop();
+
+    // Restarted with room for one finished game, and no idle shelving.
+    let mut config = harness::config(&s.dir, Some(47));
+    config.shelve_after = Duration::from_secs(3600);
+    config.finished_in_memory = 1;
+    let (addr, server) = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let held = || server.hub().games_held();
+    assert_eq!(held(), (0, 2));
+    let mut a = Client::login(addr, "alice").await;
+    let [(first, first_model), (second, second_model)] = &games[..] else {
+        unreachable!("two games");
+    };
+    assert_eq!(&unversioned(a.model(*first).await), first_model);
+    assert_eq!(held(), (1, 1));
+    // The second read back puts the first back on the shelf.
+    assert_eq!(&unversioned(a.model(*second).await), second_model);
+    assert_eq!(held(), (1, 1));
+    assert_eq!(&unversioned(a.model(*first).await), first_model);
+    assert_eq!(held(), (1, 1), "the second went back in turn");
+    // A game someone watches stays, even beyond the cap.
+    let mut c = Client::login(addr, "carol").await;
+    let watched = c.ask("watchGame", json!({ "gameId": second })).await;
+    assert_eq!(watched["description"], "success", "{watched}");
+    assert_eq!(held(), (1, 1), "the first went back to the shelf");
+    assert_eq!(&unversioned(a.model(*first).await), first_model);
+    assert_eq!(held(), (2, 0), "the watched game stays");
+    server.hub().stop();
+}

@@ -88,6 +88,7 @@ pub(super) fn run_play(args: &PlayArgs, time_limit: Option<f64>) -> Result<ExitC
         coach_limit: time_limit.map_or(args.coach_limit, |t| t.min(args.coach_limit)),
         min_turn_secs: args.min_turn_seconds,
         shelve_after: crate::play::shelf::SHELVE_AFTER,
+        finished_in_memory: crate::play::shelf::MAX_FINISHED_AWAKE,
     };
     let addr = SocketAddr::new(args.host, args.port);
     let boards = config.boards.len();

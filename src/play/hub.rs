@@ -197,6 +197,11 @@ impl Hub {
         self.tables.shelf.idle_ms = idle.as_millis() as i64;
     }
 
+    /// Sets the most finished games kept in memory at once.
+    pub fn set_finished_cap(&mut self, cap: usize) {
+        self.tables.shelf.awake_cap = cap;
+    }
+
     /// The games in memory, and the finished games shelved
     /// ([`super::shelf`]).
     pub fn games_held(&self) -> (usize, usize) {
@@ -210,10 +215,18 @@ impl Hub {
     fn wake(&mut self, id: GameId) {
         let accounts = &self.accounts;
         let names = |u| accounts.seat_name(u);
-        if let Err(e) = self.tables.wake(id, &names) {
-            eprintln!("ttr-opt play: game {id} could not be read back from the store: {e}");
-        }
+        let woke = match self.tables.wake(id, &names) {
+            Ok(woke) => woke,
+            Err(e) => {
+                eprintln!("ttr-opt play: game {id} could not be read back from the store: {e}");
+                false
+            }
+        };
         self.tables.touch(id, super::timer::now_ms(), None);
+        if woke {
+            let committed = self.journal.committed();
+            self.tables.shelve_beyond_cap(&self.conns, committed, id);
+        }
     }
 
     /// Sets the shortest real-time turn `createGame` accepts, in seconds.

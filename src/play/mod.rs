@@ -93,6 +93,9 @@ pub struct Config {
     /// How long a finished game stays in memory once unused
     /// ([`shelf::SHELVE_AFTER`]; tests shorten it).
     pub shelve_after: Duration,
+    /// The most finished games kept in memory at once
+    /// ([`shelf::MAX_FINISHED_AWAKE`]; tests lower it).
+    pub finished_in_memory: usize,
 }
 
 impl Config {
@@ -161,6 +164,7 @@ impl Server {
         let mut hub = loaded.hub;
         hub.set_min_turn_secs(config.min_turn_secs);
         hub.set_shelve_after(config.shelve_after);
+        hub.set_finished_cap(config.finished_in_memory);
         let server = Arc::new(Server {
             hub: Mutex::new(hub),
             hashing,
@@ -590,6 +594,7 @@ mod tests {
             coach_limit: 10.0,
             min_turn_secs: timer::MIN_TURN_SECS,
             shelve_after: shelf::SHELVE_AFTER,
+            finished_in_memory: shelf::MAX_FINISHED_AWAKE,
         })
         .unwrap();
         let (queue, mut out) = tokio::sync::mpsc::channel(1024);

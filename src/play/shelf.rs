@@ -31,6 +31,13 @@ pub const SHELVE_AFTER: Duration = Duration::from_secs(10 * 60);
 /// pass over the tables in memory).
 pub const SHELVE_CHECK_MS: i64 = 10_000;
 
+/// The most finished games kept in memory at once: beyond it, reading
+/// one back shelves the least recently used (each holds its views, its
+/// replay and its review, about 0.2 MB: 256 is some 50 MB). Without it,
+/// commands naming old games, a few a second each, could bring the whole
+/// shelf back within the idle time.
+pub const MAX_FINISHED_AWAKE: usize = 256;
+
 /// A finished game out of memory.
 pub(super) struct Shelved {
     /// The game as the lists show it ([`super::view::lobby_entry`]): the
@@ -93,6 +100,8 @@ pub(super) struct Shelf {
     reader: Option<Box<dyn GameReader>>,
     /// How long a finished game stays in memory unused (ms).
     pub(super) idle_ms: i64,
+    /// The most finished games kept in memory ([`MAX_FINISHED_AWAKE`]).
+    pub(super) awake_cap: usize,
 }
 
 impl Shelf {
@@ -101,6 +110,7 @@ impl Shelf {
         Shelf {
             reader,
             idle_ms: SHELVE_AFTER.as_millis() as i64,
+            awake_cap: MAX_FINISHED_AWAKE,
             ..Shelf::default()
         }
     }

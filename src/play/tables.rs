@@ -158,19 +158,19 @@ impl Tables {
 
     /// Brings shelved game `id` back into memory ([`super::shelf`]): its
     /// record read from the store and its moves replayed. Nothing to do
-    /// for a game in memory or unknown.
+    /// (false) for a game in memory or unknown.
     pub(super) fn wake(
         &mut self,
         id: GameId,
         names: &dyn Fn(UserId) -> String,
-    ) -> Result<(), String> {
+    ) -> Result<bool, String> {
         let Some((record, board)) = self.shelf.read(id)? else {
-            return Ok(());
+            return Ok(false);
         };
         let table = Table::restore(&record, board, names)?;
         self.shelf.remove(id);
         self.insert(table);
-        Ok(())
+        Ok(true)
     }
 
     /// Marks game `id` used at `at_ms`, and if `batch` is given, written
@@ -184,30 +184,70 @@ impl Tables {
         }
     }
 
-    /// Shelves every game over that nobody has used for the shelf's idle
-    /// time, whose last writes are on disk (`committed`, the journal's
-    /// count), that no one watches and whose review is not being computed
-    /// (its rematch is stored: read back, it joins the same new game).
+    /// Whether game `t` may leave memory now: over, its last writes on
+    /// disk (`committed`, the journal's count), no one watching it and
+    /// its review not being computed (its rematch is stored: read back,
+    /// it joins the same new game).
+    fn shelvable(t: &Table, conns: &Conns, committed: u64) -> bool {
+        t.phase() == Phase::Over
+            && t.last_use.batch <= committed
+            && conns.watchers(t.id) == 0
+            && !matches!(t.review, super::table::ReviewSlot::Running(_))
+    }
+
+    /// Shelves every game that may leave memory ([`Self::shelvable`])
+    /// and that nobody has used for the shelf's idle time.
     pub(super) fn shelve_idle(&mut self, conns: &Conns, now_ms: i64, committed: u64) -> usize {
-        let idle = |t: &Table| {
-            t.phase() == Phase::Over
-                && now_ms - t.last_use.at_ms >= self.shelf.idle_ms
-                && t.last_use.batch <= committed
-                && conns.watchers(t.id) == 0
-                && !matches!(t.review, super::table::ReviewSlot::Running(_))
-        };
+        let idle_ms = self.shelf.idle_ms;
         let done: Vec<GameId> = self
             .games
             .values()
-            .filter(|t| idle(t))
+            .filter(|t| {
+                now_ms - t.last_use.at_ms >= idle_ms && Self::shelvable(t, conns, committed)
+            })
             .map(|t| t.id)
             .collect();
-        for id in &done {
-            let t = self.games.remove(id).expect("listed above");
+        self.shelve(&done);
+        done.len()
+    }
+
+    /// Shelves the least recently used finished games that may leave
+    /// memory until at most the shelf's cap of finished games stays
+    /// ([`super::shelf::MAX_FINISHED_AWAKE`]), `keep` (the game just read
+    /// back) aside. Games watched, or not yet on disk, stay even beyond it.
+    pub(super) fn shelve_beyond_cap(
+        &mut self,
+        conns: &Conns,
+        committed: u64,
+        keep: GameId,
+    ) -> usize {
+        let over = self
+            .games
+            .values()
+            .filter(|t| t.phase() == Phase::Over)
+            .count();
+        let Some(extra) = over.checked_sub(self.shelf.awake_cap).filter(|&n| n > 0) else {
+            return 0;
+        };
+        let mut unused: Vec<(i64, GameId)> = self
+            .games
+            .values()
+            .filter(|t| t.id != keep && Self::shelvable(t, conns, committed))
+            .map(|t| (t.last_use.at_ms, t.id))
+            .collect();
+        unused.sort_unstable();
+        let done: Vec<GameId> = unused.into_iter().take(extra).map(|(_, id)| id).collect();
+        self.shelve(&done);
+        done.len()
+    }
+
+    /// Moves games `ids`, all over, from memory to the shelf.
+    fn shelve(&mut self, ids: &[GameId]) {
+        for id in ids {
+            let t = self.games.remove(id).expect("listed by the caller");
             self.sent.remove(id);
             self.shelf.put(*id, Shelved::of(&t));
         }
-        done.len()
     }
 
     /// The games in memory and the games shelved.

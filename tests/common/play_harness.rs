@@ -80,6 +80,7 @@ pub fn config(dir: &std::path::Path, seed: Option<u64>) -> Config {
         coach_limit: 10.0,
         min_turn_secs: 1,
         shelve_after: ttr_opt::play::shelf::SHELVE_AFTER,
+        finished_in_memory: ttr_opt::play::shelf::MAX_FINISHED_AWAKE,
     }
 }
 
