@@ -771,12 +771,23 @@ async fn a_turn_pushes_each_player_the_games_entry_alone() {
     };
     check(mover, g, &mover_name).await;
     check(other, g, &mover_name).await;
-    // Two cards from the deck: the turn passes, and both are told.
-    for _ in 0..2 {
+    // Two cards from the deck: the first changes no entry, and none is
+    // pushed (the model asked after it is answered after any push); with
+    // the second the turn passes, and both are told.
+    let entries = |c: &Client| {
+        c.log
+            .iter()
+            .filter(|m| m["command"] == "userGameChanged")
+            .count()
+    };
+    let before = entries(mover);
+    for draw in 0..2 {
         let out = mover
             .ask("drawTrainCard", json!({ "gameId": g, "cardLocation": 5 }))
             .await;
         assert_eq!(out["description"], "success", "{out}");
+        mover.model(g).await;
+        assert_eq!(entries(mover), before + draw, "after draw {draw}");
     }
     check(mover, g, other_name).await;
     check(other, g, other_name).await;

@@ -557,7 +557,7 @@ impl Hub {
             .tables
             .play(&self.conns, batch, game, seat, action, None)?
         {
-            lobby::push_user_games(&self.tables, &self.conns, batch, game);
+            lobby::push_user_games(&mut self.tables, &self.conns, batch, game);
         }
         Ok(())
     }

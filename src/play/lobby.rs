@@ -746,20 +746,19 @@ pub(super) fn send_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
 }
 
 /// The users seated at `table` get its entry in their lists of games
-/// (`userGameChanged`), as it is for each of them. Once each user got
-/// the whole list (`updateUserGames`), built over every game the server
-/// holds, at every turn: under load most of a move's cost after the
-/// models'.
-pub(super) fn push_user_games(tables: &Tables, conns: &Conns, batch: &mut Batch, table: GameId) {
-    let Some(t) = tables.get(table) else {
-        return;
-    };
-    for (seat, s) in t.seats.iter().enumerate() {
-        if let Who::User(u) = s.who {
-            let game = view::lobby_entry(t, "playerOrder", Some(seat));
-            let out = json!({ "description": d::SUCCESS, "game": game });
-            conns.send_user(batch, u, None, "userGameChanged", &out);
-        }
+/// (`userGameChanged`), as it is for each of them, if it changed since
+/// last pushed. Once each user got the whole list (`updateUserGames`),
+/// built over every game the server holds, at every turn: under load
+/// most of a move's cost after the models'.
+pub(super) fn push_user_games(
+    tables: &mut Tables,
+    conns: &Conns,
+    batch: &mut Batch,
+    table: GameId,
+) {
+    for (u, game) in tables.entries_changed(table) {
+        let out = json!({ "description": d::SUCCESS, "game": game });
+        conns.send_user(batch, u, None, "userGameChanged", &out);
     }
 }
 

@@ -332,6 +332,25 @@ impl Tables {
         Ok((t, seat))
     }
 
+    /// Each user seated at game `table` whose entry in their list of
+    /// games changed since last pushed ([`view::Sent::entry_changed`]),
+    /// with the entry.
+    pub(super) fn entries_changed(&mut self, table: GameId) -> Vec<(UserId, Value)> {
+        let Some(t) = self.games.get(&table) else {
+            return Vec::new();
+        };
+        let sent = self.sent.entry(table).or_default();
+        t.seats
+            .iter()
+            .enumerate()
+            .filter_map(|(seat, s)| match s.who {
+                Who::User(u) => Some((u, view::lobby_entry(t, "playerOrder", Some(seat)))),
+                Who::Bot(_) => None,
+            })
+            .filter(|(u, entry)| sent.entry_changed(*u, entry))
+            .collect()
+    }
+
     /// What changed in each seated user's own view of the game, and in
     /// the spectators' ([`view::Sent::push`]): every person's seat is
     /// followed whether or not they are connected, and the spectators'

@@ -19,6 +19,7 @@ use crate::game::event::{Event, Happened, Next, Paid, Source};
 use crate::game::rules::{Expect, Game, Payment};
 
 use super::protocol::description as d;
+use super::store::UserId;
 use super::table::{card_name, card_of_index, Phase, Table, Who};
 
 /// The lines of history a model carries: the latest (a whole game's would
@@ -675,6 +676,9 @@ pub struct Sent {
     /// The parts every view shares ([`public_parts`]), as last pushed.
     public: Option<Map<String, Value>>,
     views: HashMap<Option<usize>, SentView>,
+    /// Each player's entry of the game in their list of games, as last
+    /// pushed (`userGameChanged`).
+    entries: HashMap<UserId, Value>,
 }
 
 impl Sent {
@@ -684,6 +688,19 @@ impl Sent {
         self.views
             .get(&seat)
             .map_or_else(first_version, |v| v.version)
+    }
+
+    /// Whether `entry`, `user`'s entry of the game in their list of
+    /// games, differs from the one last pushed to them (then it is kept as
+    /// pushed). A move within a turn (a first card drawn) changes no
+    /// entry: pushing it anyway was about 3 % of a move's CPU at 1,000
+    /// games.
+    pub fn entry_changed(&mut self, user: UserId, entry: &Value) -> bool {
+        if self.entries.get(&user) == Some(entry) {
+            return false;
+        }
+        self.entries.insert(user, entry.clone());
+        true
     }
 
     /// `modelChanged` for each of `views` (a seat, or `None`: the
