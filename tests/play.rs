@@ -722,15 +722,7 @@ async fn a_turn_pushes_each_player_the_games_entry_alone() {
     let s = server("user-game", Some(12)).await;
     let (mut a, mut b, g) = two_player_game(&s).await;
     for c in [&mut a, &mut b] {
-        let m = c.model(g).await;
-        let offered = m["offer"]["destinations"].as_array().unwrap().len();
-        let keep: Vec<usize> = (0..offered).collect();
-        let out = c
-            .ask(
-                "selectDestinations",
-                json!({ "gameId": g, "destinationsSelected": keep }),
-            )
-            .await;
+        let out = c.keep_offered(g, true).await;
         assert_eq!(out["description"], "success", "{out}");
     }
     // Checks each player's last pushed entry against their whole list,
@@ -2313,14 +2305,7 @@ async fn tunnels_ferries_and_stations_are_played_over_the_protocol() {
     let out = c[0].ask("updateUserGames", json!({})).await;
     assert_eq!(out["games"][0]["rules"]["stations"]["points"], 4, "{out}");
     for (s, client) in c.iter_mut().enumerate() {
-        let m = client.model(g).await;
-        let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
-        let out = client
-            .ask(
-                "selectDestinations",
-                json!({ "gameId": g, "destinationsSelected": keep }),
-            )
-            .await;
+        let out = client.keep_offered(g, false).await;
         assert_eq!(out["description"], "success", "seat {s}: {out}");
     }
     let (mut stations, mut tunnels, mut given_up, mut ferries, mut refused) = (0, 0, 0, 0, false);
@@ -2533,14 +2518,7 @@ async fn a_tunnels_extra_cards_are_paid_over_the_protocol() {
         .await;
     assert_eq!(out["description"], "success", "{out}");
     for client in c.iter_mut() {
-        let m = client.model(g).await;
-        let keep: Vec<usize> = (0..m["offer"]["min"].as_u64().unwrap() as usize).collect();
-        let out = client
-            .ask(
-                "selectDestinations",
-                json!({ "gameId": g, "destinationsSelected": keep }),
-            )
-            .await;
+        let out = client.keep_offered(g, false).await;
         assert_eq!(out["description"], "success", "{out}");
     }
     // Draw from the deck until a tunnel can be claimed.

@@ -179,6 +179,24 @@ impl Client {
         }
     }
 
+    /// Keeps the tickets game `g` offers this client: all of them, or
+    /// the fewest allowed. The answer's output.
+    pub async fn keep_offered(&mut self, g: i64, all: bool) -> Value {
+        let m = self.model(g).await;
+        let offer = &m["offer"];
+        let count = if all {
+            offer["destinations"].as_array().map_or(0, Vec::len)
+        } else {
+            offer["min"].as_u64().unwrap_or(0) as usize
+        };
+        let keep: Vec<usize> = (0..count).collect();
+        self.ask(
+            "selectDestinations",
+            json!({ "gameId": g, "destinationsSelected": keep }),
+        )
+        .await
+    }
+
     /// The last output of `command` received.
     pub fn last(&self, command: &str) -> Option<&Value> {
         self.log
