@@ -127,6 +127,12 @@ def test_the_designers_flow(server, browser, board, downloads):
     entering = browser.find_element(By.ID, "diff").text
     assert "Tickets entering the plan" in entering and "Denver – El Paso" in entering
     wait(browser, lambda d: "variant: done" in text(d, "progress"), "the variant's sweep ends")
+    # The curve has ticks on both axes and a legend naming both curves.
+    for axis in ("x", "y"):
+        count = len(browser.find_elements(By.CSS_SELECTOR, f"#curve line.{axis}-tick"))
+        assert count >= 3, f"{count} ticks on the {axis} axis"
+    legend = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#curve text.legend")]
+    assert legend == ["base", "variant"], legend
 
     # Download the scenario: the documented format, and compare agrees.
     browser.find_element(By.ID, "download").click()

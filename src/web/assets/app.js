@@ -152,10 +152,22 @@ function heatColour(share) {
   return `rgb(${r},${g},${b})`;
 }
 
+/// Round values from `low` to `high` for an axis: steps of 1, 2 or 5
+/// times a power of ten, about five of them.
+function ticks(low, high) {
+  const span = Math.max(high - low, 1);
+  const raw = span / 5;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  const step = Math.max(1, [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw));
+  const out = [];
+  for (let v = Math.ceil(low / step) * step; v <= high; v += step) out.push(v);
+  return out;
+}
+
 function drawCurve() {
   const chart = $("curve");
   chart.replaceChildren();
-  const runs = [[base(), "#2c6fbb"], [variant(), "#e07b00"]].filter(([r]) => r);
+  const runs = [[base(), "#2c6fbb", "base"], [variant(), "#e07b00", "variant"]].filter(([r]) => r);
   const top = Number($("budget").max);
   let best = 1;
   for (const [run] of runs) {
@@ -163,13 +175,28 @@ function drawCurve() {
     const soFar = soFarOf(run, page.cars);
     if (soFar) best = Math.max(best, soFar.bound);
   }
-  const W = 420, H = 230, L = 40, B = 25, T = 10, R = 10;
+  const W = 420, H = 240, L = 40, B = 35, T = 22, R = 10;
   const x = (c) => L + ((c - 1) / Math.max(top - 1, 1)) * (W - L - R);
   const y = (s) => H - B - (s / best) * (H - B - T);
   chart.append(svg("line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#999" }));
   chart.append(svg("line", { x1: L, y1: T, x2: L, y2: H - B, stroke: "#999" }));
-  chart.append(svg("text", { x: 2, y: T + 8, "font-size": 10 }, best));
-  chart.append(svg("text", { x: W - R - 60, y: H - 5, "font-size": 10 }, `${top} cars`));
+  // Both axes get round ticks: points up the side, cars along the bottom.
+  for (const s of ticks(0, best)) {
+    chart.append(svg("line", { class: "y-tick", x1: L - 4, y1: y(s), x2: L, y2: y(s), stroke: "#999" }));
+    chart.append(svg("text", { x: L - 6, y: y(s) + 3, "font-size": 10, "text-anchor": "end" }, s));
+  }
+  for (const c of ticks(1, top)) {
+    chart.append(svg("line", { class: "x-tick", x1: x(c), y1: H - B, x2: x(c), y2: H - B + 4, stroke: "#999" }));
+    chart.append(svg("text", { x: x(c), y: H - B + 14, "font-size": 10, "text-anchor": "middle" }, c));
+  }
+  chart.append(svg("text", { x: (L + W - R) / 2, y: H - 4, "font-size": 10, "text-anchor": "middle" }, "train cars"));
+  chart.append(svg("text", { x: 2, y: 10, "font-size": 10 }, "points"));
+  // The legend: one entry per curve drawn, in its colour.
+  runs.forEach(([, colour, name], i) => {
+    const lx = W - R - 150 + i * 75;
+    chart.append(svg("line", { x1: lx, y1: 8, x2: lx + 16, y2: 8, stroke: colour, "stroke-width": 2 }));
+    chart.append(svg("text", { class: "legend", x: lx + 20, y: 12, "font-size": 10, fill: colour }, name));
+  });
   chart.append(svg("line", { x1: x(page.cars), y1: T, x2: x(page.cars), y2: H - B, stroke: "#aaa", "stroke-dasharray": "3 3" }));
   for (const [run, colour] of runs) {
     const points = run.budgets.map((b) => `${x(b.cars)},${y(b.score)}`).join(" ");
