@@ -13,6 +13,7 @@ use ttr_opt::game::playtest::{
 };
 use ttr_opt::game::simulate::{self, Played};
 use ttr_opt::game::tournament::wilson;
+use ttr_opt::output::playtest::HOLES_HEADER;
 use ttr_opt::solve::limits::Limits;
 
 fn names(list: &[&str]) -> Vec<String> {
@@ -300,6 +301,7 @@ fn a_board_that_cannot_end_by_its_cars_stalls_and_the_replay_reproduces_it() {
     }
     let csv = std::fs::read_to_string(dir.join("playtest-holes.csv")).unwrap();
     assert_eq!(csv.lines().count(), 1 + 2);
+    assert_eq!(csv.lines().next(), Some(HOLES_HEADER));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -431,6 +433,9 @@ fn the_command_writes_its_report() {
     assert!(dir.join("playtest-wins.svg").exists());
     let routes = std::fs::read_to_string(dir.join("playtest-routes.csv")).unwrap();
     assert_eq!(routes.lines().count(), 1 + common::usa().routes.len());
+    // No hole: the header alone.
+    let holes = std::fs::read_to_string(dir.join("playtest-holes.csv")).unwrap();
+    assert_eq!(holes, format!("{HOLES_HEADER}\n"));
     let styles = std::fs::read_to_string(dir.join("playtest-styles.csv")).unwrap();
     assert_eq!(styles.lines().count(), 1 + 2);
     let _ = std::fs::remove_dir_all(&dir);

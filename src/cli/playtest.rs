@@ -155,7 +155,9 @@ pub(super) fn run_playtest(args: &PlaytestArgs, limits: &Limits) -> Result<ExitC
     let cities = out.join("playtest-cities.csv");
     write_csv(&cities, p.counts.iter().flat_map(|c| &c.cities))?;
     let holes = out.join("playtest-holes.csv");
-    write_csv(&holes, text::hole_rows(&p, &board_arg))?;
+    let bytes = text::holes_csv(&p, &board_arg)
+        .with_context(|| format!("cannot write {}", holes.display()))?;
+    write_text(&holes, &String::from_utf8_lossy(&bytes))?;
     let mut written = vec![json, styles, routes, cities, holes];
     let title = format!("Win rates on {}", p.board);
     let figure = plot::playtest_wins(&title, &p, &out.join("playtest-wins"))?;

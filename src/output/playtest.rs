@@ -431,6 +431,18 @@ pub struct HoleRow {
     pub replay: String,
 }
 
+/// The header of `playtest-holes.csv`: [`HoleRow`]'s fields.
+pub const HOLES_HEADER: &str = "kind,seats,game,seed,order,moves,message,reproduced,replay";
+
+/// `playtest-holes.csv`: the header alone when no hole was met.
+pub fn holes_csv(p: &Playtest, board_arg: &str) -> Result<Vec<u8>, csv::Error> {
+    let rows = hole_rows(p, board_arg);
+    if rows.is_empty() {
+        return Ok(format!("{HOLES_HEADER}\n").into_bytes());
+    }
+    crate::output::rows::to_csv(rows)
+}
+
 /// The rows of `playtest-holes.csv`.
 pub fn hole_rows(p: &Playtest, board_arg: &str) -> Vec<HoleRow> {
     p.holes
