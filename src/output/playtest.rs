@@ -324,8 +324,16 @@ pub fn markdown(p: &Playtest, command: &str, board_arg: &str, figure: Option<&st
                 last round), none by the stall rule or the move cap, and the engine refused no \
                 move.\n\n";
     } else {
+        const SHOWN: usize = 50;
+        if p.holes.len() > SHOWN {
+            out += &format!(
+                "{} games met a hole; the first {SHOWN} are listed, every one is in \
+                 `playtest-holes.csv`.\n\n",
+                p.holes.len()
+            );
+        }
         out += "| kind | players | game | seed | what happened | reproduced | replay |\n|---|--:|--:|--:|---|:-:|---|\n";
-        for h in &p.holes {
+        for h in p.holes.iter().take(SHOWN) {
             out += &format!(
                 "| {} | {} | {} | {} | {} | {} | `{}` |\n",
                 h.ending.hole.map_or("", |k| k.label()),
