@@ -36,6 +36,7 @@ mod deals;
 mod designer;
 mod export;
 mod play;
+mod playtest;
 mod review;
 mod serve;
 mod simulate;
@@ -143,6 +144,13 @@ enum Command {
     /// scores, tickets, points lost by cause and a Weng-Lin rating; writes
     /// a Markdown report with a figure, CSV and JSON.
     Tournament(tournament::TournamentArgs),
+    /// AI playtesting of a board (de Mesentier Silva et al. 2017): per
+    /// seat count, the agent styles' win rates with 95 % intervals, the
+    /// most and least claimed routes and desired cities beside the
+    /// single-player optimum, and every rule hole met (stall, move cap,
+    /// engine error) with the seed that replays it; writes a Markdown
+    /// report with a figure, CSV and JSON.
+    Playtest(playtest::PlaytestArgs),
     /// A what-if scenario (ticket points, route lengths, routes or tickets
     /// added or removed, the car count) against the base board: the optimum
     /// of every budget side by side, and the tickets and routes that change.
@@ -415,6 +423,7 @@ pub fn main() -> ExitCode {
         Command::Replan(args) => solve::run_replan(args, &limits),
         Command::Simulate(args) => simulate::run_simulate(args, &limits),
         Command::Tournament(args) => tournament::run_tournament(args, &limits),
+        Command::Playtest(args) => playtest::run_playtest(args, &limits),
         Command::Optima(args) => analyses::run_optima(args, &limits),
         Command::Breakeven(args) => analyses::run_break_even(args, &limits),
         Command::Check(args) => check::run_check(args, &limits),

@@ -56,6 +56,13 @@ pub(super) struct TournamentArgs {
 
 /// A board of `--boards`: a shipped board by name, or a board file.
 fn board(name: &str) -> Result<(String, Board)> {
+    board_of("--boards", name)
+}
+
+/// A board of the argument `flag`: a shipped board by name, or a board
+/// file; with the name it is reported by (the shipped name, or the file's
+/// stem).
+pub(super) fn board_of(flag: &str, name: &str) -> Result<(String, Board)> {
     let name = name.trim();
     if let Some((key, json)) = SHIPPED.iter().find(|(k, _)| *k == name) {
         let board = Board::from_json(json, &format!("data/{key}.json"))?;
@@ -73,7 +80,7 @@ fn board(name: &str) -> Result<(String, Board)> {
         return Ok((key, board));
     }
     Err(usage(format!(
-        "--boards: unknown board {name:?} (shipped: {}; or a board file)",
+        "{flag}: unknown board {name:?} (shipped: {}; or a board file)",
         SHIPPED.map(|(k, _)| k).join(", ")
     )))
 }

@@ -16,7 +16,9 @@
 //! - [`mod@bench`]: the coach's and the review's benchmark (`bench --coach`);
 //! - [`saved`]: a whole game as a file (seats, seed, moves), replayed;
 //! - [`rating`]: the Weng-Lin rating model (the online game's and the tournament's);
-//! - [`tournament`]: every table of strategies on every board, rated.
+//! - [`tournament`]: every table of strategies on every board, rated;
+//! - [`playtest`]: the 2017 paper's AI playtest of a board: the styles' win
+//!   rates, the routes and cities in play beside the optimum, the rule holes.
 
 pub mod bench;
 pub mod coach;
@@ -24,6 +26,7 @@ pub mod deals;
 pub mod event;
 pub mod mcts;
 pub mod players;
+pub mod playtest;
 pub mod rating;
 pub mod replan;
 pub mod review;

@@ -20,7 +20,11 @@ use crate::game::rules::{Action, Game, Illegal, RuleError};
 /// guard of the simulation's own against a strategy that never ends a game,
 /// on top of the rules engine's stall rule (a game nobody can move in ends,
 /// [`Game::stalled`]), which the online game plays by too.
-const MAX_MOVES: usize = 5_000;
+pub const MAX_MOVES: usize = 5_000;
+
+/// How [`play`]'s error begins when the player to move had no legal move at
+/// all (a state no rule covers), not merely an illegal one of its choosing.
+pub const NO_LEGAL_MOVE: &str = "no legal move";
 
 /// One player's game.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -75,6 +79,8 @@ pub struct Played {
     pub moves: usize,
     /// Stopped by the move limit or because nobody could move.
     pub stalled: bool,
+    /// Stopped by the move limit ([`MAX_MOVES`]), not the stall rule.
+    pub capped: bool,
     /// Every move, by seat: the game again from its seed, for a review.
     pub actions: Vec<(usize, Action)>,
     /// How often the board's own rules were used.
@@ -161,10 +167,17 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         let me = g.current();
         let action = strategies[me].decide(&g, me, &mut rng);
         let event = g.apply(me, &action).map_err(|e| {
+            // A player with no legal move at all is the rules' hole, not
+            // the strategy's.
+            let none = if g.legal().is_empty() {
+                format!("{NO_LEGAL_MOVE}: ")
+            } else {
+                String::new()
+            };
             RuleError::new(
                 e.kind,
                 format!(
-                    "{} (player {me}) made an illegal move {action:?} in game {game}: {e}",
+                    "{none}{} (player {me}) made an illegal move {action:?} in game {game}: {e}",
                     strategies[me].name()
                 ),
             )
@@ -207,6 +220,7 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
         seats,
         moves,
         stalled,
+        capped,
         actions,
         used,
     })
@@ -359,6 +373,9 @@ impl GameRecord {
             used: self.used,
             moves: self.moves,
             stalled: self.stalled,
+            // A record keeps one flag for both stops; the cap is the one
+            // that leaves exactly MAX_MOVES moves.
+            capped: self.stalled && self.moves >= MAX_MOVES,
             actions: Vec::new(),
         })
     }

@@ -4,6 +4,7 @@
 
 pub mod board_view;
 pub mod export;
+pub mod playtest;
 pub mod plot;
 pub mod report;
 pub mod rows;

@@ -22,6 +22,7 @@ use crate::analysis::optima::{Presence, SweepOptima};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
 use crate::game::deals::DealReport;
+use crate::game::playtest::Playtest;
 use crate::game::review::Review;
 use crate::game::tournament::Tournament;
 use crate::model::Plan;
@@ -482,6 +483,111 @@ where
             .border_style(BLACK)
             .draw()?;
     }
+    Ok(())
+}
+
+/// A playtest's win rates: each strategy's rate (outright top scores over
+/// the games it sat in) with its 95 % Wilson interval, a colour per seat
+/// count, as `<stem>.png` and `<stem>.svg`.
+pub fn playtest_wins(title: &str, p: &Playtest, stem: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let width = (250 + 130 * p.players.len()).clamp(800, 2400) as u32;
+    render!(stem, (width, 650), |root| draw_playtest_wins(
+        &root, title, p
+    ))
+}
+
+fn draw_playtest_wins<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    p: &Playtest,
+) -> Drawn
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let root = root.margin(12, 0, 0, 0).titled(title, (FONT, 26))?;
+    let n = p.players.len();
+    let k = p.counts.len();
+    let palette = [
+        RGBColor(40, 90, 210),
+        RGBColor(240, 140, 20),
+        RGBColor(40, 160, 60),
+        RGBColor(215, 40, 40),
+    ];
+    let mut chart = ChartBuilder::on(&root)
+        .margin(15)
+        .x_label_area_size(60)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..100.0)?;
+    let label = |v: &f64| {
+        let i = v.round();
+        if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+            p.players[i as usize].clone()
+        } else {
+            String::new()
+        }
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n + 1)
+        .x_label_formatter(&label)
+        .y_desc("win rate, % (95 % Wilson interval)")
+        .label_style((FONT, 15))
+        .axis_desc_style((FONT, 16))
+        .draw()?;
+    for (j, c) in p.counts.iter().enumerate() {
+        let colour = palette[j % palette.len()];
+        let dx = (j as f64 - (k as f64 - 1.0) / 2.0) * 0.6 / k as f64;
+        let points: Vec<(f64, f64, f64, f64)> = p
+            .players
+            .iter()
+            .enumerate()
+            .filter_map(|(i, name)| {
+                c.styles
+                    .iter()
+                    .find(|s| &s.standing.strategy == name && s.standing.games > 0)
+                    .map(|s| {
+                        let t = &s.standing;
+                        (
+                            i as f64 + dx,
+                            100.0 * t.win_rate,
+                            100.0 * t.win_low,
+                            100.0 * t.win_high,
+                        )
+                    })
+            })
+            .collect();
+        chart
+            .draw_series(points.iter().map(|&(x, _, a, z)| {
+                let cap = 0.04;
+                PathElement::new(
+                    vec![
+                        (x - cap, a),
+                        (x + cap, a),
+                        (x, a),
+                        (x, z),
+                        (x - cap, z),
+                        (x + cap, z),
+                    ],
+                    colour.stroke_width(2),
+                )
+            }))?
+            .label(format!("{} players", c.seats))
+            .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
+        chart.draw_series(
+            points
+                .iter()
+                .map(|&(x, w, _, _)| Circle::new((x, w), 5, colour.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .label_font((FONT, 15))
+        .background_style(WHITE)
+        .border_style(BLACK)
+        .draw()?;
     Ok(())
 }
 
