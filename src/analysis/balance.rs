@@ -250,6 +250,14 @@ fn curve_of(entries: &[SweepEntry]) -> Vec<CurvePoint> {
     curve
 }
 
+/// Every ticket's cost and points per car (its cheapest connection, the
+/// board's median rate), known before any solve: the columns that need a
+/// solve are empty (`membership`, break-even values, the hand's value;
+/// `in_sweep_optima` 0). The designer page shows them at once.
+pub fn ticket_rates(board: &Board) -> (f64, Vec<TicketValue>) {
+    ticket_values(board, &[], &[], None)
+}
+
 /// Every ticket's value against its cost, most points per car first, with
 /// the median rate: its cheapest connection, how often the sweep's optima
 /// complete it, its break-even values (its row of `break_even_rows`, where

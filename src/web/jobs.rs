@@ -153,8 +153,9 @@ pub struct Run {
     pub budgets: Vec<Budget>,
     /// Their heat map.
     pub heat: Heat,
-    /// The base's ticket table (points per car, break-even values), once
-    /// computed.
+    /// The base's ticket table: from the start each ticket's cheapest
+    /// connection and points per car, then with its break-even values and
+    /// value in the deal once the balance report ends.
     pub tickets: Option<Vec<TicketValue>>,
     /// Seconds since the run started (or that it took).
     pub seconds: f64,
@@ -227,12 +228,16 @@ fn fresh_run(id: u64, board: &Board, scenario: Option<serde_json::Value>) -> Run
         state: RunState::Queued,
         message: "waiting for the worker".into(),
         board: Arc::new(BoardView::new(board)),
-        scenario,
         focus: None,
         best_so_far: None,
         budgets: Vec::new(),
         heat: Heat::default(),
-        tickets: None,
+        // The base's costs and rates need no solve: shown at once, the
+        // other columns filled when its balance report ends.
+        tickets: scenario
+            .is_none()
+            .then(|| crate::analysis::balance::ticket_rates(board).1),
+        scenario,
         seconds: 0.0,
     }
 }
@@ -756,5 +761,35 @@ impl<'a> Current<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The base's ticket table has every ticket's cost and rate before
+    /// any solve (Europe's page showed '–' in those columns for over 30
+    /// s), and nothing that needs one; a variant has no table.
+    #[test]
+    fn the_base_run_shows_costs_and_rates_before_any_solve() {
+        let board = crate::board::Board::from_json(crate::board::SHIPPED[0].1, "usa.json")
+            .expect("the shipped board loads");
+        let run = fresh_run(1, &board, None);
+        let tickets = run.tickets.expect("a table at once");
+        assert_eq!(tickets.len(), board.cards.len());
+        let la_ny = tickets
+            .iter()
+            .find(|t| t.name == "Los Angeles – New York")
+            .expect("the USA board's longest ticket");
+        // Los Angeles - New York: 21 points over 20 cars at the cheapest
+        // (as the balance report's table gives it, after its solves).
+        assert_eq!((la_ny.points, la_ny.cheapest_cars), (21, 20));
+        assert!((la_ny.points_per_car - 1.05).abs() < 1e-9);
+        assert!(tickets
+            .iter()
+            .all(|t| t.cheapest_cars > 0 && t.membership.is_none() && t.hand_value.is_none()));
+        let variant = fresh_run(2, &board, Some(serde_json::json!({})));
+        assert!(variant.tickets.is_none());
     }
 }
