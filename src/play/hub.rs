@@ -456,20 +456,18 @@ impl Hub {
                 accounts.logout(conns, batch, (Caller::Conn(ask.conn), ask.id));
                 Ok(())
             }
-            Command::UpdateJoinableGames => {
-                let out = lobby::joinable(tables, ask.user);
-                conns.send(
-                    batch,
-                    ask.conn,
-                    ask.id,
-                    Name::UpdateJoinableGames.as_str(),
-                    out,
-                );
-                Ok(())
-            }
-            Command::UpdateUserGames => {
-                let out = lobby::user_games(tables, ask.user);
-                conns.send(batch, ask.conn, ask.id, Name::UpdateUserGames.as_str(), out);
+            // The lists: each answered whole to the connection that asked.
+            Command::UpdateJoinableGames | Command::UpdateUserGames | Command::WatchableGames => {
+                let (name, out) = match command {
+                    Command::UpdateJoinableGames => {
+                        (Name::UpdateJoinableGames, lobby::joinable(tables, ask.user))
+                    }
+                    Command::UpdateUserGames => {
+                        (Name::UpdateUserGames, lobby::user_games(tables, ask.user))
+                    }
+                    _ => (Name::WatchableGames, tables.watchable(ask.user)),
+                };
+                conns.send(batch, ask.conn, ask.id, name.as_str(), out);
                 Ok(())
             }
             Command::SendChat(p) => tables.chat((accounts, conns), batch, ask, p),
@@ -484,11 +482,6 @@ impl Hub {
             Command::GetChat(p) => tables.lines(conns, batch, (ask, true), p),
             Command::WatchGame(p) => tables.watch(conns, batch, ask, p),
             Command::Rematch(p) => lobby::rematch(tables, (accounts, conns), batch, ask, p),
-            Command::WatchableGames => {
-                let out = tables.watchable(ask.user);
-                conns.send(batch, ask.conn, ask.id, Name::WatchableGames.as_str(), out);
-                Ok(())
-            }
             Command::Move(m) => {
                 if tables.game_move(conns, batch, ask, m)? {
                     lobby::push_user_games(tables, conns, batch, m.game_id());
