@@ -153,7 +153,7 @@ fn search_decision_times() {
         times.sort_by(f64::total_cmp);
         let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize];
         eprintln!(
-            "{file}: {} search moves, median {:.2} ms, p90 {:.2} ms, p99 {:.1} ms, max {:.1} ms, mean {:.2} ms",
+            "{file}: {} search moves, median {:.3} ms, p90 {:.3} ms, p99 {:.1} ms, max {:.1} ms, mean {:.2} ms",
             times.len(),
             at(0.5),
             at(0.9),
