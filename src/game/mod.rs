@@ -32,6 +32,7 @@ pub mod replan;
 pub mod review;
 pub mod rules;
 pub mod saved;
+pub mod search;
 pub mod simulate;
 pub mod state;
 pub mod stations;

@@ -3,7 +3,8 @@
 //! that follows the exact partial-game optimum ([`crate::game::replan`]),
 //! a Monte Carlo tree search player ([`crate::game::mcts`]), and the four
 //! playing styles of de Mesentier Silva et al. (2017)
-//! ([`crate::game::styles`]).
+//! ([`crate::game::styles`]), and the search player, the planner with a
+//! clock ([`crate::game::search`]).
 //!
 //! A strategy reads the game through `&Game` and by convention uses only
 //! what its player could see: the board, the face-up row, claimed routes,
@@ -48,7 +49,7 @@ pub struct PlanCache {
 type PlanKey = (u32, u32, Vec<TicketId>);
 
 /// The strategies by name, as `ttr-opt simulate --players` spells them.
-pub const STRATEGIES: [&str; 8] = [
+pub const STRATEGIES: [&str; 9] = [
     "random",
     "greedy",
     "planner",
@@ -57,6 +58,7 @@ pub const STRATEGIES: [&str; 8] = [
     "destination-hungry",
     "one-step",
     "long-route",
+    "search",
 ];
 
 /// Players at one table: the fewest and the most.
@@ -93,6 +95,7 @@ pub fn by_name(name: &str) -> Option<Box<dyn Strategy>> {
         "destination-hungry" => Some(Box::new(styles::DestinationHungry)),
         "one-step" => Some(Box::new(styles::OneStep)),
         "long-route" => Some(Box::new(styles::LongRoute)),
+        "search" => Some(Box::new(crate::game::search::Search::default())),
         _ => None,
     }
 }
@@ -161,7 +164,9 @@ impl Strategy for Planner {
         if let Some((offered, min)) = game.offer(me) {
             // The plan of the tickets kept is the one to play next turn
             // (replanned only if an opponent breaks it first).
-            let (kept, plan) = keep_best_planned(game, me, offered, min, self.cache.as_deref());
+            let cars = game.players[me].cars;
+            let (kept, plan) =
+                keep_best_planned(game, me, offered, min, self.cache.as_deref(), cars);
             let mut held = game.players[me].tickets.clone();
             held.extend(&kept);
             self.plan = plan;
@@ -176,9 +181,15 @@ impl Strategy for Planner {
             .iter()
             .any(|&(r, _)| !mine.contains(&r) && claimable_track(game, me, r).is_none());
         if broken || self.made_for.as_ref() != Some(&player.tickets) {
-            self.plan = plan_for(game, me, &player.tickets, self.cache.as_deref())
-                .map(|(routes, _)| routes)
-                .unwrap_or_default();
+            self.plan = plan_for(
+                game,
+                me,
+                &player.tickets,
+                self.cache.as_deref(),
+                player.cars,
+            )
+            .map(|(routes, _)| routes)
+            .unwrap_or_default();
             self.made_for = Some(player.tickets.clone());
         }
         let open = |needed: bool| -> Vec<RouteId> {
@@ -542,8 +553,9 @@ pub(crate) fn keep_cheapest(game: &Game, me: usize, offered: &[TicketId], min: u
     Action::KeepTickets(kept)
 }
 
-/// The partial-game state of player `me` with `tickets` in hand.
-fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
+/// The partial-game state of player `me` with `tickets` in hand and `cars`
+/// to spend (its cars left, or fewer: a budget).
+pub(crate) fn state_of(game: &Game, me: usize, tickets: &[TicketId], cars: u32) -> GameState {
     let mut owned = Vec::new();
     let mut taken = Vec::new();
     for (p, player) in game.players.iter().enumerate() {
@@ -558,7 +570,7 @@ fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
     }
     GameState {
         players: game.players.len() as u32,
-        cars_left: game.players[me].cars,
+        cars_left: cars,
         owned,
         taken,
         tickets: tickets.to_vec(),
@@ -570,14 +582,16 @@ fn state_of(game: &Game, me: usize, tickets: &[TicketId]) -> GameState {
 }
 
 /// The replan optimum's routes to claim, ticket-connecting routes first
-/// (longest first), then the others; and the final score.
-fn plan_for(
+/// (longest first), then the others; and the final score; with `cars` to
+/// spend.
+pub(crate) fn plan_for(
     game: &Game,
     me: usize,
     tickets: &[TicketId],
     cache: Option<&PlanCache>,
+    cars: u32,
 ) -> Option<(Plan, i64)> {
-    let state = state_of(game, me, tickets);
+    let state = state_of(game, me, tickets, cars);
     let Some((cache, key)) = memo_key(&state, cache) else {
         return solve_plan(game, &state);
     };
@@ -662,7 +676,7 @@ fn solve_plan(game: &Game, state: &GameState) -> Option<(Plan, i64)> {
 }
 
 /// A plan's routes in claiming order, each marked whether a ticket needs it.
-type Plan = Vec<(RouteId, bool)>;
+pub(crate) type Plan = Vec<(RouteId, bool)>;
 
 /// The subset of the offered tickets (at least `min`) whose plan scores
 /// most, counting the tickets already held, and that plan's routes; ties
@@ -674,12 +688,13 @@ type Plan = Vec<(RouteId, bool)>;
 /// is no. A subset that does beat it is then solved as [`plan_for`] solves
 /// it, so the plan kept is the one a lone solve gives and the games stay
 /// the same whatever was asked before.
-fn keep_best_planned(
+pub(crate) fn keep_best_planned(
     game: &Game,
     me: usize,
     offered: &[TicketId],
     min: usize,
     cache: Option<&PlanCache>,
+    cars: u32,
 ) -> (Vec<TicketId>, Plan) {
     let held = &game.players[me].tickets;
     let n = offered.len();
@@ -706,12 +721,12 @@ fn keep_best_planned(
         if let Some((score, first, _)) = best.as_ref().filter(|b| b.0 > i64::MIN) {
             // To win, a later mask must score more, an earlier one as much.
             let bar = if mask < *first { score - 1 } else { *score };
-            let state = state_of(game, me, &all);
+            let state = state_of(game, me, &all, cars);
             if !memoized(&state, cache) && clears(&game.board, &state, bar) == Some(Bar::Below) {
                 continue;
             }
         }
-        let (plan, score) = plan_for(game, me, &all, cache).unwrap_or((Vec::new(), i64::MIN));
+        let (plan, score) = plan_for(game, me, &all, cache, cars).unwrap_or((Vec::new(), i64::MIN));
         let wins = best
             .as_ref()
             .is_none_or(|(b, first, _)| score > *b || (score == *b && mask < *first));
@@ -748,7 +763,9 @@ mod tests {
                 .collect();
             let mut all = game.players[me].tickets.clone();
             all.extend(&kept);
-            let (plan, score) = plan_for(game, me, &all, None).unwrap_or((Vec::new(), i64::MIN));
+            let cars = game.players[me].cars;
+            let (plan, score) =
+                plan_for(game, me, &all, None, cars).unwrap_or((Vec::new(), i64::MIN));
             if best.as_ref().is_none_or(|(b, _, _)| score > *b) {
                 best = Some((score, kept, plan));
             }
@@ -777,7 +794,8 @@ mod tests {
             while !game.is_over() && moves < 400 {
                 let me = game.current();
                 if let Some((offered, min)) = game.offer(me) {
-                    let chosen = keep_best_planned(&game, me, offered, min, Some(&cache));
+                    let cars = game.players[me].cars;
+                    let chosen = keep_best_planned(&game, me, offered, min, Some(&cache), cars);
                     assert_eq!(
                         chosen,
                         keep_by_solving_all(&game, me, offered, min),
