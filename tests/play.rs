@@ -2085,6 +2085,35 @@ async fn uploads_have_a_quota_a_rate_and_must_be_playable() {
     }
     let usa = boards.iter().find(|b| b["key"] == "usa").unwrap();
     assert!(usa.get("uploader").is_none(), "{usa}");
+    // Each board names the bots' levels, weakest first, by strategy and,
+    // on a shipped board, by their rating in the recorded tournament.
+    let levels = |b: &Value| -> Vec<(String, String, Option<f64>)> {
+        b["bots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let name = |k: &str| r[k].as_str().unwrap().to_string();
+                (name("level"), name("strategy"), r["rating"].as_f64())
+            })
+            .collect()
+    };
+    let shipped = levels(usa);
+    let names: Vec<(&str, &str)> = shipped
+        .iter()
+        .map(|(l, s, _)| (l.as_str(), s.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("easy", "one-step"),
+            ("medium", "greedy"),
+            ("hard", "planner")
+        ]
+    );
+    let ratings: Vec<f64> = shipped.iter().map(|r| r.2.unwrap()).collect();
+    assert!(ratings.windows(2).all(|w| w[0] < w[1]), "{ratings:?}");
+    assert!(levels(uploads[0]).iter().all(|r| r.2.is_none()));
 }
 
 /// A GET: the status, the head (lower case) and the body as JSON if it is.

@@ -167,7 +167,7 @@ async fn finished_games_rate_every_seat_by_weng_lin_and_the_pages_show_them() {
     assert_eq!(page(&mut a, "bot:planner").await["games"], 0);
     assert_eq!(a.ask("getRatings", json!({})).await["players"], json!([]));
 
-    let (g1, r1) = game_against(&mut a, "easy").await;
+    let (g1, r1) = game_against(&mut a, "medium").await;
     let tied1 = check_game(&mut a, g1, &r1, &[prior, prior]).await;
     let after1 = [
         mu_sigma(&page(&mut a, "alice").await),
@@ -175,7 +175,7 @@ async fn finished_games_rate_every_seat_by_weng_lin_and_the_pages_show_them() {
     ];
 
     // The second game starts from the first's ratings.
-    let (g2, r2) = game_against(&mut a, "easy").await;
+    let (g2, r2) = game_against(&mut a, "medium").await;
     assert!(g2 > g1);
     let tied2 = check_game(&mut a, g2, &r2, &after1).await;
     // The seed gives a game with a winner: the rise and fall were checked.
@@ -262,7 +262,7 @@ async fn both_bot_levels_get_a_rating_row_and_the_leaderboard_is_ordered() {
         .await["gameId"]
         .as_i64()
         .unwrap();
-    for level in ["easy", "hard"] {
+    for level in ["medium", "hard"] {
         let added = a
             .ask("addAI", json!({ "gameId": g, "difficulty": level }))
             .await;

@@ -534,7 +534,7 @@ async fn new_game(a: &mut Player, b: &mut Player) -> Result<i64, String> {
         (
             &mut *a,
             "addAI",
-            json!({ "gameId": game, "difficulty": "easy" }),
+            json!({ "gameId": game, "difficulty": "medium" }),
         ),
     ] {
         let (out, _) = p.ask(command, parameters).await?;

@@ -152,6 +152,7 @@ impl Lobby {
                     "cities": b.board.cities.len(),
                     "routes": b.board.routes.len(),
                     "tickets": b.board.cards.len(),
+                    "bots": super::ladder::ladder_json(&b.key),
                 });
                 let upload = b.key.strip_prefix("upload-").and_then(|n| n.parse().ok());
                 if let Some(u) = upload.and_then(|id: i64| self.uploads.iter().find(|u| u.id == id))
@@ -585,7 +586,7 @@ pub(super) fn add_ai(
         return Err(protocol::described(d::CREATOR_ADDS));
     }
     let level = Difficulty::parse(&p.difficulty).ok_or_else(
-        || json!({ "description": d::INVALID_INPUT, "reason": "difficulty is easy or hard" }),
+        || json!({ "description": d::INVALID_INPUT, "reason": "difficulty is easy, medium or hard" }),
     )?;
     let name = t.bot_name(level);
     let c = t.free_colors()[0];

@@ -36,6 +36,7 @@ pub mod conns;
 pub mod http;
 pub mod hub;
 pub mod journal;
+pub mod ladder;
 pub mod load;
 pub mod lobby;
 pub mod protocol;
@@ -610,7 +611,7 @@ mod tests {
         let create = json!({ "gameName": "g", "color": "red", "coach": true });
         server.handle(conn, &ask("createGame", create, 2)).await;
         let g = wait(&mut out, "createGame", Some(2)).await["gameId"].clone();
-        let bot = json!({ "gameId": g, "difficulty": "easy" });
+        let bot = json!({ "gameId": g, "difficulty": "medium" });
         server.handle(conn, &ask("addAI", bot, 3)).await;
         server
             .handle(conn, &ask("startGame", json!({ "gameId": g }), 4))

@@ -23,7 +23,7 @@ use crate::game::saved::Move;
 /// The level of the stand-in that plays for a person whose time is up:
 /// the greedy bot decides in milliseconds, so that a timeout never holds
 /// the table up further.
-pub const STAND_IN: Difficulty = Difficulty::Easy;
+pub const STAND_IN: Difficulty = Difficulty::Medium;
 
 /// The players' colours, as 003 names them.
 pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
@@ -31,35 +31,44 @@ pub const COLORS: [&str; 5] = ["yellow", "black", "red", "blue", "green"];
 /// The most players at a table.
 pub const MAX_SEATS: usize = 5;
 
-/// A bot's level: the strategies of `ttr-opt simulate`.
+/// A bot's level: a strategy of `ttr-opt tournament`'s ladder, each
+/// stronger than the one before ([`super::ladder`] has their ratings).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Difficulty {
-    /// The greedy player of the C# simulation.
+    /// One Step Thinking, the 2017 paper's agent that looks one route
+    /// ahead: the weakest of the ladder on every shipped board.
     Easy,
+    /// The greedy player of the C# simulation.
+    Medium,
     /// The planner, which follows the exact best plan from its state.
     Hard,
 }
 
 impl Difficulty {
-    /// The level a client names: `easy`/`hard`, or the strategy's name.
+    /// Every level, the weakest first.
+    pub const ALL: [Difficulty; 3] = [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard];
+
+    /// The level a client names: `easy`, `medium`, `hard`, or the
+    /// strategy's name.
     pub fn parse(name: &str) -> Option<Difficulty> {
-        match name.trim().to_lowercase().as_str() {
-            "easy" | "greedy" => Some(Difficulty::Easy),
-            "hard" | "planner" => Some(Difficulty::Hard),
-            _ => None,
-        }
+        let name = name.trim().to_lowercase();
+        Difficulty::ALL
+            .into_iter()
+            .find(|d| d.name() == name || d.strategy() == name)
     }
-    /// `easy` or `hard`.
+    /// `easy`, `medium` or `hard`.
     pub fn name(self) -> &'static str {
         match self {
             Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
             Difficulty::Hard => "hard",
         }
     }
     /// The strategy that plays it.
     pub fn strategy(self) -> &'static str {
         match self {
-            Difficulty::Easy => "greedy",
+            Difficulty::Easy => "one-step",
+            Difficulty::Medium => "greedy",
             Difficulty::Hard => "planner",
         }
     }

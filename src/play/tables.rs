@@ -1055,12 +1055,9 @@ fn bot_player(d: super::table::Difficulty) -> String {
 
 /// Whether `name` is a bot level's rating name (`bot:greedy`).
 fn bot_rating_name(name: &str) -> bool {
-    [
-        super::table::Difficulty::Easy,
-        super::table::Difficulty::Hard,
-    ]
-    .iter()
-    .any(|&d| bot_player(d).eq_ignore_ascii_case(name))
+    super::table::Difficulty::ALL
+        .iter()
+        .any(|&d| bot_player(d).eq_ignore_ascii_case(name))
 }
 
 /// Rates the game that just ended at `t` from its final scores (a game of

@@ -30,7 +30,7 @@
 //     #game-title, #turn-info, #last-round, #pass-turn (shown when model.canPass)
 //     #players li[data-player-id][data-points][data-trains][data-cards][data-tickets]
 //        classes: .current (whose turn), .you, .bot
-//     #open-controls: #add-bot-easy, #add-bot-hard, #start-game, #leave-game
+//     #open-controls: #add-bot-easy, #add-bot-medium, #add-bot-hard, #start-game, #leave-game
 //     #leave-playing (a seated player, while the game is played)
 //     tabs #tab-hand, #tab-history (panels #panel-hand, #panel-history; only the
 //        selected one is displayed); #panel-board (the train yard) is always shown
@@ -833,6 +833,19 @@ async function loadBoards() {
   }
 }
 
+/// The bots' levels, the weakest first (the server's ladder).
+const BOT_LEVELS = ["easy", "medium", "hard"];
+
+/// A level's button: its strategy and its rating on the board, from the
+/// recorded tournament (`/api/boards`' `bots`), when the board has one.
+function botLabel(key, level) {
+  const b = play.boards.find((x) => x.key === key);
+  const rung = b && (b.bots || []).find((x) => x.level === level);
+  if (!rung) return `Add bot (${level})`;
+  const rated = rung.rating === null ? "" : `, rated ${rung.rating.toFixed(1)}`;
+  return `Add bot (${level}: ${rung.strategy}${rated})`;
+}
+
 function boardTitle(key, fallback) {
   const b = play.boards.find((x) => x.key === key);
   return (b ? b.title || b.name || key : fallback || key) + uploadTag(key);
@@ -961,8 +974,7 @@ function renderLobby() {
     const actions = h("td", { class: "actions" }, h("div", {},
       h("button", { type: "button", class: "open-game", "data-game-id": g.gameId, onclick: () => goGame(g.gameId) }, "Open"),
       open && creator ? [
-        h("button", { type: "button", class: "add-bot", "data-game-id": g.gameId, "data-difficulty": "easy", onclick: () => addBot(g.gameId, "easy") }, "Add bot (easy)"),
-        h("button", { type: "button", class: "add-bot", "data-game-id": g.gameId, "data-difficulty": "hard", onclick: () => addBot(g.gameId, "hard") }, "Add bot (hard)"),
+        BOT_LEVELS.map((level) => h("button", { type: "button", class: "add-bot", "data-game-id": g.gameId, "data-difficulty": level, onclick: () => addBot(g.gameId, level) }, botLabel(g.board, level))),
         h("button", { type: "button", class: "start-game", "data-game-id": g.gameId, onclick: () => startGame(g.gameId) }, "Start game"),
       ] : null,
       open ? h("button", { type: "button", class: "leave-game", "data-game-id": g.gameId, onclick: () => leaveGame(g.gameId) }, "Leave") : null));
@@ -1359,9 +1371,13 @@ function renderOpenControls(m) {
   $("open-controls").hidden = !open;
   if (!open) return;
   const creator = m.creator === play.username;
-  for (const id of ["add-bot-easy", "add-bot-hard", "start-game"]) $(id).hidden = !creator;
+  for (const id of ["start-game", ...BOT_LEVELS.map((l) => `add-bot-${l}`)]) $(id).hidden = !creator;
   const full = m.players.length >= 5;
-  $("add-bot-easy").disabled = $("add-bot-hard").disabled = full;
+  for (const level of BOT_LEVELS) {
+    const button = $(`add-bot-${level}`);
+    button.disabled = full;
+    button.textContent = botLabel(m.board, level);
+  }
   $("start-game").disabled = m.players.length < 2;
   $("open-hint").textContent = creator
     ? (m.players.length < 2 ? "Add a bot or wait for a player to join, then start." : "Start when everyone is here.")
@@ -2388,8 +2404,7 @@ $("notify-toggle").addEventListener("click", toggleNotify);
 renderAlertToggles();
 $("board-upload").addEventListener("change", uploadBoard);
 for (const b of document.querySelectorAll(".color-choice")) b.addEventListener("click", () => pickColor(b.dataset.color));
-$("add-bot-easy").addEventListener("click", () => addBot(play.gameId, "easy"));
-$("add-bot-hard").addEventListener("click", () => addBot(play.gameId, "hard"));
+for (const level of BOT_LEVELS) $(`add-bot-${level}`).addEventListener("click", () => addBot(play.gameId, level));
 $("start-game").addEventListener("click", () => startGame(play.gameId));
 $("leave-game").addEventListener("click", () => leaveGame(play.gameId));
 $("leave-playing").addEventListener("click", () => {
