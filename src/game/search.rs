@@ -1,4 +1,4 @@
-//! The search player (`search`): the planner ([`Planner`]) with a clock.
+//! The search player (`search`): the planner ([`crate::game::players::Planner`]) with a clock.
 //!
 //! The planner plays towards the exact best final score from the current
 //! state as if the game lasted until its own cars ran out. It does not:
@@ -74,9 +74,9 @@ use crate::game::players::{
 use crate::game::rules::{Action, Expect, Game};
 
 /// Cars of a claim in this player's own pace.
-const MY_LENGTH: f64 = 3.0;
+pub const MY_LENGTH: f64 = 3.0;
 /// The share of drawn cards that fit the plan.
-const DRAW_USE: f64 = 0.6;
+pub const DRAW_USE: f64 = 0.6;
 /// The prior mean length of an opponent's claims, and its weight in claims.
 const PRIOR_LENGTH: f64 = 3.0;
 const PRIOR_CLAIMS: f64 = 2.0;
