@@ -1,5 +1,5 @@
 """Europe's own rules played in two headless Chromiums (`ttr-opt play`):
-alice and bruno play a 3-player Europe game with an easy bot to the end,
+alice and bruno play a 3-player Europe game with a medium (greedy) bot to the end,
 through the page's controls alone: a tunnel given up and one paid in the
 tunnel dialog, ferries claimed in the claim dialog, a station each built
 by clicking a city and paying in the station dialog. The server deals
@@ -252,7 +252,7 @@ def test_europe_rules_in_two_browsers(europe_server, europe_browsers):
     register(one, server, *USERS[0])
     register(two, server, *USERS[1])
 
-    # Alice creates a Europe game as red and adds an easy bot.
+    # Alice creates a Europe game as red and adds a medium (greedy) bot.
     click(one, "#create-game-button")
     wait(one, lambda d: d.find_elements(By.CSS_SELECTOR, '#board-select option[value="europe"]'), "Europe offered")
     Select(find(one, "#board-select")).select_by_value("europe")
@@ -267,7 +267,7 @@ def test_europe_rules_in_two_browsers(europe_server, europe_browsers):
     wait(one, lambda d: text(d, "game-rules").startswith(rules), "the rules in the game")
     assert "3 stations worth 4 each" in text(one, "game-rules")
     assert "longest path +10" in text(one, "game-rules") and "ferry tracks" in text(one, "game-rules")
-    click(one, "#add-bot-easy")
+    click(one, "#add-bot-medium")
     wait(one, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players li")) == 2, "the bot's seat")
     row = f'#joinable-games tbody tr[data-game-id="{game_id}"]'
     wait(two, lambda d: d.find_elements(By.CSS_SELECTOR, row + ' .join-color[data-color="blue"]'), "the game to join")

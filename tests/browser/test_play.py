@@ -1,5 +1,5 @@
 """The online game's page (`ttr-opt play`) in two headless Chromiums: two
-people register, one creates a game on a small board and adds an easy
+people register, one creates a game on a small board and adds a medium
 bot, the other joins, and they play it to the end through the page alone
 (tickets in the offer dialog, cards from the yard, routes through the
 claim dialog), with a chat message and a reload in the middle. Alice
@@ -471,8 +471,8 @@ def test_a_game_in_two_browsers(server, browsers):
     assert one.execute_script("return location.hash") == f"#game={game_id}"
     assert not shown(one, "create-game")
 
-    # ... and adds an easy bot.
-    one.find_element(By.ID, "add-bot-easy").click()
+    # ... and adds a medium (greedy) bot.
+    one.find_element(By.ID, "add-bot-medium").click()
     wait(one, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players li")) == 2, "the bot's seat")
     bot = one.find_element(By.CSS_SELECTOR, "#players li.bot")
     bot_seat = int(bot.get_attribute("data-player-id"))
@@ -627,7 +627,7 @@ def test_a_game_in_two_browsers(server, browsers):
         assert p["destinationCount"] == len(r["completed"]) + len(r["failed"])
     # Someone ended the game with 2 cars or fewer; the bot played too.
     assert min(p["trainsLeft"] for p in final["players"]) <= 2
-    assert any(l.startswith("Bot 1 (easy) ") for l in final["history"])
+    assert any(l.startswith("Bot 1 (medium) ") for l in final["history"])
     # The claims made through the claim dialog are the people's routes.
     for s in seats:
         assert sorted(claims[s]) == [i for i, o in enumerate(final["routes"]) if o == s]

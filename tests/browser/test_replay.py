@@ -1,6 +1,6 @@
 """Issue 57's replay of a finished game, in a headless Chromium on the Mini
 board (test_play.py's server and helpers): a player plays a game against
-an easy bot to its end, then opens the replay under the results and
+a medium (greedy) bot to its end, then opens the replay under the results and
 slides through it:
 
 - at the first move no track is claimed on the map; in the middle the map
@@ -136,7 +136,7 @@ def test_replay_slider_map_and_curve(server, tmp_path_factory):
         wait(driver, lambda d: shown(d, "game") and d.find_element(By.ID, "game").get_attribute("data-state") == "open",
              "the new game")
         game_id = int(driver.find_element(By.ID, "game").get_attribute("data-game-id"))
-        driver.find_element(By.ID, "add-bot-easy").click()
+        driver.find_element(By.ID, "add-bot-medium").click()
         wait(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players li")) == 2, "the bot's seat")
         driver.find_element(By.ID, "start-game").click()
         keep_first_tickets(driver)

@@ -84,7 +84,7 @@ def test_the_countdown_the_stand_in_and_the_turn_alerts(server, tmp_path_factory
         assert driver.find_element(By.ID, "sound-toggle").get_attribute("aria-pressed") == "true"
         driver.execute_script("window.ttrPlaySound = () => { window.__beeps += 1; };")
 
-        # A game of 3 seconds a turn against an easy bot.
+        # A game of 3 seconds a turn against a medium (greedy) bot.
         driver.find_element(By.ID, "create-game-button").click()
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#board-select option[value="mini"]'), "the Mini board")
         Select(driver.find_element(By.ID, "board-select")).select_by_value("mini")
@@ -100,7 +100,7 @@ def test_the_countdown_the_stand_in_and_the_turn_alerts(server, tmp_path_factory
         wait(driver, lambda d: (model(d) or {}).get("state") == "open", "the new game")
         assert model(driver)["turnLimit"] == 3
         assert not shown(driver, "turn-timer"), "no countdown before the start"
-        driver.find_element(By.ID, "add-bot-easy").click()
+        driver.find_element(By.ID, "add-bot-medium").click()
         wait(driver, lambda d: len(model(d)["players"]) == 2, "the bot seated")
 
         # The tab hidden: the first tickets to choose alert her both ways.
@@ -159,7 +159,7 @@ def test_the_countdown_follows_the_servers_clock_and_a_player_may_leave_during_p
         driver.find_element(By.ID, "create-submit").click()
         wait(driver, lambda d: (model(d) or {}).get("state") == "open", "the new game")
         assert not shown(driver, "leave-playing"), "no leaving a game not begun this way"
-        driver.find_element(By.ID, "add-bot-easy").click()
+        driver.find_element(By.ID, "add-bot-medium").click()
         wait(driver, lambda d: len(model(d)["players"]) == 2, "the bot seated")
         driver.find_element(By.ID, "start-game").click()
 
