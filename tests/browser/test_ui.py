@@ -199,10 +199,14 @@ def test_a_game_as_a_player_sees_it(ui):
         # before the loop may end: the last claim's notice counts too).
         if coached:
             panel = rect(driver, "#coach-panel")
-            for n in driver.find_elements(By.CSS_SELECTOR, "#notices .notice"):
+            # Read in one script: a notice found by one call could fade
+            # before the next (a stale element under a loaded machine).
+            shown_notices = driver.execute_script("""
+                return [...document.querySelectorAll('#notices .notice')].map((n) => {
+                  const r = n.getBoundingClientRect(); return [n.textContent, [r.left, r.top, r.right, r.bottom]]; });""")
+            for text_, r in shown_notices:
                 notices_seen += 1
-                r = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];", n)
-                assert not meet(r, panel), (n.text, r, panel)
+                assert not meet(r, panel), (text_, r, panel)
         if len(owners) == 2:
             break
         if not my_turn(m):
