@@ -192,29 +192,35 @@ impl Strategy for Planner {
             .unwrap_or_default();
             self.made_for = Some(player.tickets.clone());
         }
-        let open = |needed: bool| -> Vec<RouteId> {
-            self.plan
-                .iter()
-                .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
-                .map(|&(r, _)| r)
-                .collect()
-        };
-        // Tickets first: the routes they need, then more tickets while cars
-        // last, then the plan's other routes, bought for their points.
-        let needed = open(true);
-        if !needed.is_empty() {
-            return play_towards(game, me, &needed, false);
-        }
-        if incomplete(game, me).is_empty()
-            && player.cars >= 12
-            && game.tickets_left() > 0
-            && !game.in_last_round()
-            && matches!(game.expect(), Expect::Turn)
-        {
-            return Action::DrawTickets;
-        }
-        play_towards(game, me, &open(false), false)
+        play_plan(game, me, &self.plan, player.cars)
     }
+}
+
+/// A move along `plan` (routes in claiming order, each marked whether a
+/// ticket of the plan needs it): the routes the tickets need first, then
+/// more tickets while `cars` (the cars the player counts on laying) last
+/// for one, then the plan's other routes, bought for their points. The
+/// planner counts its own cars, the search player its clock's budget.
+pub(crate) fn play_plan(game: &Game, me: usize, plan: &[(RouteId, bool)], cars: u32) -> Action {
+    let open = |needed: bool| -> Vec<RouteId> {
+        plan.iter()
+            .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
+            .map(|&(r, _)| r)
+            .collect()
+    };
+    let needed = open(true);
+    if !needed.is_empty() {
+        return play_towards(game, me, &needed, false);
+    }
+    if incomplete(game, me).is_empty()
+        && cars >= 12
+        && game.tickets_left() > 0
+        && !game.in_last_round()
+        && matches!(game.expect(), Expect::Turn)
+    {
+        return Action::DrawTickets;
+    }
+    play_towards(game, me, &open(false), false)
 }
 
 /// The first track of `route` that `me` may claim now (cards aside).

@@ -66,12 +66,11 @@ use std::sync::Arc;
 
 use rand_chacha::ChaCha8Rng;
 
-use crate::board::{RouteId, TicketId};
+use crate::board::TicketId;
 use crate::game::players::{
-    claimable_track, incomplete, keep_best_planned, plan_for, play_towards, Plan, PlanCache,
-    Strategy,
+    claimable_track, keep_best_planned, plan_for, play_plan, Plan, PlanCache, Strategy,
 };
-use crate::game::rules::{Action, Expect, Game};
+use crate::game::rules::{Action, Game};
 
 /// Cars of a claim in this player's own pace.
 pub const MY_LENGTH: f64 = 3.0;
@@ -80,8 +79,6 @@ pub const DRAW_USE: f64 = 0.6;
 /// The prior mean length of an opponent's claims, and its weight in claims.
 const PRIOR_LENGTH: f64 = 3.0;
 const PRIOR_CLAIMS: f64 = 2.0;
-/// Cars of budget a ticket draw needs.
-const TICKET_CARS: u32 = 12;
 
 /// The search player.
 #[derive(Clone, Default)]
@@ -171,25 +168,6 @@ impl Strategy for Search {
                 .unwrap_or_default();
             self.made_for = Some((player.tickets.clone(), budget));
         }
-        let open = |needed: bool| -> Vec<RouteId> {
-            self.plan
-                .iter()
-                .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
-                .map(|&(r, _)| r)
-                .collect()
-        };
-        let needed = open(true);
-        if !needed.is_empty() {
-            return play_towards(game, me, &needed, false);
-        }
-        if incomplete(game, me).is_empty()
-            && budget >= TICKET_CARS
-            && game.tickets_left() > 0
-            && !game.in_last_round()
-            && matches!(game.expect(), Expect::Turn)
-        {
-            return Action::DrawTickets;
-        }
-        play_towards(game, me, &open(false), false)
+        play_plan(game, me, &self.plan, budget)
     }
 }
