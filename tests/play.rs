@@ -2108,7 +2108,7 @@ async fn uploads_have_a_quota_a_rate_and_must_be_playable() {
         [
             ("easy", "one-step"),
             ("medium", "greedy"),
-            ("hard", "planner")
+            ("hard", "search")
         ]
     );
     let ratings: Vec<f64> = shipped.iter().map(|r| r.2.unwrap()).collect();

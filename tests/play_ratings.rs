@@ -164,7 +164,7 @@ async fn finished_games_rate_every_seat_by_weng_lin_and_the_pages_show_them() {
         (Some(0), Some(0))
     );
     let prior = mu_sigma(&fresh);
-    assert_eq!(page(&mut a, "bot:planner").await["games"], 0);
+    assert_eq!(page(&mut a, "bot:search").await["games"], 0);
     assert_eq!(a.ask("getRatings", json!({})).await["players"], json!([]));
 
     let (g1, r1) = game_against(&mut a, "medium").await;
@@ -271,7 +271,7 @@ async fn both_bot_levels_get_a_rating_row_and_the_leaderboard_is_ordered() {
     let started = a.ask("startGame", json!({ "gameId": g })).await;
     assert_eq!(started["description"], "game has started", "{started}");
     let results = play_out(&mut a, g).await;
-    let rated = ["alice", "bot:greedy", "bot:planner"];
+    let rated = ["alice", "bot:greedy", "bot:search"];
     check_seats(&mut a, &rated, (g, &results), &[prior; 3]).await;
     let board = a.ask("getRatings", json!({})).await;
     let rows = board["players"].as_array().unwrap();

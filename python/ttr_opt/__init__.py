@@ -160,7 +160,8 @@ def simulate(
     """Seeded games between simulated strategies (``random``, ``greedy``,
     ``planner``, ``mcts``, and the 2017 paper's styles ``route-focus``,
     ``destination-hungry``, ``one-step``, ``long-route``, and ``search``,
-    the planner with a clock; 2 to 5, seats rotating), measured against the
+    the strongest: the planner with a clock, spare claims and a rush to the
+    end; 2 to 5, seats rotating), measured against the
     single-player optimum (solved unless given): ``strategies`` (one summary
     each), ``routes`` (those claimed most in play) and ``seats`` (every
     player of every game, one record each). The same seed gives the same

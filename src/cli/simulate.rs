@@ -24,9 +24,10 @@ pub(super) struct SimulateArgs {
     /// mcts (a Monte Carlo search over greedy playouts, about 0.25 s a
     /// move), and the four styles of de Mesentier Silva et al. (2017):
     /// route-focus, destination-hungry, one-step, long-route; and search
-    /// (the planner with a clock: it plans with the cars it can lay before
-    /// the opponents end the game) (2 to 5 of them; seats rotate from game
-    /// to game).
+    /// (the strongest: the planner with a clock, planning with the cars it
+    /// can lay before the opponents end the game, spending spare cards on
+    /// long routes and rushing to the end once its tickets are done) (2 to
+    /// 5 of them; seats rotate from game to game).
     #[arg(long, value_delimiter = ',', default_value = "greedy,planner", value_parser = strategy)]
     players: Vec<String>,
     /// Games to play, 1 to 1,000,000.

@@ -6,9 +6,8 @@
 //! ratings (μ − 3σ) of 2-player games in a field of seven strategies (the
 //! 2017 paper's four, greedy, the planner and the search player), each
 //! meeting every other in both seat orders on every shipped board. There
-//! One Step < greedy < the planner on every board; the search player is
-//! above the planner on three boards and below on three, so it is not a
-//! level (`output/bench/tournament.md`).
+//! One Step < greedy < the search player on every board, the search
+//! player first of the seven on each (`output/bench/tournament.md`).
 
 use std::sync::OnceLock;
 

@@ -6,7 +6,7 @@
 //! `sigma`, its uncertainty; the value shown is `mu - 3 sigma`, which a
 //! player's skill exceeds with high probability, so that a player who won
 //! one lucky game does not top players with many. A bot is rated per
-//! strategy (`bot:greedy`, `bot:planner`), so each level has one rating.
+//! strategy (`bot:greedy`, `bot:search`), so each level has one rating.
 //!
 //! Only the store's records are kept: the current rating of a player is
 //! the one their last rated game left ([`Ratings::load`] replays the

@@ -40,7 +40,9 @@ pub enum Difficulty {
     Easy,
     /// The greedy player of the C# simulation.
     Medium,
-    /// The planner, which follows the exact best plan from its state.
+    /// The search player: the planner (the exact best plan from its
+    /// state) with a clock, spare claims and a rush to the game's end; the
+    /// strongest of the ladder on every shipped board.
     Hard,
 }
 
@@ -69,7 +71,7 @@ impl Difficulty {
         match self {
             Difficulty::Easy => "one-step",
             Difficulty::Medium => "greedy",
-            Difficulty::Hard => "planner",
+            Difficulty::Hard => "search",
         }
     }
 }

@@ -1386,10 +1386,12 @@ function renderOpenControls(m) {
 }
 
 /// A rated name as people read it: the bots' rating rows are named after
-/// their strategy ("bot:planner"), shown with their lobby level.
+/// their strategy ("bot:search"), shown with their lobby level (a
+/// strategy that was a level once, the planner, by its name alone).
 function ratedName(name) {
-  const level = { "bot:greedy": "easy", "bot:planner": "hard" }[name];
-  return level ? `Bot (${level}, ${name.slice(4)})` : name;
+  if (!name.startsWith("bot:")) return name;
+  const level = { "bot:one-step": "easy", "bot:greedy": "medium", "bot:search": "hard" }[name];
+  return level ? `Bot (${level}, ${name.slice(4)})` : `Bot (${name.slice(4)})`;
 }
 
 function openPlayer(name) {
