@@ -30,7 +30,7 @@
 //!   or the budget falls below the plan's cars still to lay.
 //! - Spare claims: while the plan's ticket routes wait for cards, it
 //!   claims the longest route of [`SPARE_LENGTH`] cars or more that its
-//!   hand pays in a colour those routes do not want ([`spare_claim`]).
+//!   hand pays in a colour those routes do not want (`spare_claim`).
 //!   The planner keeps drawing until its plan's colours come, and its hand
 //!   fills with cards it never plays.
 //! - The rush: with its ticket routes laid and [`RUSH_CARS`] cars or
