@@ -398,90 +398,39 @@ where
     let hi = rated.map(|s| s.mu + 2.0 * s.sigma).fold(f64::MIN, f64::max);
     let (lo, hi) = if lo < hi { (lo, hi) } else { (0.0, 50.0) };
     let pad = (hi - lo) * 0.08;
-    let n = t.players.len();
-    let k = t.seats.len();
-    let palette = [
-        RGBColor(40, 90, 210),
-        RGBColor(240, 140, 20),
-        RGBColor(40, 160, 60),
-        RGBColor(215, 40, 40),
-    ];
     for (b, area) in t
         .boards
         .iter()
         .zip(root.split_evenly((1, t.boards.len())).iter())
     {
-        let mut chart = ChartBuilder::on(area)
-            .caption(b, (FONT, 22))
-            .margin(15)
-            .x_label_area_size(60)
-            .y_label_area_size(60)
-            .build_cartesian_2d(-0.5..n as f64 - 0.5, lo - pad..hi + pad)?;
-        let label = |v: &f64| {
-            let i = v.round();
-            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-                t.players[i as usize].clone()
-            } else {
-                String::new()
-            }
-        };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(n + 1)
-            .x_label_formatter(&label)
-            .y_desc("rating (mu ± 2 sigma)")
-            .label_style((FONT, 15))
-            .axis_desc_style((FONT, 16))
-            .draw()?;
-        for (j, &seats) in t.seats.iter().enumerate() {
-            let colour = palette[j % palette.len()];
-            // Seat counts side by side around the strategy's place.
-            let dx = (j as f64 - (k as f64 - 1.0) / 2.0) * 0.6 / k as f64;
-            let points: Vec<(f64, f64, f64)> = t
-                .players
-                .iter()
-                .enumerate()
-                .filter_map(|(i, p)| {
-                    t.standings
-                        .iter()
-                        .find(|s| {
-                            &s.board == b && s.seats == seats && &s.strategy == p && s.games > 0
-                        })
-                        .map(|s| (i as f64 + dx, s.mu, s.sigma))
-                })
-                .collect();
-            chart
-                .draw_series(points.iter().map(|&(x, mu, sigma)| {
-                    // The interval, with caps at its ends.
-                    let (a, z, cap) = (mu - 2.0 * sigma, mu + 2.0 * sigma, 0.04);
-                    PathElement::new(
-                        vec![
-                            (x - cap, a),
-                            (x + cap, a),
-                            (x, a),
-                            (x, z),
-                            (x - cap, z),
-                            (x + cap, z),
-                        ],
-                        colour.stroke_width(2),
-                    )
-                }))?
-                .label(format!("{seats} players"))
-                .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
-            chart.draw_series(
-                points
+        let series: Vec<Intervals> = t
+            .seats
+            .iter()
+            .map(|&seats| Intervals {
+                label: format!("{seats} players"),
+                points: t
+                    .players
                     .iter()
-                    .map(|&(x, mu, _)| Circle::new((x, mu), 5, colour.filled())),
-            )?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .label_font((FONT, 15))
-            .background_style(WHITE)
-            .border_style(BLACK)
-            .draw()?;
+                    .enumerate()
+                    .filter_map(|(i, p)| {
+                        t.standings
+                            .iter()
+                            .find(|s| {
+                                &s.board == b && s.seats == seats && &s.strategy == p && s.games > 0
+                            })
+                            .map(|s| (i, s.mu, s.mu - 2.0 * s.sigma, s.mu + 2.0 * s.sigma))
+                    })
+                    .collect(),
+            })
+            .collect();
+        let chart = IntervalChart {
+            caption: Some(b),
+            names: &t.players,
+            y: lo - pad..hi + pad,
+            y_desc: "rating (mu ± 2 sigma)",
+            legend: SeriesLabelPosition::LowerRight,
+        };
+        chart.draw(area, &series)?;
     }
     Ok(())
 }
@@ -506,89 +455,131 @@ where
 {
     root.fill(&WHITE)?;
     let root = root.margin(12, 0, 0, 0).titled(title, (FONT, 26))?;
-    let n = p.players.len();
-    let k = p.counts.len();
-    let palette = [
-        RGBColor(40, 90, 210),
-        RGBColor(240, 140, 20),
-        RGBColor(40, 160, 60),
-        RGBColor(215, 40, 40),
-    ];
-    let mut chart = ChartBuilder::on(&root)
-        .margin(15)
-        .x_label_area_size(60)
-        .y_label_area_size(60)
-        .build_cartesian_2d(-0.5..n as f64 - 0.5, 0.0..100.0)?;
-    let label = |v: &f64| {
-        let i = v.round();
-        if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
-            p.players[i as usize].clone()
-        } else {
-            String::new()
-        }
-    };
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .x_labels(n + 1)
-        .x_label_formatter(&label)
-        .y_desc("win rate, % (95 % Wilson interval)")
-        .label_style((FONT, 15))
-        .axis_desc_style((FONT, 16))
-        .draw()?;
-    for (j, c) in p.counts.iter().enumerate() {
-        let colour = palette[j % palette.len()];
-        let dx = (j as f64 - (k as f64 - 1.0) / 2.0) * 0.6 / k as f64;
-        let points: Vec<(f64, f64, f64, f64)> = p
-            .players
-            .iter()
-            .enumerate()
-            .filter_map(|(i, name)| {
-                c.styles
-                    .iter()
-                    .find(|s| &s.standing.strategy == name && s.standing.games > 0)
-                    .map(|s| {
-                        let t = &s.standing;
-                        (
-                            i as f64 + dx,
-                            100.0 * t.win_rate,
-                            100.0 * t.win_low,
-                            100.0 * t.win_high,
-                        )
-                    })
-            })
-            .collect();
-        chart
-            .draw_series(points.iter().map(|&(x, _, a, z)| {
-                let cap = 0.04;
-                PathElement::new(
-                    vec![
-                        (x - cap, a),
-                        (x + cap, a),
-                        (x, a),
-                        (x, z),
-                        (x - cap, z),
-                        (x + cap, z),
-                    ],
-                    colour.stroke_width(2),
-                )
-            }))?
-            .label(format!("{} players", c.seats))
-            .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
-        chart.draw_series(
-            points
+    let series: Vec<Intervals> = p
+        .counts
+        .iter()
+        .map(|c| Intervals {
+            label: format!("{} players", c.seats),
+            points: p
+                .players
                 .iter()
-                .map(|&(x, w, _, _)| Circle::new((x, w), 5, colour.filled())),
-        )?;
+                .enumerate()
+                .filter_map(|(i, name)| {
+                    c.styles
+                        .iter()
+                        .find(|s| &s.standing.strategy == name && s.standing.games > 0)
+                        .map(|s| {
+                            let t = &s.standing;
+                            (i, 100.0 * t.win_rate, 100.0 * t.win_low, 100.0 * t.win_high)
+                        })
+                })
+                .collect(),
+        })
+        .collect();
+    let chart = IntervalChart {
+        caption: None,
+        names: &p.players,
+        y: 0.0..100.0,
+        y_desc: "win rate, % (95 % Wilson interval)",
+        legend: SeriesLabelPosition::UpperRight,
+    };
+    chart.draw(&root, &series)
+}
+
+/// One series of an [`IntervalChart`] (a seat count): its legend, and per
+/// strategy (its index in the chart's names) a value with its interval.
+struct Intervals {
+    label: String,
+    points: Vec<(usize, f64, f64, f64)>,
+}
+
+/// Strategies along x, and for each a value with its interval per series,
+/// the series side by side around the strategy's place, a colour each: the
+/// tournament's ratings and the playtest's win rates.
+struct IntervalChart<'a> {
+    caption: Option<&'a str>,
+    names: &'a [String],
+    y: std::ops::Range<f64>,
+    y_desc: &'a str,
+    legend: SeriesLabelPosition,
+}
+
+impl IntervalChart<'_> {
+    fn draw<DB: DrawingBackend>(self, area: &DrawingArea<DB, Shift>, series: &[Intervals]) -> Drawn
+    where
+        DB::ErrorType: 'static,
+    {
+        const PALETTE: [RGBColor; 4] = [
+            RGBColor(40, 90, 210),
+            RGBColor(240, 140, 20),
+            RGBColor(40, 160, 60),
+            RGBColor(215, 40, 40),
+        ];
+        let n = self.names.len();
+        let k = series.len();
+        let mut builder = ChartBuilder::on(area);
+        if let Some(caption) = self.caption {
+            builder.caption(caption, (FONT, 22));
+        }
+        let mut chart = builder
+            .margin(15)
+            .x_label_area_size(60)
+            .y_label_area_size(60)
+            .build_cartesian_2d(-0.5..n as f64 - 0.5, self.y.clone())?;
+        let label = |v: &f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                self.names[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n + 1)
+            .x_label_formatter(&label)
+            .y_desc(self.y_desc)
+            .label_style((FONT, 15))
+            .axis_desc_style((FONT, 16))
+            .draw()?;
+        for (j, s) in series.iter().enumerate() {
+            let colour = PALETTE[j % PALETTE.len()];
+            let dx = (j as f64 - (k as f64 - 1.0) / 2.0) * 0.6 / k as f64;
+            let x = |i: usize| i as f64 + dx;
+            chart
+                .draw_series(s.points.iter().map(|&(i, _, a, z)| {
+                    // The interval, with caps at its ends.
+                    let (x, cap) = (x(i), 0.04);
+                    PathElement::new(
+                        vec![
+                            (x - cap, a),
+                            (x + cap, a),
+                            (x, a),
+                            (x, z),
+                            (x - cap, z),
+                            (x + cap, z),
+                        ],
+                        colour.stroke_width(2),
+                    )
+                }))?
+                .label(s.label.clone())
+                .legend(move |(x, y)| Circle::new((x + 10, y), 5, colour.filled()));
+            chart.draw_series(
+                s.points
+                    .iter()
+                    .map(|&(i, v, _, _)| Circle::new((x(i), v), 5, colour.filled())),
+            )?;
+        }
+        chart
+            .configure_series_labels()
+            .position(self.legend)
+            .label_font((FONT, 15))
+            .background_style(WHITE)
+            .border_style(BLACK)
+            .draw()?;
+        Ok(())
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .label_font((FONT, 15))
-        .background_style(WHITE)
-        .border_style(BLACK)
-        .draw()?;
-    Ok(())
 }
 
 /// The luck of the deal, two figures: `<stem>-histogram`, the hands' best
