@@ -1,22 +1,12 @@
 //! The `ttr-opt` binary: output formats, exit codes, errors on bad input.
 
-use std::process::Command;
+mod common;
 
-fn ttr_opt(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
+use common::{ttr_opt, ttr_opt_ok};
 
 #[test]
 fn solve_45_json_reports_285_proven() {
-    let out = ttr_opt(&["solve", "--cars", "45", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ttr_opt_ok(&["solve", "--cars", "45", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
     assert_eq!(v["score"], 285);
     assert_eq!(v["ticket_points"], 223);
@@ -129,7 +119,7 @@ fn bad_arguments_are_rejected() {
 #[test]
 fn sweep_writes_csv_and_json() {
     let dir = std::env::temp_dir().join(format!("ttr-opt-sweep-{}", std::process::id()));
-    let out = ttr_opt(&[
+    let out = ttr_opt_ok(&[
         "sweep",
         "--from",
         "1",
@@ -140,11 +130,6 @@ fn sweep_writes_csv_and_json() {
         "--json",
         "--plot",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let printed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let written: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("sweep.json")).unwrap()).unwrap();
@@ -205,7 +190,7 @@ fn sweep_counts_every_optimum_of_every_budget() {
     };
     let (n1, n2, n3) = (n(1), n(2), n(3));
     let dir = scratch("all-optima");
-    let out = ttr_opt(&[
+    ttr_opt_ok(&[
         "sweep",
         "--from",
         "1",
@@ -216,11 +201,6 @@ fn sweep_counts_every_optimum_of_every_budget() {
         "--out",
         dir.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let all: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("frequency-optima.json")).unwrap())
             .unwrap();
@@ -286,12 +266,7 @@ fn sweep_rejects_an_empty_range() {
 #[test]
 fn replan_late_game_json() {
     let state = concat!(env!("CARGO_MANIFEST_DIR"), "/data/states/late.json");
-    let out = ttr_opt(&["replan", state, "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = ttr_opt_ok(&["replan", state, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
     assert_eq!(v["score"], 83);
     assert_eq!(v["owned_points"], 46);
@@ -378,12 +353,7 @@ fn compare_writes_both_curves_and_rejects_bad_scenarios() {
         scenario.to_str().unwrap(),
         dir.to_str().unwrap(),
     );
-    let run = ttr_opt(&["compare", s, "--board", b, "--out", out, "--json", "--plot"]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    let run = ttr_opt_ok(&["compare", s, "--board", b, "--out", out, "--json", "--plot"]);
     let v: serde_json::Value = serde_json::from_slice(&run.stdout).expect("JSON");
     // 2 cars: base A–B + nothing (1) or B–C (2): 2; variant A–B–C: 1 + 1 + 5 = 7.
     let row = &v["rows"][1];
@@ -425,12 +395,7 @@ fn compare_writes_both_curves_and_rejects_bad_scenarios() {
 fn balance_writes_a_markdown_report_with_its_figures() {
     let dir = scratch("balance");
     let out = dir.to_str().unwrap();
-    let run = ttr_opt(&["balance", "--cars", "8", "--out", out]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    ttr_opt_ok(&["balance", "--cars", "8", "--out", out]);
     let md = std::fs::read_to_string(dir.join("balance.md")).unwrap();
     for section in [
         "# Balance report",
@@ -486,12 +451,7 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
     )
     .unwrap();
     let out = dir.to_str().unwrap();
-    let run = ttr_opt(&["bench", "--boards", board.to_str().unwrap(), "--out", out]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    ttr_opt_ok(&["bench", "--boards", board.to_str().unwrap(), "--out", out]);
     let csv = std::fs::read_to_string(dir.join("boards.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     // board, cars, proven, budgets, wall, CPU, slowest budget, its s, peak
@@ -507,19 +467,14 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
         .contains("| tiny | 5 | 5/5 |"));
 
     // The balance report of the same board, timed: optimum 15, complete.
-    let run = ttr_opt(&["bench", "--balance", board.to_str().unwrap(), "--out", out]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    ttr_opt_ok(&["bench", "--balance", board.to_str().unwrap(), "--out", out]);
     let csv = std::fs::read_to_string(dir.join("balance.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     // board, cars, wall, CPU, peak MB, optimum, unfinished
     assert_eq!((row[0], row[1], row[5], row[6]), ("tiny", "5", "15", "0"));
 
     // The same board solved on one lane and on two, twice each: optimum 15.
-    let run = ttr_opt(&[
+    ttr_opt_ok(&[
         "bench",
         "--solve",
         board.to_str().unwrap(),
@@ -528,11 +483,6 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
         "--out",
         out,
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
     let csv = std::fs::read_to_string(dir.join("solve.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     // board, cars, optimum, one lane s, two lanes s, LPs, LPs, runs
@@ -542,12 +492,7 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
         .contains("| tiny | 5 | 15 |"));
 
     // The generated board of seed 1, against `solve` of the same board.
-    let run = ttr_opt(&["bench", "--generated", "1", "--out", out]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    ttr_opt_ok(&["bench", "--generated", "1", "--out", out]);
     let csv = std::fs::read_to_string(dir.join("generated.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     let generated = dir.join("seed1.json");
@@ -567,12 +512,7 @@ fn bench_sweeps_named_boards_and_solves_generated_ones() {
 
     // The same board swept: every budget proven, the last one's optimum
     // that of `solve`.
-    let run = ttr_opt(&["bench", "--generated", "1", "--sweep", "--out", out]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    ttr_opt_ok(&["bench", "--generated", "1", "--sweep", "--out", out]);
     let csv = std::fs::read_to_string(dir.join("generated-sweep.csv")).unwrap();
     let row: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
     let cars = json["cars"].to_string();

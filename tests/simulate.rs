@@ -2,8 +2,7 @@
 //! optimum for its own tickets; statistics; the `simulate` command.
 
 mod common;
-
-use std::process::Command;
+use common::{ttr_opt, ttr_opt_ok};
 
 use ttr_opt::game::replan::replan;
 use ttr_opt::game::simulate::{quantile, simulate, summarise};
@@ -83,17 +82,10 @@ fn quantiles_interpolate() {
     assert_eq!(quantile(&[], 0.5), 0.0);
 }
 
-fn ttr_opt(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_ttr-opt"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
 #[test]
 fn simulate_command_writes_its_files() {
     let dir = std::env::temp_dir().join(format!("ttr-opt-sim-{}", std::process::id()));
-    let out = ttr_opt(&[
+    let out = ttr_opt_ok(&[
         "simulate",
         "--players",
         "greedy,random",
@@ -108,11 +100,6 @@ fn simulate_command_writes_its_files() {
         "--json",
         "--plot",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON only");
     assert_eq!(v["games"], 30);
     assert_eq!(v["optimum"], 285);

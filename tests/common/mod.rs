@@ -41,6 +41,19 @@ pub fn ttr_opt(args: &[&str]) -> std::process::Output {
         .expect("the binary runs")
 }
 
+/// Runs the binary with `args` and asserts that it succeeded, naming the
+/// command and showing its stderr if not.
+pub fn ttr_opt_ok(args: &[&str]) -> std::process::Output {
+    let out = ttr_opt(args);
+    assert!(
+        out.status.success(),
+        "ttr-opt {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 pub fn usa() -> Board {
     Board::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
