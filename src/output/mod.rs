@@ -69,9 +69,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> io::Result<()> {
     commit(&tmp, path)
 }
 
+/// `n` and the noun, plural unless `n` is 1: "1 game", "4 games".
+pub fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counted_is_singular_for_one_alone() {
+        assert_eq!(counted(1, "game"), "1 game");
+        assert_eq!(counted(0, "game"), "0 games");
+        assert_eq!(counted(20, "game"), "20 games");
+    }
 
     #[test]
     fn names_from_the_data_cannot_leave_the_output_folder() {

@@ -81,10 +81,10 @@ pub fn replay_command(board: &str, order: &[String], seed: u64) -> String {
 /// The terminal's table.
 pub fn table(p: &Playtest, board_arg: &str) -> String {
     let mut out = format!(
-        "Playtest of {} by {}; {} games a seat order, seed {}\n{}\n{}\n",
+        "Playtest of {} by {}; {} a seat order, seed {}\n{}\n{}\n",
         p.board,
         p.players.join(", "),
-        p.games_per_order,
+        super::counted(p.games_per_order, "game"),
         p.seed,
         played_line(p),
         optimum_line(p),
@@ -256,12 +256,12 @@ pub fn markdown(p: &Playtest, command: &str, board_arg: &str, figure: Option<&st
     );
     out += &format!(
         "AI-based playtesting after de Mesentier Silva, Lee, Togelius and Nealen (2017): the \
-         strategies {} play every table of them at each seat count in each rotation, {} games \
+         strategies {} play every table of them at each seat count in each rotation, {} \
          each, the rotations of a round sharing a deal (the schedule of `ttr-opt tournament`; \
          game seeds derive from the seed {}, so the same command plays the same games on any \
          machine and thread count).\n\n",
         p.players.join(", "),
-        p.games_per_order,
+        super::counted(p.games_per_order, "game"),
         p.seed
     );
     if let Some(f) = figure {

@@ -42,11 +42,11 @@ fn played_line(t: &Tournament) -> String {
 /// The terminal's table.
 pub fn table(t: &Tournament) -> String {
     let mut out = format!(
-        "Tournament of {} on {}; tables of {} players; {} games a seat order, seed {}\n{}\n",
+        "Tournament of {} on {}; tables of {} players; {} a seat order, seed {}\n{}\n",
         t.players.join(", "),
         t.boards.join(", "),
         seat_counts(t),
-        t.games_per_order,
+        super::counted(t.games_per_order, "game"),
         t.seed,
         played_line(t),
     );
@@ -108,7 +108,7 @@ pub fn markdown(t: &Tournament, command: &str, figure: Option<&str>) -> String {
         "On each board ({}) and at each seat count ({}), every table of the strategies (a \
          combination of them without repetition; a multiset holding two of them or more when \
          fewer strategies than seats are named) played in each of its rotations (every \
-         strategy in every position), {} games each. The rotations of one round of a table \
+         strategy in every position), {} each. The rotations of one round of a table \
          share a deal (the same seed: tickets and deck by seat position), so each strategy \
          meets the same luck from every seat. Game seeds derive from the seed {} (the board's \
          name, the table and the round mixed by SplitMix64), so the same command plays the \
@@ -116,7 +116,7 @@ pub fn markdown(t: &Tournament, command: &str, figure: Option<&str>) -> String {
          with its game's seed.\n\n",
         t.boards.join(", "),
         seat_counts(t),
-        t.games_per_order,
+        super::counted(t.games_per_order, "game"),
         t.seed
     );
     if let Some(f) = figure {
