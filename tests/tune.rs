@@ -265,3 +265,19 @@ fn a_bad_targets_file_names_the_file_and_the_field() {
         "t.json: field `rate_band`: expected a fraction from 0 to 1"
     );
 }
+
+/// The targets file shown in `docs/designers.md` loads, and names
+/// tickets of the USA board.
+#[test]
+fn the_guides_targets_example_loads() {
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/designers.md")).unwrap();
+    let section = &guide[guide.find("## Tune").expect("a Tune section")..];
+    let start = section.find("```json\n").expect("a JSON example") + "```json\n".len();
+    let text = &section[start..start + section[start..].find("```").unwrap()];
+    let targets = Targets::from_json(text, "docs/designers.md").unwrap();
+    targets
+        .check_names(&Board::usa(), "docs/designers.md")
+        .unwrap();
+    assert_eq!(targets.max_spread, Some(15.0));
+}

@@ -19,8 +19,9 @@
 //!
 //! The search is not exhaustive: it tries the proposed single changes, then
 //! combinations of the ones that helped, best predicted first (a
-//! combination is predicted to fix what its parts fixed alone; the
-//! prediction orders and stops the search, it proves nothing), then repairs
+//! combination is predicted to fix the misses its parts fixed alone and add
+//! those they added; the prediction orders and stops the search, it proves
+//! nothing), then repairs
 //! the best from its own measure, then drops changes it does not need. A
 //! revision it does not report may still be better.
 
@@ -214,6 +215,9 @@ pub struct Progress<'a> {
 /// A candidate: (card, change of its points), by card.
 type Key = Vec<(usize, i32)>;
 
+/// A single change, the misses it fixed and those it added.
+type Effect = (Key, Vec<String>, Vec<String>);
+
 /// Searches revisions of `board` (whose file text is `board_json`: the
 /// revisions are scenarios applied to it) towards `options.targets`.
 pub fn tune(
@@ -224,11 +228,15 @@ pub fn tune(
     progress: &(dyn Fn(Progress) + Sync),
 ) -> Result<Tuning, TuneError> {
     let started = Instant::now();
+    // The search stops at 80 % of the time left, so that the deal's
+    // spread of the revisions it found can still be measured in the rest.
+    let search_limits = limits.within(limits.left().map(|left| left * SEARCH_SHARE));
     let mut search = Search {
         board,
         json: board_json,
         options,
-        limits,
+        limits: &search_limits,
+        deal_limits: limits,
         progress,
         cache: BTreeMap::new(),
         stats: SearchStats::default(),
@@ -298,6 +306,10 @@ pub fn tune(
     })
 }
 
+/// The share of a time limit the search may take: the rest is kept for
+/// the deal's spread of the revisions it found.
+const SEARCH_SHARE: f64 = 0.8;
+
 /// The order of revisions: fewest misses, fewest changes, fewest points
 /// moved, then by their changes (deterministic).
 fn order(r: &Revision) -> (usize, usize, u32, Vec<(String, u32)>) {
@@ -335,7 +347,10 @@ struct Search<'a> {
     board: &'a Board,
     json: &'a str,
     options: &'a TuneOptions,
+    /// The search's limits (a share of the call's).
     limits: &'a Limits,
+    /// The call's limits, for the deal's spread.
+    deal_limits: &'a Limits,
     progress: &'a (dyn Fn(Progress) + Sync),
     /// Every candidate considered: its revision, or `None` (skipped, or
     /// cut short).
@@ -356,11 +371,14 @@ impl Search<'_> {
         }
         let trade_offs = self.trade_offs(base, &singles);
         // Combinations of the singles that helped, best predicted first.
-        let helped: Vec<(Key, usize)> = singles
+        let helped: Vec<Effect> = singles
             .iter()
             .filter_map(|k| {
                 let r = self.cache.get(k)?.as_ref()?;
-                (r.misses < base.misses).then(|| (k.clone(), base.misses - r.misses))
+                (r.misses < base.misses).then(|| {
+                    let (fixes, breaks) = self.effect(&base.measure, &r.measure);
+                    (k.clone(), fixes, breaks)
+                })
             })
             .collect();
         self.combinations(base.misses, &helped);
@@ -370,9 +388,11 @@ impl Search<'_> {
     }
 
     /// Measures combinations of the `helped` single changes (each with the
-    /// misses it fixed alone), best predicted first, until the best found
-    /// meets the next one's prediction.
-    fn combinations(&mut self, base_misses: usize, helped: &[(Key, usize)]) {
+    /// misses it fixed and added alone), best predicted first, until the
+    /// best found meets the next one's prediction. A combination is
+    /// predicted to fix every miss its parts fixed and add every miss they
+    /// added (two changes that fix the same miss fix it once).
+    fn combinations(&mut self, base_misses: usize, helped: &[Effect]) {
         let mut combos: Vec<(usize, Key)> = Vec::new();
         let n = helped.len().min(16);
         for mask in 1u32..(1 << n) {
@@ -380,14 +400,20 @@ impl Search<'_> {
             if size < 2 || size > self.options.budget_changes {
                 continue;
             }
-            let parts: Vec<&(Key, usize)> = (0..n)
+            let parts: Vec<&Effect> = (0..n)
                 .filter(|i| mask & (1 << i) != 0)
                 .map(|i| &helped[i])
                 .collect();
-            let gain: usize = parts.iter().map(|p| p.1).sum();
+            let union = |f: fn(&Effect) -> &Vec<String>| {
+                let mut all: Vec<&String> = parts.iter().flat_map(|p| f(p)).collect();
+                all.sort();
+                all.dedup();
+                all.len()
+            };
+            let (fixed, added) = (union(|p| &p.1), union(|p| &p.2));
             let mut key: Key = parts.iter().flat_map(|p| p.0.clone()).collect();
             key.sort();
-            combos.push((base_misses.saturating_sub(gain), key));
+            combos.push((base_misses.saturating_sub(fixed) + added, key));
         }
         combos.sort_by_key(|(predicted, key)| (*predicted, key.len(), magnitude(key), key.clone()));
         for (i, (predicted, key)) in combos.iter().enumerate() {
@@ -629,7 +655,12 @@ impl Search<'_> {
     /// progress.
     fn measure_board(&mut self, board: &Board, what: &str) -> Result<Option<Measure>, TuneError> {
         if let Some(why) = self.limits.why() {
-            self.stats.stopped = Some(format!("{why:?}"));
+            let why = match why {
+                crate::solve::Stop::Interrupted => "interrupted",
+                crate::solve::Stop::Cancelled => "cancelled",
+                _ => "the time limit",
+            };
+            self.stats.stopped = Some(why.to_string());
             return Ok(None);
         }
         let o = self.options;
@@ -654,7 +685,7 @@ impl Search<'_> {
     /// Adds the deal's spread to a revision's measure (left out where the
     /// time limit stops it: the run says so).
     fn add_spread(&mut self, r: &mut Revision) {
-        if self.limits.passed() {
+        if self.deal_limits.passed() {
             self.stats
                 .stopped
                 .get_or_insert_with(|| "time limit".into());
@@ -665,7 +696,7 @@ impl Search<'_> {
             Err(_) => return,
         };
         let o = self.options;
-        match targets::spread(&variant, o.cars, o.threads, self.limits) {
+        match targets::spread(&variant, o.cars, o.threads, self.deal_limits) {
             Ok(s) => {
                 r.measure.spread = s;
                 let line = format!("the deal of {}: spread measured", r.name);
@@ -707,37 +738,38 @@ impl Search<'_> {
         all
     }
 
+    /// Every miss of a measure, by target and ticket ("dead: Sault St.
+    /// Marie – Nashville"), for the targets asked.
+    fn misses(&self, m: &Measure) -> Vec<String> {
+        let t = &self.options.targets;
+        let mut v = Vec::new();
+        let mut add = |on: bool, what: &str, names: &[String]| {
+            if on {
+                v.extend(names.iter().map(|n| format!("{what}: {n}")));
+            }
+        };
+        add(t.dead, "dead", &m.dead);
+        add(t.generous, "generous", &m.generous);
+        add(t.rate_band.is_some(), "off the band", &m.off_band);
+        v
+    }
+
+    /// The misses of `before` that `after` fixes, and those it adds.
+    fn effect(&self, before: &Measure, after: &Measure) -> (Vec<String>, Vec<String>) {
+        let (before, after) = (self.misses(before), self.misses(after));
+        let only = |a: &[String], b: &[String]| -> Vec<String> {
+            a.iter().filter(|m| !b.contains(m)).cloned().collect()
+        };
+        (only(&before, &after), only(&after, &before))
+    }
+
     /// The single changes that fixed a miss of the board and added another.
     fn trade_offs(&self, base: &Revision, singles: &[Key]) -> Vec<TradeOff> {
-        let misses = |m: &Measure| -> Vec<String> {
-            let t = &self.options.targets;
-            let mut v = Vec::new();
-            let mut add = |on: bool, what: &str, names: &[String]| {
-                if on {
-                    v.extend(names.iter().map(|n| format!("{what}: {n}")));
-                }
-            };
-            add(t.dead, "dead", &m.dead);
-            add(t.generous, "generous", &m.generous);
-            add(t.rate_band.is_some(), "off the band", &m.off_band);
-            v
-        };
-        let before = misses(&base.measure);
         singles
             .iter()
             .filter_map(|k| self.cache.get(k)?.as_ref())
             .filter_map(|r| {
-                let after = misses(&r.measure);
-                let fixes: Vec<String> = before
-                    .iter()
-                    .filter(|m| !after.contains(m))
-                    .cloned()
-                    .collect();
-                let breaks: Vec<String> = after
-                    .iter()
-                    .filter(|m| !before.contains(m))
-                    .cloned()
-                    .collect();
+                let (fixes, breaks) = self.effect(&base.measure, &r.measure);
                 (!fixes.is_empty() && !breaks.is_empty()).then(|| TradeOff {
                     change: r.changes[0].clone(),
                     fixes,
