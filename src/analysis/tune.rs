@@ -244,7 +244,7 @@ pub fn tune(
     };
     let base = search
         .measure_key(&Vec::new())?
-        .ok_or_else(|| SolveError::TimeLimit("the board's own measure was not proven".into()))?;
+        .ok_or_else(|| SolveError::TimeLimit("the board's own measure was proven".into()))?;
     let base = Revision {
         name: "board".into(),
         ..base
@@ -675,7 +675,9 @@ impl Search<'_> {
                 Ok(Some(m))
             }
             Err(SolveError::TimeLimit(why)) => {
-                self.stats.stopped = Some(why);
+                // The solve names what it could not prove; the cause is
+                // the limit (or Ctrl-C).
+                self.stats.stopped = Some(format!("the time limit was reached before {why}"));
                 Ok(None)
             }
             Err(e) => Err(e.into()),

@@ -252,7 +252,7 @@ pub fn measure(
     let be = break_even_within(board, cars, threads, base, limits, &|_| {})?;
     if let Some(first) = be.unfinished.first() {
         return Err(SolveError::TimeLimit(format!(
-            "the break-even of {first} was not proven"
+            "the break-even of {first} was proven"
         )));
     }
     let (median_rate, tickets) = ticket_table(board, &entries, &be.tickets);
@@ -299,9 +299,7 @@ pub fn spread(
             p90: d.p90,
             spread: d.p90 - d.p10,
         })),
-        Ok(_) => Err(SolveError::TimeLimit(
-            "the deal's sample was not proven".into(),
-        )),
+        Ok(_) => Err(SolveError::TimeLimit("the deal's sample was proven".into())),
         Err(DealError::Invalid(_)) => Ok(None),
         Err(DealError::Solve(e)) => Err(e),
     }
