@@ -258,6 +258,17 @@ pub fn ticket_rates(board: &Board) -> (f64, Vec<TicketValue>) {
     ticket_values(board, &[], &[], None)
 }
 
+/// The report's ticket table from a sweep of 1 to the car count and the
+/// break-even rows at it, without the deal's column: the rows `tune`
+/// measures a revised board by, the same as `balance` writes for it.
+pub fn ticket_table(
+    board: &Board,
+    entries: &[SweepEntry],
+    break_even_rows: &[BreakEven],
+) -> (f64, Vec<TicketValue>) {
+    ticket_values(board, entries, break_even_rows, None)
+}
+
 /// Every ticket's value against its cost, most points per car first, with
 /// the median rate: its cheapest connection, how often the sweep's optima
 /// complete it, its break-even values (its row of `break_even_rows`, where

@@ -13,6 +13,7 @@ pub mod carry;
 pub mod check;
 pub mod optima;
 pub mod scenario;
+pub mod tune;
 
 use rayon::prelude::*;
 use serde::Serialize;

@@ -43,6 +43,7 @@ mod simulate;
 mod solve;
 mod sweep;
 mod tournament;
+mod tune;
 
 /// Standard output could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -94,7 +95,8 @@ pub struct Cli {
     /// `tournament` the whole rounds played;
     /// sensitivity, breakeven and balance write the rows whose solves
     /// finished and name the others; optima and compare stop and say what
-    /// was not proven. For `play`, a limit per answer: each coach's answer
+    /// was not proven; tune reports the best revisions measured so far.
+    /// For `play`, a limit per answer: each coach's answer
     /// and each review plan stops after SECS seconds (or its
     /// --coach-limit, if shorter), however long the server has run.
     #[arg(long, global = true, value_name = "SECS", value_parser = positive_seconds)]
@@ -159,6 +161,13 @@ enum Command {
     /// marginal points per car, ticket value per car against the board's
     /// rate, break-even values, route blocking costs, with figures.
     Balance(designer::BalanceArgs),
+    /// Proposed revisions of a board's ticket points towards the balance
+    /// report's targets (no dead ticket, no generous one, points per car
+    /// near the median, the deal's spread no wider), each proven by exact
+    /// solves on the revised board; writes them as scenario files for
+    /// `compare` with a Markdown report (on the USA board, against the
+    /// 1910 reprint's four changes).
+    Tune(tune::TuneArgs),
     /// A budget's model (the paper's, or the forest model with the cuts
     /// that proved its optimum) as an MPS or LP file for another solver.
     Export(export::ExportArgs),
@@ -434,6 +443,7 @@ pub fn main() -> ExitCode {
         Command::Play(args) => play::run_play(args, cli.time_limit),
         Command::Compare(args) => designer::run_compare(args, &limits),
         Command::Balance(args) => designer::run_balance(args, &limits),
+        Command::Tune(args) => tune::run_tune(args, &limits),
     };
     // What is still buffered must reach the reader too.
     let result = result.and_then(|code| {

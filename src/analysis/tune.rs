@@ -1,0 +1,811 @@
+//! Tune: revisions of a board's ticket points towards the balance report's
+//! targets, each one proven on the revised board.
+//!
+//! The search is a local search over ticket point changes (each ticket by at
+//! most [`Targets::max_step`], at most `budget_changes` tickets), guided by
+//! exact values: a ticket in no optimum enters the optima exactly when
+//! raised by its break-even `raise_by`, one in every optimum leaves them
+//! exactly when lowered by `lower_by`, and a ticket's points per car need
+//! no solve at all. From each measured board it proposes, per missed
+//! target, the smallest change that the break-even values (or the rates)
+//! say fixes it; a candidate whose rates alone already miss more targets
+//! than the best revision found is skipped without a solve (the rates are
+//! exact, and the other targets can only add misses). Every candidate it
+//! keeps is built as a [`Scenario`], applied to the board's text, and
+//! measured by the same sweep and break-even solves as `balance`
+//! ([`targets::measure`]); the deal's spread is measured on the revisions
+//! reported (it ranks them), not searched. Deterministic: the same board
+//! and targets give the same revisions.
+//!
+//! The search is not exhaustive: it tries the proposed single changes, then
+//! combinations of the ones that helped, best predicted first (a
+//! combination is predicted to fix the misses its parts fixed alone and add
+//! those they added; the prediction orders and stops the search, it proves
+//! nothing), then repairs
+//! the best from its own measure, then drops changes it does not need. A
+//! revision it does not report may still be better.
+
+pub mod report;
+pub mod targets;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde::Serialize;
+
+use crate::analysis::scenario::{Change, Scenario, ScenarioError};
+use crate::board::Board;
+use crate::solve::limits::Limits;
+use crate::solve::SolveError;
+pub use targets::{Measure, Spread, Targets, TargetsError};
+
+/// What to search, besides the targets.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    /// The car count of interest: the sweep covers 1 to it, the break-even
+    /// is taken at it.
+    pub cars: u32,
+    /// The targets and the bounds on each ticket's change.
+    pub targets: Targets,
+    /// The most tickets a revision may change.
+    pub budget_changes: usize,
+    /// Revisions to report, best first.
+    pub keep: usize,
+    /// Combinations of helpful single changes measured at most (past
+    /// them the search repairs the best so far).
+    pub max_combinations: usize,
+    /// Worker threads.
+    pub threads: usize,
+    /// Revisions to measure beside, as they are (the 1910 reprint's on the
+    /// USA board), by name.
+    pub references: Vec<Scenario>,
+}
+
+/// One ticket's new points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TicketChange {
+    /// The ticket's name.
+    pub ticket: String,
+    /// One city of its trip, as the board names it.
+    pub from: String,
+    /// The other city.
+    pub to: String,
+    /// Its points on the board.
+    pub before: u32,
+    /// Its points in the revision.
+    pub after: u32,
+}
+
+/// A revised board (or the board itself, with no changes) and its measure.
+#[derive(Clone, Debug, Serialize)]
+pub struct Revision {
+    /// "tune 1", the reference's name, or "board".
+    pub name: String,
+    /// The changes, in board order of the tickets.
+    pub changes: Vec<TicketChange>,
+    /// The revised board measured against the targets.
+    pub measure: Measure,
+    /// Targets missed ([`Measure::misses`]), the spread counted where
+    /// measured.
+    pub misses: usize,
+}
+
+impl Revision {
+    /// The revision as a scenario (the `compare` format).
+    pub fn scenario(&self, description: &str) -> Scenario {
+        Scenario {
+            name: self.name.clone(),
+            description: description.to_string(),
+            cars: None,
+            changes: self
+                .changes
+                .iter()
+                .map(|c| Change::SetTicket {
+                    from: c.from.clone(),
+                    to: c.to.clone(),
+                    points: c.after,
+                })
+                .collect(),
+        }
+    }
+
+    /// The scenario file's JSON, as `compare` reads it.
+    pub fn scenario_json(&self, description: &str) -> serde_json::Value {
+        let changes: Vec<serde_json::Value> = self
+            .changes
+            .iter()
+            .map(|c| {
+                serde_json::json!({ "set_ticket": { "from": c.from, "to": c.to, "points": c.after } })
+            })
+            .collect();
+        serde_json::json!({ "name": self.name, "description": description, "changes": changes })
+    }
+
+    /// Points moved in all.
+    pub fn magnitude(&self) -> u32 {
+        self.changes
+            .iter()
+            .map(|c| c.before.abs_diff(c.after))
+            .sum()
+    }
+}
+
+/// A single change that fixes some targets and misses others it met.
+#[derive(Clone, Debug, Serialize)]
+pub struct TradeOff {
+    /// The change.
+    pub change: TicketChange,
+    /// Misses of the board it fixes ("dead: Sault St. Marie – Nashville").
+    pub fixes: Vec<String>,
+    /// Misses it adds.
+    pub breaks: Vec<String>,
+}
+
+/// How much of the space the search covered.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SearchStats {
+    /// Candidate revisions looked at (each once).
+    pub considered: usize,
+    /// Of them, measured by exact solves.
+    pub solved: usize,
+    /// Skipped without a solve: their rates alone miss as many targets as
+    /// the best revision found, with no fewer changes.
+    pub skipped_by_bound: usize,
+    /// Combinations not measured because the best revision found already
+    /// meets their predicted misses with no more changes.
+    pub skipped_by_prediction: usize,
+    /// Combinations not measured past [`TuneOptions::max_combinations`].
+    pub left_untried: usize,
+    /// Proposed changes out of bounds (past `max_step`, below 1 point, a
+    /// ticket not allowed or of several trips).
+    pub out_of_bounds: usize,
+    /// Why the search stopped early (a time limit, Ctrl-C), if it did.
+    pub stopped: Option<String>,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+}
+
+/// What `tune` found.
+#[derive(Clone, Debug, Serialize)]
+pub struct Tuning {
+    /// The board's name.
+    pub board: String,
+    /// The car count of interest.
+    pub cars: u32,
+    /// The targets.
+    pub targets: Targets,
+    /// The spread target in force: the file's, or the board's own spread.
+    pub max_spread: Option<f64>,
+    /// The board as it is.
+    pub base: Revision,
+    /// The best revisions found, best first (fewest misses, then fewest
+    /// changes, then fewest points moved); empty when none misses fewer
+    /// targets than the board.
+    pub revisions: Vec<Revision>,
+    /// The reference revisions, measured the same way.
+    pub references: Vec<Revision>,
+    /// Single changes that fix a target and miss another.
+    pub trade_offs: Vec<TradeOff>,
+    /// The search's coverage.
+    pub search: SearchStats,
+}
+
+/// Why tuning failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// A solve failed (or the time limit stopped the board's own measure).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    /// A revision or reference scenario does not apply to the board.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioError),
+}
+
+/// What the search has just done, for a progress line.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress<'a> {
+    /// Candidates considered so far.
+    pub considered: usize,
+    /// Of them, measured.
+    pub solved: usize,
+    /// What was measured ("Los Angeles – Miami 20→19: 5 misses").
+    pub what: &'a str,
+}
+
+/// A candidate: (card, change of its points), by card.
+type Key = Vec<(usize, i32)>;
+
+/// A single change, the misses it fixed and those it added.
+type Effect = (Key, Vec<String>, Vec<String>);
+
+/// Searches revisions of `board` (whose file text is `board_json`: the
+/// revisions are scenarios applied to it) towards `options.targets`.
+pub fn tune(
+    board: &Board,
+    board_json: &str,
+    options: &TuneOptions,
+    limits: &Limits,
+    progress: &(dyn Fn(Progress) + Sync),
+) -> Result<Tuning, TuneError> {
+    let started = Instant::now();
+    // The search stops at 80 % of the time left, so that the deal's
+    // spread of the revisions it found can still be measured in the rest.
+    let search_limits = limits.within(limits.left().map(|left| left * SEARCH_SHARE));
+    let mut search = Search {
+        board,
+        json: board_json,
+        options,
+        limits: &search_limits,
+        deal_limits: limits,
+        progress,
+        cache: BTreeMap::new(),
+        stats: SearchStats::default(),
+        best: Vec::new(),
+    };
+    let base = search
+        .measure_key(&Vec::new())?
+        .ok_or_else(|| SolveError::TimeLimit("the board's own measure was proven".into()))?;
+    let base = Revision {
+        name: "board".into(),
+        ..base
+    };
+    // The board itself is the first "best": a candidate must beat it.
+    search.cache.insert(Vec::new(), Some(base.clone()));
+    let trade_offs = search.run(&base);
+    let mut revisions = search.finalists(&base);
+    for (i, r) in revisions.iter_mut().enumerate() {
+        r.name = format!("tune {}", i + 1);
+    }
+    let mut references = Vec::new();
+    for (i, scenario) in options.references.iter().enumerate() {
+        let variant = scenario.apply(board_json, &format!("references[{i}]"))?;
+        let measure = search.measure_board(&variant, &scenario.name)?;
+        if let Some(measure) = measure {
+            references.push(Revision {
+                name: scenario.name.clone(),
+                changes: changes_between(board, &variant),
+                misses: 0,
+                measure,
+            });
+        }
+    }
+    // The deal's spread, on the revisions reported only: the board's own
+    // first, which sets the target unless the file does.
+    let mut base = base;
+    search.add_spread(&mut base);
+    let max_spread = options
+        .targets
+        .max_spread
+        .or_else(|| base.measure.spread.as_ref().map(|s| s.spread));
+    for r in revisions.iter_mut().chain(references.iter_mut()) {
+        search.add_spread(r);
+    }
+    for r in std::iter::once(&mut base)
+        .chain(revisions.iter_mut())
+        .chain(references.iter_mut())
+    {
+        r.misses = r.measure.misses(&options.targets, max_spread);
+    }
+    // The spread may reorder them: named again in their final order.
+    revisions.sort_by_key(order);
+    for (i, r) in revisions.iter_mut().enumerate() {
+        r.name = format!("tune {}", i + 1);
+    }
+    let mut stats = search.stats;
+    stats.seconds = started.elapsed().as_secs_f64();
+    Ok(Tuning {
+        board: board.name.clone(),
+        cars: options.cars,
+        targets: options.targets.clone(),
+        max_spread,
+        base,
+        revisions,
+        references,
+        trade_offs,
+        search: stats,
+    })
+}
+
+/// The share of a time limit the search may take: the rest is kept for
+/// the deal's spread of the revisions it found.
+const SEARCH_SHARE: f64 = 0.8;
+
+/// The order of revisions: fewest misses, fewest changes, fewest points
+/// moved, then by their changes (deterministic).
+fn order(r: &Revision) -> (usize, usize, u32, Vec<(String, u32)>) {
+    (
+        r.misses,
+        r.changes.len(),
+        r.magnitude(),
+        r.changes
+            .iter()
+            .map(|c| (c.ticket.clone(), c.after))
+            .collect(),
+    )
+}
+
+/// The ticket point changes from `board` to `variant` (same cards, in
+/// board order; cards added or removed are not listed).
+fn changes_between(board: &Board, variant: &Board) -> Vec<TicketChange> {
+    board
+        .tickets
+        .iter()
+        .zip(&variant.tickets)
+        .filter(|(a, b)| a.points != b.points && board.cards[a.card].trips.len() == 1)
+        .map(|(a, b)| TicketChange {
+            ticket: board.cards[a.card].name.clone(),
+            from: board.city(a.a).name.clone(),
+            to: board.city(a.b).name.clone(),
+            before: a.points,
+            after: b.points,
+        })
+        .collect()
+}
+
+/// The search's state: every candidate measured (or skipped), by key.
+struct Search<'a> {
+    board: &'a Board,
+    json: &'a str,
+    options: &'a TuneOptions,
+    /// The search's limits (a share of the call's).
+    limits: &'a Limits,
+    /// The call's limits, for the deal's spread.
+    deal_limits: &'a Limits,
+    progress: &'a (dyn Fn(Progress) + Sync),
+    /// Every candidate considered: its revision, or `None` (skipped, or
+    /// cut short).
+    cache: BTreeMap<Key, Option<Revision>>,
+    stats: SearchStats,
+    /// The best candidate measured so far.
+    best: Key,
+}
+
+impl Search<'_> {
+    /// The search proper, from the board's measure; returns the trade-offs
+    /// among single changes.
+    fn run(&mut self, base: &Revision) -> Vec<TradeOff> {
+        // Single changes from the board's own measure.
+        let singles = self.proposals(&Vec::new(), &base.measure);
+        for key in &singles {
+            self.consider(key);
+        }
+        let trade_offs = self.trade_offs(base, &singles);
+        // Combinations of the singles that helped, best predicted first.
+        let helped: Vec<Effect> = singles
+            .iter()
+            .filter_map(|k| {
+                let r = self.cache.get(k)?.as_ref()?;
+                (r.misses < base.misses).then(|| {
+                    let (fixes, breaks) = self.effect(&base.measure, &r.measure);
+                    (k.clone(), fixes, breaks)
+                })
+            })
+            .collect();
+        self.combinations(base.misses, &helped);
+        self.repair();
+        self.shrink();
+        trade_offs
+    }
+
+    /// Measures combinations of the `helped` single changes (each with the
+    /// misses it fixed and added alone), best predicted first, until the
+    /// best found meets the next one's prediction. A combination is
+    /// predicted to fix every miss its parts fixed and add every miss they
+    /// added (two changes that fix the same miss fix it once).
+    fn combinations(&mut self, base_misses: usize, helped: &[Effect]) {
+        let mut combos: Vec<(usize, Key)> = Vec::new();
+        let n = helped.len().min(16);
+        for mask in 1u32..(1 << n) {
+            let size = mask.count_ones() as usize;
+            if size < 2 || size > self.options.budget_changes {
+                continue;
+            }
+            let parts: Vec<&Effect> = (0..n)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| &helped[i])
+                .collect();
+            let union = |f: fn(&Effect) -> &Vec<String>| {
+                let mut all: Vec<&String> = parts.iter().flat_map(|p| f(p)).collect();
+                all.sort();
+                all.dedup();
+                all.len()
+            };
+            let (fixed, added) = (union(|p| &p.1), union(|p| &p.2));
+            let mut key: Key = parts.iter().flat_map(|p| p.0.clone()).collect();
+            key.sort();
+            combos.push((base_misses.saturating_sub(fixed) + added, key));
+        }
+        combos.sort_by_key(|(predicted, key)| (*predicted, key.len(), magnitude(key), key.clone()));
+        for (i, (predicted, key)) in combos.iter().enumerate() {
+            if self.stats.stopped.is_some() {
+                break;
+            }
+            if self.best_order() <= (*predicted, key.len(), magnitude(key)) {
+                self.stats.skipped_by_prediction += combos.len() - i;
+                break;
+            }
+            if i == self.options.max_combinations {
+                self.stats.left_untried += combos.len() - i;
+                break;
+            }
+            self.consider(key);
+        }
+    }
+
+    /// From the best revision, the changes its own measure proposes (new
+    /// tickets, or a ticket's change carried further), the best of them
+    /// kept, while that helps.
+    fn repair(&mut self) {
+        loop {
+            let best = self.best.clone();
+            let Some(Some(current)) = self.cache.get(&best).cloned() else {
+                return;
+            };
+            if current.misses == 0 || self.stats.stopped.is_some() {
+                return;
+            }
+            for key in self.proposals(&best, &current.measure) {
+                self.consider(&key);
+            }
+            if self.best == best {
+                return;
+            }
+        }
+    }
+
+    /// Drops each change of the best revision in turn, keeping the smaller
+    /// revision where it misses no more targets.
+    fn shrink(&mut self) {
+        loop {
+            let best = self.best.clone();
+            for i in 0..best.len() {
+                let mut smaller = best.clone();
+                smaller.remove(i);
+                if !smaller.is_empty() {
+                    self.consider(&smaller);
+                }
+            }
+            if self.best == best || self.stats.stopped.is_some() {
+                return;
+            }
+        }
+    }
+
+    /// The candidates one step from `key`, as the measure of its revision
+    /// proposes them: per missed target, the smallest change that fixes it
+    /// (break-even values and rates are exact for one ticket at a time).
+    fn proposals(&mut self, key: &Key, measure: &Measure) -> Vec<Key> {
+        let targets = &self.options.targets;
+        let mut steps: Vec<(u32, usize, i32)> = Vec::new();
+        for (c, card) in self.board.cards.iter().enumerate() {
+            let Some(row) = measure.tickets.iter().find(|t| t.name == card.name) else {
+                continue;
+            };
+            let mut wanted: Vec<i32> = Vec::new();
+            if let Some(band) = targets.rate_band {
+                let fair = measure.median_rate * row.cheapest_cars as f64;
+                let (lo, hi) = (fair * (1.0 - band) - 1e-9, fair * (1.0 + band) + 1e-9);
+                if (row.points as f64) > hi {
+                    wanted.push(hi.floor() as i32 - row.points as i32);
+                } else if (row.points as f64) < lo {
+                    wanted.push(lo.ceil() as i32 - row.points as i32);
+                }
+            }
+            if targets.dead && measure.dead.contains(&row.name) {
+                wanted.extend(row.raise_by.map(|r| r as i32));
+            }
+            if targets.generous && measure.generous.contains(&row.name) {
+                // Leaving every optimum at the car count needs `lower_by`;
+                // where that is out of reach, the smallest cut may still
+                // take it out of half the budgets' optima.
+                let lower = row.lower_by.filter(|&l| l <= targets.max_step).unwrap_or(1);
+                wanted.push(-(lower as i32));
+            }
+            for step in wanted {
+                steps.push((step.unsigned_abs(), c, step));
+            }
+        }
+        steps.sort();
+        steps.dedup();
+        let mut keys = Vec::new();
+        for (_, c, step) in steps {
+            let now = key.iter().find(|k| k.0 == c).map_or(0, |k| k.1);
+            match self.moved(key, c, now + step) {
+                Some(k) if !keys.contains(&k) => keys.push(k),
+                Some(_) => {}
+                None => self.stats.out_of_bounds += 1,
+            }
+        }
+        keys
+    }
+
+    /// `key` with card `c` changed by `delta` in all, if within the bounds.
+    fn moved(&self, key: &Key, c: usize, delta: i32) -> Option<Key> {
+        let targets = &self.options.targets;
+        let card = &self.board.cards[c];
+        let allowed = targets
+            .tickets
+            .as_ref()
+            .is_none_or(|names| names.contains(&card.name));
+        let unique = self
+            .board
+            .cards
+            .iter()
+            .filter(|k| k.name == card.name)
+            .count()
+            == 1;
+        let points = self.board.ticket(card.trips[0]).points as i32 + delta;
+        let changed = key.iter().filter(|k| k.0 != c).count() + 1;
+        if delta == 0
+            || !allowed
+            || !unique
+            || card.trips.len() != 1
+            || delta.unsigned_abs() > targets.max_step
+            || points < 1
+            || changed > self.options.budget_changes
+        {
+            return None;
+        }
+        let mut k: Key = key.iter().copied().filter(|k| k.0 != c).collect();
+        k.push((c, delta));
+        k.sort();
+        Some(k)
+    }
+
+    /// The order of the best candidate measured so far.
+    fn best_order(&self) -> (usize, usize, u32) {
+        match self.cache.get(&self.best) {
+            Some(Some(r)) => (r.misses, r.changes.len(), r.magnitude()),
+            _ => (usize::MAX, 0, 0),
+        }
+    }
+
+    /// Considers a candidate once: skipped by the bound of its rates, or
+    /// measured.
+    fn consider(&mut self, key: &Key) {
+        if self.cache.contains_key(key) || self.stats.stopped.is_some() {
+            return;
+        }
+        self.stats.considered += 1;
+        let result = self.bounded(key).and_then(|skip| match skip {
+            true => {
+                self.stats.skipped_by_bound += 1;
+                Ok(None)
+            }
+            false => self.measure_key(key),
+        });
+        match result {
+            Ok(Some(r)) => {
+                self.stats.solved += 1;
+                let better = (r.misses, r.changes.len(), r.magnitude()) < self.best_order();
+                self.cache.insert(key.clone(), Some(r));
+                if better {
+                    self.best = key.clone();
+                }
+            }
+            Ok(None) => {
+                self.cache.insert(key.clone(), None);
+            }
+            // A revision that does not apply is a bug of the search, not
+            // the user's: it is skipped and counted as out of bounds.
+            Err(_) => {
+                self.stats.out_of_bounds += 1;
+                self.cache.insert(key.clone(), None);
+            }
+        }
+    }
+
+    /// Whether `key`'s rates alone (exact, no solve) miss as many targets as
+    /// the best revision so far, with no fewer changes.
+    fn bounded(&self, key: &Key) -> Result<bool, TuneError> {
+        let Some(band) = self.options.targets.rate_band else {
+            return Ok(false);
+        };
+        let (variant, _) = self.revise(key)?;
+        let least = targets::off_band(&variant, band).len();
+        Ok(self.best_order() <= (least, key.len(), magnitude(key)))
+    }
+
+    /// The board revised by `key`, and its changes.
+    fn revise(&self, key: &Key) -> Result<(Board, Vec<TicketChange>), TuneError> {
+        let changes: Vec<TicketChange> = key
+            .iter()
+            .map(|&(c, delta)| {
+                let trip = self.board.ticket(self.board.cards[c].trips[0]);
+                TicketChange {
+                    ticket: self.board.cards[c].name.clone(),
+                    from: self.board.city(trip.a).name.clone(),
+                    to: self.board.city(trip.b).name.clone(),
+                    before: trip.points,
+                    after: (trip.points as i32 + delta) as u32,
+                }
+            })
+            .collect();
+        let revision = Revision {
+            name: "candidate".into(),
+            changes,
+            measure: empty_measure(),
+            misses: 0,
+        };
+        let board = revision
+            .scenario("a candidate of tune")
+            .apply(self.json, "tune candidate")?;
+        Ok((board, revision.changes))
+    }
+
+    /// Measures the revision `key` (`None`: the time limit stopped it).
+    fn measure_key(&mut self, key: &Key) -> Result<Option<Revision>, TuneError> {
+        let (variant, changes) = self.revise(key)?;
+        let what = if changes.is_empty() {
+            "the board".to_string()
+        } else {
+            describe(&changes)
+        };
+        Ok(self
+            .measure_board(&variant, &what)?
+            .map(|measure| Revision {
+                name: "candidate".into(),
+                misses: measure.misses(&self.options.targets, None),
+                changes,
+                measure,
+            }))
+    }
+
+    /// Measures a board (`None`: the time limit stopped it), telling the
+    /// progress.
+    fn measure_board(&mut self, board: &Board, what: &str) -> Result<Option<Measure>, TuneError> {
+        if let Some(why) = self.limits.why() {
+            let why = match why {
+                crate::solve::Stop::Interrupted => "interrupted",
+                crate::solve::Stop::Cancelled => "cancelled",
+                _ => "the time limit",
+            };
+            self.stats.stopped = Some(why.to_string());
+            return Ok(None);
+        }
+        let o = self.options;
+        match targets::measure(board, o.cars, &o.targets, o.threads, self.limits) {
+            Ok(m) => {
+                let line = format!("{what}: {} missed", m.misses(&o.targets, None));
+                (self.progress)(Progress {
+                    considered: self.stats.considered,
+                    solved: self.stats.solved,
+                    what: &line,
+                });
+                Ok(Some(m))
+            }
+            Err(SolveError::TimeLimit(why)) => {
+                // The solve names what it could not prove; the cause is
+                // the limit (or Ctrl-C).
+                self.stats.stopped = Some(format!("the time limit was reached before {why}"));
+                Ok(None)
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Adds the deal's spread to a revision's measure (left out where the
+    /// time limit stops it: the run says so).
+    fn add_spread(&mut self, r: &mut Revision) {
+        if self.deal_limits.passed() {
+            self.stats
+                .stopped
+                .get_or_insert_with(|| "time limit".into());
+            return;
+        }
+        let variant = match self.revise_changes(&r.changes) {
+            Ok(b) => b,
+            Err(_) => return,
+        };
+        let o = self.options;
+        match targets::spread(&variant, o.cars, o.threads, self.deal_limits) {
+            Ok(s) => {
+                r.measure.spread = s;
+                let line = format!("the deal of {}: spread measured", r.name);
+                (self.progress)(Progress {
+                    considered: self.stats.considered,
+                    solved: self.stats.solved,
+                    what: &line,
+                });
+            }
+            Err(e) => {
+                self.stats.stopped.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+
+    /// The board with `changes` applied.
+    fn revise_changes(&self, changes: &[TicketChange]) -> Result<Board, TuneError> {
+        let r = Revision {
+            name: "revision".into(),
+            changes: changes.to_vec(),
+            measure: empty_measure(),
+            misses: 0,
+        };
+        Ok(r.scenario("").apply(self.json, "tune revision")?)
+    }
+
+    /// The best revisions measured, best first, that miss fewer targets
+    /// than the board.
+    fn finalists(&self, base: &Revision) -> Vec<Revision> {
+        let mut all: Vec<Revision> = self
+            .cache
+            .iter()
+            .filter(|(k, _)| !k.is_empty())
+            .filter_map(|(_, r)| r.clone())
+            .filter(|r| r.misses < base.misses)
+            .collect();
+        all.sort_by_key(order);
+        all.truncate(self.options.keep);
+        all
+    }
+
+    /// Every miss of a measure, by target and ticket ("dead: Sault St.
+    /// Marie – Nashville"), for the targets asked.
+    fn misses(&self, m: &Measure) -> Vec<String> {
+        let t = &self.options.targets;
+        let mut v = Vec::new();
+        let mut add = |on: bool, what: &str, names: &[String]| {
+            if on {
+                v.extend(names.iter().map(|n| format!("{what}: {n}")));
+            }
+        };
+        add(t.dead, "dead", &m.dead);
+        add(t.generous, "generous", &m.generous);
+        add(t.rate_band.is_some(), "off the band", &m.off_band);
+        v
+    }
+
+    /// The misses of `before` that `after` fixes, and those it adds.
+    fn effect(&self, before: &Measure, after: &Measure) -> (Vec<String>, Vec<String>) {
+        let (before, after) = (self.misses(before), self.misses(after));
+        let only = |a: &[String], b: &[String]| -> Vec<String> {
+            a.iter().filter(|m| !b.contains(m)).cloned().collect()
+        };
+        (only(&before, &after), only(&after, &before))
+    }
+
+    /// The single changes that fixed a miss of the board and added another.
+    fn trade_offs(&self, base: &Revision, singles: &[Key]) -> Vec<TradeOff> {
+        singles
+            .iter()
+            .filter_map(|k| self.cache.get(k)?.as_ref())
+            .filter_map(|r| {
+                let (fixes, breaks) = self.effect(&base.measure, &r.measure);
+                (!fixes.is_empty() && !breaks.is_empty()).then(|| TradeOff {
+                    change: r.changes[0].clone(),
+                    fixes,
+                    breaks,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Points moved by a candidate.
+fn magnitude(key: &Key) -> u32 {
+    key.iter().map(|k| k.1.unsigned_abs()).sum()
+}
+
+/// "Los Angeles – Miami 20→19, Seattle – New York 22→21".
+pub fn describe(changes: &[TicketChange]) -> String {
+    changes
+        .iter()
+        .map(|c| format!("{} {}→{}", c.ticket, c.before, c.after))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A measure with nothing in it, for a revision not yet measured.
+fn empty_measure() -> Measure {
+    Measure {
+        optimum: 0,
+        budgets: 0,
+        median_rate: 0.0,
+        dead: Vec::new(),
+        generous: Vec::new(),
+        off_band: Vec::new(),
+        spread: None,
+        tickets: Vec::new(),
+    }
+}
