@@ -19,6 +19,7 @@ use serde::Serialize;
 use ttr_opt::analysis::check::{check_within, PlanFile};
 use ttr_opt::analysis::optima::all_optima_within;
 use ttr_opt::analysis::scenario::{compare_within, Scenario};
+use ttr_opt::analysis::tune::{tune as tune_board, Targets, TuneOptions, Tuning};
 use ttr_opt::analysis::{break_even_within, sensitivity_with};
 use ttr_opt::board::Board;
 use ttr_opt::game::deals::{
@@ -797,6 +798,70 @@ fn possible_additional_cards<'py>(
     Ok(result)
 }
 
+/// `tune`'s answer with each revision's scenario (the `compare` format),
+/// for `compare` to read back.
+#[derive(Serialize)]
+struct Tuned {
+    #[serde(flatten)]
+    tuning: Tuning,
+    scenarios: Vec<serde_json::Value>,
+}
+
+#[pyfunction]
+#[pyo3(signature = (board_path=None, board_json=None, targets_path=None, targets_json=None, cars=None, budget_changes=4, keep=3, threads=2, time_limit=None))]
+#[allow(clippy::too_many_arguments)]
+fn tune(
+    py: Python<'_>,
+    board_path: Option<PathBuf>,
+    board_json: Option<String>,
+    targets_path: Option<PathBuf>,
+    targets_json: Option<String>,
+    cars: Option<i64>,
+    budget_changes: i64,
+    keep: i64,
+    threads: i64,
+    time_limit: Option<f64>,
+) -> PyResult<String> {
+    let (b, text) = board_with_text(board_path, board_json)?;
+    let (defaults, _) = TuneOptions::for_board(&b, &text);
+    let targets = match (targets_path, targets_json) {
+        (Some(p), _) => {
+            let t = Targets::load(&p).map_err(bad_input)?;
+            t.check_names(&b, &p.display().to_string())
+                .map_err(bad_input)?;
+            t
+        }
+        (None, Some(json)) => {
+            let t = Targets::from_json(&json, "the targets dict").map_err(bad_input)?;
+            t.check_names(&b, "the targets dict").map_err(bad_input)?;
+            t
+        }
+        (None, None) => Targets::default(),
+    };
+    let options = TuneOptions {
+        cars: budget("cars", cars.unwrap_or(b.cars as i64))?,
+        targets,
+        budget_changes: in_range("budget_changes", budget_changes, 1, 10)? as usize,
+        keep: in_range("keep", keep, 1, 20)? as usize,
+        threads: self::threads(threads)?,
+        ..defaults
+    };
+    run(py, time_limit, |limits| {
+        let tuning = tune_board(&b, &text, &options, limits, &|_| {}).map_err(failed)?;
+        let scenarios = tuning
+            .revisions
+            .iter()
+            .map(|r| {
+                r.scenario_json(&format!(
+                    "Proposed by ttr_opt.tune on {} at {} cars: {} of {} targets' misses left.",
+                    b.name, tuning.cars, r.misses, tuning.base.misses
+                ))
+            })
+            .collect();
+        json(&Tuned { tuning, scenarios })
+    })
+}
+
 /// The native module; `ttr_opt` (Python) wraps it.
 #[pymodule]
 #[pyo3(name = "_native")]
@@ -818,5 +883,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(simulate_chunk, m)?)?;
     m.add_function(wrap_pyfunction!(simulate_merge, m)?)?;
     m.add_function(wrap_pyfunction!(possible_additional_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(tune, m)?)?;
     Ok(())
 }

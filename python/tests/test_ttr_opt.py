@@ -315,3 +315,54 @@ def test_tunnel_options_bad_input_raises_value_error_naming_the_entry():
     ]:
         with pytest.raises(ValueError, match=message):
             ttr_opt.possible_additional_cards(*args)
+
+
+# A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D and
+# C–E worth 4 (one point per car of their 4-car connections) and A–E worth 11
+# for its 8 cars (tests/tune.rs has the same board).
+LINE = {
+    "name": "line",
+    "cars": 8,
+    "route_points": {"1": 1, "2": 2, "3": 4, "4": 7},
+    "cities": [{"name": c, "x": i, "y": 0} for i, c in enumerate("ABCDE")],
+    "routes": [
+        {"from": a, "to": b, "length": 2, "tracks": ["gray"]}
+        for a, b in ["AB", "BC", "CD", "DE"]
+    ],
+    "tickets": [
+        {"from": "A", "to": "C", "points": 4},
+        {"from": "B", "to": "D", "points": 4},
+        {"from": "C", "to": "E", "points": 4},
+        {"from": "A", "to": "E", "points": 11},
+    ],
+}
+
+
+def test_tune_finds_the_change_derived_by_hand_and_compare_reads_it():
+    # Only the rates asked: the median rate is 1.00 a car, and 5 % of A–E's
+    # 8 cars allows at most 8.4 points: A–E must lose 3 points, one change.
+    targets = {"dead": False, "generous": False, "max_spread": 1000}
+    t = ttr_opt.tune(board=LINE, targets=targets, cars=8)
+    assert t["base"]["misses"] == 1
+    best = t["revisions"][0]
+    assert best["misses"] == 0
+    assert [(c["ticket"], c["before"], c["after"]) for c in best["changes"]] == [("A – E", 11, 8)]
+    scenario = t["scenarios"][0]
+    assert scenario["changes"] == [{"set_ticket": {"from": "A", "to": "E", "points": 8}}]
+    # The scenario, read back by compare, is the board with A–E at 8 points:
+    # at 8 cars the whole line scores 8 for its routes and every ticket.
+    variant = json.loads(json.dumps(LINE))
+    variant["tickets"][3]["points"] = 8
+    rows = ttr_opt.compare(scenario, board=LINE)["rows"]
+    assert [r["variant"] for r in rows] == [r["score"] for r in ttr_opt.sweep(1, 8, board=variant)]
+    assert rows[-1]["variant"] == 8 + 4 + 4 + 4 + 8
+    # With at most 2 points a ticket, no revision helps.
+    narrow = ttr_opt.tune(board=LINE, targets={**targets, "max_step": 2}, cars=8)
+    assert narrow["revisions"] == [] and narrow["scenarios"] == []
+
+
+def test_tune_bad_targets_raise_value_error_naming_the_field():
+    with pytest.raises(ValueError, match="rate_band"):
+        ttr_opt.tune(board=LINE, targets={"rate_band": -1})
+    with pytest.raises(ValueError, match="colour"):
+        ttr_opt.tune(board=LINE, targets={"colour": "red"})

@@ -36,6 +36,7 @@ __all__ = [
     "review",
     "deals",
     "possible_additional_cards",
+    "tune",
 ]
 
 
@@ -240,3 +241,32 @@ def possible_additional_cards(hand, initial, drawn):
     [{'green': 2}, {'green': 1, 'locomotive': 1}, {'locomotive': 2}]
     """
     return _native.possible_additional_cards(hand, initial, drawn)
+
+
+def tune(board=None, targets=None, cars=None, budget_changes=4, keep=3, threads=2, time_limit=None):
+    """Revisions of a board's ticket points towards the balance report's
+    targets, as ``ttr-opt tune`` finds them (docs/designers.md, "Tune"): each
+    proven by exact solves on the revised board. ``targets`` is ``None``
+    (the defaults: no dead ticket, no generous one, points per car within
+    5 % of the median, the deal's spread no wider), a path to a targets
+    file, or a dict of its fields. Returns ``tune.json``'s schema (``base``,
+    ``revisions`` best first, ``references``, ``trade_offs``, ``search``)
+    and ``scenarios``: each revision as a scenario dict, which ``compare``
+    takes. On a USA board the 1910 reprint's revision is measured beside."""
+    if targets is None:
+        source = {}
+    elif isinstance(targets, dict):
+        source = {"targets_json": json.dumps(targets)}
+    else:
+        source = {"targets_path": os.fspath(targets)}
+    return _answer(
+        _native.tune(
+            cars=cars,
+            budget_changes=budget_changes,
+            keep=keep,
+            threads=threads,
+            time_limit=time_limit,
+            **source,
+            **_board(board),
+        )
+    )

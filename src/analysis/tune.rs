@@ -190,6 +190,51 @@ pub struct Tuning {
     pub search: SearchStats,
 }
 
+/// The 1910 reprint's four lowered tickets, the reference on the USA board.
+pub const USA_1910: &str = include_str!("../../data/scenarios/usa-1910-revisions.json");
+/// Where that reference is in the repository, for messages.
+pub const USA_1910_FILE: &str = "data/scenarios/usa-1910-revisions.json";
+
+/// The revisions a board's tuning is measured beside: the 1910 reprint's
+/// on a board named USA whose tickets it names. On a USA board of one's
+/// own without those tickets, none, with the reason.
+pub fn default_references(board: &Board, board_json: &str) -> (Vec<Scenario>, Option<String>) {
+    if board.name != "USA" {
+        return (Vec::new(), None);
+    }
+    let reprint = match Scenario::from_json(USA_1910, USA_1910_FILE) {
+        Ok(r) => r,
+        Err(e) => return (Vec::new(), Some(e.to_string())),
+    };
+    match reprint.apply(board_json, USA_1910_FILE) {
+        Ok(_) => (vec![reprint], None),
+        Err(e) => (
+            Vec::new(),
+            Some(format!("the 1910 reprint's changes do not apply: {e}")),
+        ),
+    }
+}
+
+impl TuneOptions {
+    /// The defaults of `ttr-opt tune` on `board`: its own cars, the
+    /// default targets, 4 changes at most, 3 revisions kept, 8
+    /// combinations, 2 threads, and [`default_references`] (with the
+    /// reason when the 1910 reprint does not apply).
+    pub fn for_board(board: &Board, board_json: &str) -> (TuneOptions, Option<String>) {
+        let (references, warning) = default_references(board, board_json);
+        let options = TuneOptions {
+            cars: board.cars,
+            targets: Targets::default(),
+            budget_changes: 4,
+            keep: 3,
+            max_combinations: 8,
+            threads: 2,
+            references,
+        };
+        (options, warning)
+    }
+}
+
 /// Why tuning failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TuneError {

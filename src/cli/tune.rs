@@ -7,14 +7,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{list, load_board_with_text, write_json, write_text};
-use crate::analysis::scenario::Scenario;
 use crate::analysis::tune::{tune, Targets, TuneOptions};
 use crate::solve::limits::Limits;
-
-/// The 1910 reprint's four lowered tickets, the reference on the USA board.
-const USA_1910: &str = include_str!("../../data/scenarios/usa-1910-revisions.json");
-/// Where that reference is in the repository, for messages.
-const USA_1910_FILE: &str = "data/scenarios/usa-1910-revisions.json";
 
 #[derive(clap::Args)]
 pub(super) struct TuneArgs {
@@ -61,23 +55,17 @@ pub(super) fn run_tune(args: &TuneArgs, limits: &Limits) -> Result<ExitCode> {
         }
         None => Targets::default(),
     };
-    let mut references = Vec::new();
-    if board.name == "USA" {
-        let reprint = Scenario::from_json(USA_1910, USA_1910_FILE)?;
-        // On a USA board of one's own without those tickets, no reference.
-        match reprint.apply(&text, USA_1910_FILE) {
-            Ok(_) => references.push(reprint),
-            Err(e) => eprintln!("warning: the 1910 reprint's changes do not apply: {e}"),
-        }
+    let (defaults, warning) = TuneOptions::for_board(&board, &text);
+    if let Some(w) = warning {
+        eprintln!("warning: {w}");
     }
     let options = TuneOptions {
         cars: args.cars.unwrap_or(board.cars),
         targets,
         budget_changes: args.budget_changes as usize,
         keep: args.keep as usize,
-        max_combinations: 8,
         threads: args.threads,
-        references,
+        ..defaults
     };
     let out = args
         .out
