@@ -121,6 +121,43 @@ fn a_styles_move_does_not_change_with_the_hidden_information() {
     assert!(compared > 500, "{compared} moves compared");
 }
 
+/// The other strategies of `STRATEGIES` that keep no hidden state of
+/// their own: random, greedy and the planner (each asked afresh, so that
+/// the planner's move comes from a plan made from this view alone). The
+/// search player (`tests/search_bot.rs`) and mcts (`tests/mcts.rs`) are
+/// checked with their memory.
+#[test]
+fn random_greedy_and_planner_moves_do_not_change_with_the_hidden_information() {
+    let mut compared = 0;
+    for (file, seed) in [("usa.json", 61u64), ("europe.json", 62)] {
+        let board = common::shipped(file);
+        let names = ["planner", "random", "greedy"];
+        walk(&board, &names, seed, |game, moves| {
+            if moves % 3 != 0 {
+                return;
+            }
+            let me = game.current();
+            let decide = |g: &ttr_opt::game::rules::Game| {
+                by_name(names[me])
+                    .unwrap()
+                    .decide(g, me, &mut ChaCha8Rng::seed_from_u64(1))
+            };
+            let seen = decide(game);
+            for deal in 0..2u64 {
+                let other = game.determinized(me, &mut ChaCha8Rng::seed_from_u64(deal));
+                assert_eq!(
+                    seen,
+                    decide(&other),
+                    "{file}, {}, move {moves}, deal {deal}",
+                    names[me]
+                );
+                compared += 1;
+            }
+        });
+    }
+    assert!(compared > 100, "{compared} moves compared");
+}
+
 /// `games` 2-player games of `style` against greedy on `board`, seats
 /// alternating.
 fn against_greedy(board: &Board, style: &str, games: u64) -> Vec<Played> {
