@@ -355,3 +355,94 @@ fn bad_requests_get_a_4xx_with_a_message() {
     assert_eq!(base["board"]["name"], "tiny");
     assert_eq!(scores(&base), [0, 2, 4, 4, 15]);
 }
+
+/// A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D
+/// and C–E worth 4 and A–E worth 11 for its 8 cars (`tests/tune.rs`).
+const LINE: &str = r#"{ "name": "line", "cars": 8,
+  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 },
+              { "name": "E", "x": 4, "y": 0 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 2, "tracks": ["gray"] },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
+              { "from": "C", "to": "D", "length": 2, "tracks": ["gray"] },
+              { "from": "D", "to": "E", "length": 2, "tracks": ["gray"] } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "B", "to": "D", "points": 4 },
+               { "from": "C", "to": "E", "points": 4 }, { "from": "A", "to": "E", "points": 11 } ] }"#;
+
+/// The Suggest button's tuning is the library's (`analysis::tune` with
+/// the default targets on one thread), and each revision it lists is an
+/// edit the variant run answers; bad lengths of search are refused.
+#[test]
+fn a_suggestion_is_the_librarys_tuning_and_its_edits_apply() {
+    use ttr_opt::analysis::tune::{tune, TuneOptions};
+    use ttr_opt::solve::limits::Limits;
+    let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    let server = Server::new(LINE);
+    assert_eq!(
+        server.call("GET", "/api/suggest", Body::empty()).1,
+        Value::Null
+    );
+    for bad in ["0", "100000", "NaN", "soon"] {
+        let (code, _) = server.call("POST", &format!("/api/suggest?seconds={bad}"), "");
+        assert_eq!(code, StatusCode::BAD_REQUEST, "seconds={bad}");
+    }
+    let (code, started) = server.call("POST", "/api/suggest?seconds=300", "");
+    assert_eq!(code, StatusCode::ACCEPTED, "{started}");
+    let start = Instant::now();
+    let suggestion = loop {
+        let (_, s) = server.call("GET", "/api/suggest", Body::empty());
+        assert_eq!(s["id"], started["id"]);
+        if s["state"] != "running" {
+            break s;
+        }
+        assert!(start.elapsed() < Duration::from_secs(300), "{s}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(suggestion["state"], "done", "{suggestion}");
+
+    let board = Board::from_json(LINE, "line.json").unwrap();
+    let (defaults, _) = TuneOptions::for_board(&board, LINE);
+    let options = TuneOptions {
+        threads: 1,
+        references: Vec::new(),
+        ..defaults
+    };
+    let t = tune(&board, LINE, &options, &Limits::none(), &|_| {}).unwrap();
+    assert_eq!(suggestion["base_misses"], t.base.misses);
+    let listed = suggestion["revisions"].as_array().unwrap();
+    assert_eq!(listed.len(), t.revisions.len());
+    assert!(
+        !listed.is_empty(),
+        "the line's A–E is off the band: {suggestion}"
+    );
+    for (shown, r) in listed.iter().zip(&t.revisions) {
+        assert_eq!(shown["misses"], r.misses);
+        assert_eq!(shown["optimum"], r.measure.optimum);
+        assert_eq!(shown["changes"], serde_json::to_value(&r.changes).unwrap());
+    }
+    // The first revision's changes, as the page sends its edits.
+    let changes: Vec<Value> = listed[0]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| serde_json::json!({ "set_ticket": { "from": c["from"], "to": c["to"], "points": c["after"] } }))
+        .collect();
+    let scenario = serde_json::json!({ "name": "web edits", "changes": changes }).to_string();
+    let (code, _) = server.call("POST", "/api/variant?cars=8", scenario);
+    assert_eq!(code, StatusCode::ACCEPTED);
+    let variant = server.finished("variant");
+    assert_eq!(variant["state"], "done", "{variant}");
+    assert_eq!(
+        scores(&variant).last().copied(),
+        Some(t.revisions[0].measure.optimum as u64)
+    );
+
+    // A new board drops the suggestion.
+    let (code, _) = server.call("POST", "/api/board?name=tiny.json", TINY);
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(
+        server.call("GET", "/api/suggest", Body::empty()).1,
+        Value::Null
+    );
+}

@@ -7,13 +7,15 @@
 //! | `POST /api/board?name=FILE` | a board file's text: validated, then computed (400 naming every problem) |
 //! | `POST /api/variant?cars=N` | a scenario file's text: applied to the base board, then `N` cars first and every budget (400 naming the changes that fail) |
 //! | `DELETE /api/variant` | drops the variant |
+//! | `POST /api/suggest?seconds=S` | tunes the base board ([`super::suggest`]) for at most `S` seconds (120 by default), replacing the suggestion running |
+//! | `GET /api/suggest` | the suggestion ([`super::suggest::Suggestion`]), or `null` |
 //!
 //! Errors are JSON `{"error": "..."}` with a 4xx status; bodies above
 //! [`MAX_BODY`] bytes get 413.
 
 use std::sync::Arc;
 
-use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRef, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -21,6 +23,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 
 use super::jobs::Jobs;
+use super::suggest::{Suggester, MAX_SECONDS};
 use crate::board::Board;
 
 /// The largest request body accepted: far above any real board file.
@@ -32,8 +35,31 @@ const STYLE: &str = include_str!("assets/style.css");
 /// The map drawing, shared with the online game's page.
 const MAP: &str = crate::output::board_view::MAP_JS;
 
+/// What the handlers share: the worker and the suggestion.
+#[derive(Clone)]
+struct App {
+    jobs: Arc<Jobs>,
+    suggest: Arc<Suggester>,
+}
+
+impl FromRef<App> for Arc<Jobs> {
+    fn from_ref(app: &App) -> Arc<Jobs> {
+        Arc::clone(&app.jobs)
+    }
+}
+
+impl FromRef<App> for Arc<Suggester> {
+    fn from_ref(app: &App) -> Arc<Suggester> {
+        Arc::clone(&app.suggest)
+    }
+}
+
 /// The server's routes over `jobs`.
 pub fn router(jobs: Arc<Jobs>) -> Router {
+    let app = App {
+        jobs,
+        suggest: Arc::new(Suggester::default()),
+    };
     Router::new()
         .route(
             "/",
@@ -54,9 +80,10 @@ pub fn router(jobs: Arc<Jobs>) -> Router {
         .route("/api/status", get(status))
         .route("/api/board", post(set_board))
         .route("/api/variant", post(set_variant).delete(clear_variant))
+        .route("/api/suggest", post(start_suggest).get(suggestion))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such page or API route") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(jobs)
+        .with_state(app)
 }
 
 fn page(kind: &'static str, text: &'static str) -> Response {
@@ -80,6 +107,7 @@ struct BoardQuery {
 
 async fn set_board(
     State(jobs): State<Arc<Jobs>>,
+    State(suggest): State<Arc<Suggester>>,
     Query(query): Query<BoardQuery>,
     body: String,
 ) -> Response {
@@ -94,6 +122,7 @@ async fn set_board(
     .await;
     match parsed {
         Ok(Ok((board, text))) => {
+            suggest.clear();
             let id = jobs.set_board(board, text);
             Json(serde_json::json!({ "id": id })).into_response()
         }
@@ -135,4 +164,40 @@ async fn set_variant(
 async fn clear_variant(State(jobs): State<Arc<Jobs>>) -> Response {
     jobs.clear_variant();
     StatusCode::NO_CONTENT.into_response()
+}
+
+#[derive(Deserialize)]
+struct SuggestQuery {
+    /// The longest the search may take, in seconds.
+    seconds: Option<f64>,
+}
+
+async fn start_suggest(
+    State(jobs): State<Arc<Jobs>>,
+    State(suggest): State<Arc<Suggester>>,
+    Query(query): Query<SuggestQuery>,
+) -> Response {
+    let seconds = query.seconds.unwrap_or(120.0);
+    if !(seconds.is_finite() && (1.0..=MAX_SECONDS).contains(&seconds)) {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!("seconds must be from 1 to {MAX_SECONDS}, got {seconds}"),
+        );
+    }
+    let text = jobs.base_text();
+    let run = jobs.status().base.id;
+    // The base text was validated when it was loaded.
+    let answer = tokio::task::spawn_blocking(move || {
+        Board::from_json(&text, "the board").map(|board| suggest.start(board, text, run, seconds))
+    })
+    .await;
+    match answer {
+        Ok(Ok(id)) => (StatusCode::ACCEPTED, Json(serde_json::json!({ "id": id }))).into_response(),
+        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e.to_string()),
+        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the suggestion stopped"),
+    }
+}
+
+async fn suggestion(State(suggest): State<Arc<Suggester>>) -> Response {
+    Json(suggest.status()).into_response()
 }

@@ -4,6 +4,8 @@
 //! - [`jobs`]: the one worker that runs the heavy computations (the base
 //!   board's balance analyses, a what-if variant's optima), one at a time,
 //!   a superseded one cancelled;
+//! - [`suggest`]: the *Suggest* button's tuning of the board, on a thread
+//!   of its own;
 //! - [`api`]: the HTTP routes (the JSON API documented in docs/designers.md) and
 //!   the page itself, served from the binary (`assets/`), with the board
 //!   drawn as [`crate::output::board_view`] says (shared with the online
@@ -14,6 +16,7 @@
 
 pub mod api;
 pub mod jobs;
+pub mod suggest;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -170,3 +170,40 @@ def test_the_designers_flow(server, browser, board, downloads):
     # ... and the page still shows the board it had.
     assert browser.find_element(By.ID, "base-score").text == str(sweep[6])
     time.sleep(0.1)
+
+
+def test_suggest_lists_the_tuning_and_applies_its_changes_as_edits(server, browser, board):
+    """The Suggest button: the revisions `ttr_opt.tune` finds on the same
+    board, each change an Apply button that makes it an edit, answered as
+    edits are (the variant's optimum at the page's 10 cars)."""
+    path, value = board
+    expected = ttr_opt.tune(board=value)
+    assert expected["revisions"], "the USA board at 10 cars has revisions to suggest"
+    browser.get(server)
+    wait(browser, lambda d: "base: done" in text(d, "progress"), "the base run ends")
+    browser.find_element(By.ID, "suggest").click()
+    wait(
+        browser,
+        lambda d: "miss fewer" in text(d, "suggest-status"),
+        "the suggestion ends with revisions",
+    )
+    assert f"misses {expected['base']['misses']} target" in text(browser, "suggest-status")
+    shown = browser.find_elements(By.CSS_SELECTOR, "#suggestions > li.revision")
+    assert len(shown) == len(expected["revisions"])
+    for li, r in zip(shown, expected["revisions"]):
+        assert f"{r['misses']} target(s) missed" in li.text
+        for c in r["changes"]:
+            assert f"{c['ticket']}: {c['before']} → {c['after']} points" in li.text
+    first = expected["revisions"][0]["changes"][0]
+    shown[0].find_element(By.CSS_SELECTOR, "button.apply").click()
+    wait(
+        browser,
+        lambda d: f"{first['after']} points" in text(d, "changes"),
+        "the change is an edit",
+    )
+    variant = json.loads(json.dumps(value))
+    for t in variant["tickets"]:
+        if {t["from"], t["to"]} == {first["from"], first["to"]}:
+            t["points"] = first["after"]
+    score = ttr_opt.solve(cars=10, board=variant)["score"]
+    wait(browser, lambda d: text(d, "variant-score") == str(score), "the variant's optimum")

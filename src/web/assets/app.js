@@ -67,6 +67,7 @@ function soFarOf(run, cars) {
 
 async function poll() {
   try {
+    if (page.suggesting) drawSuggestion(await api("GET", "/api/suggest"));
     const status = await api("GET", "/api/status");
     const text = JSON.stringify(status);
     if (text !== page.statusText) {
@@ -106,6 +107,11 @@ function render() {
     page.boardId = b.id;
     page.cars = b.board.cars;
     fillCitySelects(b.board);
+    // A suggestion tunes one board: the server drops it with the board.
+    page.suggesting = false;
+    $("suggest").disabled = false;
+    $("suggest-status").textContent = "";
+    $("suggestions").replaceChildren();
   }
   page.cars = Math.min(page.cars || top, top);
   slider.value = page.cars;
@@ -384,6 +390,67 @@ function drawChanges() {
   });
   if (!page.scenario.changes.length) list.append(el("li", { class: "hint" }, "none yet"));
 }
+
+// ---- Suggestions (ttr-opt tune) --------------------------------------------
+
+/// The suggestion's revisions, each change an edit to apply (answered as
+/// any edit is), or where the search is.
+function drawSuggestion(s) {
+  const status = $("suggest-status");
+  const list = $("suggestions");
+  if (!s || s.board_run !== page.boardId) {
+    status.textContent = "";
+    list.replaceChildren();
+    page.suggesting = Boolean(s && s.state === "running");
+    return;
+  }
+  page.suggesting = s.state === "running";
+  $("suggest").disabled = page.suggesting;
+  if (s.state === "running") {
+    status.textContent = `searching, ${s.seconds.toFixed(0)} s: ${s.message}`;
+    return;
+  }
+  if (s.state !== "done") {
+    status.textContent = `the search ${s.state}: ${s.message}`;
+    return;
+  }
+  const found = s.revisions.length;
+  status.textContent = found
+    ? `the board misses ${s.base_misses} target(s); ${found} revision(s) miss fewer (${s.message})`
+    : `no revision misses fewer than the board's ${s.base_misses} target(s) (${s.message})`;
+  list.replaceChildren();
+  s.revisions.forEach((r, i) => {
+    const li = el("li", { class: "revision" }, `revision ${i + 1}: ${r.misses} target(s) missed, optimum ${r.optimum}`);
+    const edits = el("ul");
+    for (const c of r.changes) {
+      const item = el("li", {}, `${c.ticket}: ${c.before} → ${c.after} points `);
+      const apply = el("button", { type: "button", class: "apply", title: "add this change to the edits" }, "Apply");
+      apply.addEventListener("click", () => applySuggested(c));
+      item.append(apply);
+      edits.append(item);
+    }
+    li.append(edits);
+    list.append(li);
+  });
+}
+
+/// A suggested change becomes an edit of the ticket's points.
+function applySuggested(c) {
+  dropChange("set_ticket", c.from, c.to);
+  addChange({ set_ticket: { from: c.from, to: c.to, points: c.after } });
+  edited_();
+}
+
+$("suggest").addEventListener("click", async () => {
+  try {
+    await api("POST", "/api/suggest?seconds=120");
+    page.suggesting = true;
+    $("suggest-status").textContent = "searching…";
+    showError("");
+  } catch (e) {
+    showError(e.message);
+  }
+});
 
 let pending = null;
 /// The edits changed: send the scenario (after a pause, so that typing
