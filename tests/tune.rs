@@ -15,21 +15,6 @@ use ttr_opt::board::Board;
 use ttr_opt::game::deals::deals_within;
 use ttr_opt::solve::limits::Limits;
 
-/// A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D
-/// and C–E worth 4 (one point per car of their 4-car connections) and
-/// A–E worth 11 for its 8 cars.
-const LINE: &str = r#"{ "name": "line", "cars": 8,
-  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
-  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
-              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 },
-              { "name": "E", "x": 4, "y": 0 } ],
-  "routes": [ { "from": "A", "to": "B", "length": 2, "tracks": ["gray"] },
-              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
-              { "from": "C", "to": "D", "length": 2, "tracks": ["gray"] },
-              { "from": "D", "to": "E", "length": 2, "tracks": ["gray"] } ],
-  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "B", "to": "D", "points": 4 },
-               { "from": "C", "to": "E", "points": 4 }, { "from": "A", "to": "E", "points": 11 } ] }"#;
-
 fn options(cars: u32, targets: Targets, budget: usize, keep: usize) -> TuneOptions {
     TuneOptions {
         cars,
@@ -59,14 +44,14 @@ fn scratch(name: &str) -> PathBuf {
 /// points a ticket, no revision helps.
 #[test]
 fn the_rate_band_is_met_by_the_smallest_change() {
-    let board = Board::from_json(LINE, "line.json").unwrap();
+    let board = Board::from_json(common::LINE, "line.json").unwrap();
     let targets = Targets {
         dead: false,
         generous: false,
         max_spread: Some(1000.0),
         ..Targets::default()
     };
-    let t = run(&board, LINE, &options(8, targets.clone(), 4, 3));
+    let t = run(&board, common::LINE, &options(8, targets.clone(), 4, 3));
     assert_eq!(t.base.measure.off_band, vec!["A – E".to_string()]);
     assert_eq!(t.base.misses, 1);
     let best = &t.revisions[0];
@@ -82,7 +67,7 @@ fn the_rate_band_is_met_by_the_smallest_change() {
         max_step: 2,
         ..targets
     };
-    let t = run(&board, LINE, &options(8, narrow, 4, 3));
+    let t = run(&board, common::LINE, &options(8, narrow, 4, 3));
     assert!(t.revisions.is_empty(), "3 points are needed, 2 allowed");
     assert!(t.search.out_of_bounds >= 1);
 }
@@ -185,7 +170,7 @@ fn every_claim_is_rederived_by_balance_and_deals() {
 fn the_command_writes_scenarios_compare_reads() {
     let dir = scratch("cli");
     let board = dir.join("line.json");
-    std::fs::write(&board, LINE).unwrap();
+    std::fs::write(&board, common::LINE).unwrap();
     let targets = dir.join("targets.json");
     std::fs::write(
         &targets,
@@ -208,7 +193,7 @@ fn the_command_writes_scenarios_compare_reads() {
     assert!(report.contains("A – E 11→8"), "{report}");
     assert!(report.contains("## Before and after"));
     let scenario = Scenario::load(&out.join("tune-1.json")).unwrap();
-    let variant = scenario.apply(LINE, "tune-1.json").unwrap();
+    let variant = scenario.apply(common::LINE, "tune-1.json").unwrap();
     let ae = variant.tickets.iter().find(|t| t.points == 8).unwrap();
     assert_eq!(variant.city(ae.a).name, "A");
     let json: serde_json::Value =

@@ -17,6 +17,8 @@ use tower::ServiceExt;
 use ttr_opt::board::Board;
 use ttr_opt::web::{api, jobs::Jobs};
 
+mod common;
+
 static TURN: Mutex<()> = Mutex::new(());
 
 /// Albany – Hartford (3 cars, 4 points), Hartford – Boston (2 cars, 2
@@ -356,20 +358,6 @@ fn bad_requests_get_a_4xx_with_a_message() {
     assert_eq!(scores(&base), [0, 2, 4, 4, 15]);
 }
 
-/// A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D
-/// and C–E worth 4 and A–E worth 11 for its 8 cars (`tests/tune.rs`).
-const LINE: &str = r#"{ "name": "line", "cars": 8,
-  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
-  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
-              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 },
-              { "name": "E", "x": 4, "y": 0 } ],
-  "routes": [ { "from": "A", "to": "B", "length": 2, "tracks": ["gray"] },
-              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
-              { "from": "C", "to": "D", "length": 2, "tracks": ["gray"] },
-              { "from": "D", "to": "E", "length": 2, "tracks": ["gray"] } ],
-  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "B", "to": "D", "points": 4 },
-               { "from": "C", "to": "E", "points": 4 }, { "from": "A", "to": "E", "points": 11 } ] }"#;
-
 /// The Suggest button's tuning is the library's (`analysis::tune` with
 /// the default targets on one thread), and each revision it lists is an
 /// edit the variant run answers; bad lengths of search are refused.
@@ -378,7 +366,7 @@ fn a_suggestion_is_the_librarys_tuning_and_its_edits_apply() {
     use ttr_opt::analysis::tune::{tune, TuneOptions};
     use ttr_opt::solve::limits::Limits;
     let _turn = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    let server = Server::new(LINE);
+    let server = Server::new(common::LINE);
     assert_eq!(
         server.call("GET", "/api/suggest", Body::empty()).1,
         Value::Null
@@ -401,14 +389,14 @@ fn a_suggestion_is_the_librarys_tuning_and_its_edits_apply() {
     };
     assert_eq!(suggestion["state"], "done", "{suggestion}");
 
-    let board = Board::from_json(LINE, "line.json").unwrap();
-    let (defaults, _) = TuneOptions::for_board(&board, LINE);
+    let board = Board::from_json(common::LINE, "line.json").unwrap();
+    let (defaults, _) = TuneOptions::for_board(&board, common::LINE);
     let options = TuneOptions {
         threads: 1,
         references: Vec::new(),
         ..defaults
     };
-    let t = tune(&board, LINE, &options, &Limits::none(), &|_| {}).unwrap();
+    let t = tune(&board, common::LINE, &options, &Limits::none(), &|_| {}).unwrap();
     assert_eq!(suggestion["base_misses"], t.base.misses);
     let listed = suggestion["revisions"].as_array().unwrap();
     assert_eq!(listed.len(), t.revisions.len());

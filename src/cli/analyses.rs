@@ -59,12 +59,7 @@ pub(super) fn run_sensitivity(args: &BudgetArgs, limits: &Limits) -> Result<Exit
             &out.join(format!("map-{cars}")),
         )?);
     }
-    if args.files.json {
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        out!("{}", report.table());
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.files.json, &report, || report.table(), &written)?;
     Ok(finished_or_cut_short(&result.unfinished))
 }
 

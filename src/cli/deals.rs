@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{budget, list, load_board, proven_status, write_csv, write_json, FilesArgs};
+use super::{budget, load_board, proven_status, write_csv, write_json, FilesArgs};
 use crate::game::deals::{deals_within, DealOptions, DealReport};
 
 #[derive(clap::Args)]
@@ -91,12 +91,7 @@ pub(super) fn run_deals(args: &DealsArgs, limits: &Limits) -> Result<ExitCode> {
     if args.files.plot {
         written.extend(crate::output::plot::deals(&report, &out.join(&stem))?);
     }
-    if args.files.json {
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        out!("{}", table(&report));
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.files.json, &report, || table(&report), &written)?;
     Ok(proven_status(report.all_proven))
 }
 

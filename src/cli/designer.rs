@@ -163,11 +163,6 @@ pub(super) fn run_balance(args: &BalanceArgs, limits: &Limits) -> Result<ExitCod
     let json_path = out.join("balance.json");
     write_json(&json_path, &report)?;
     written.splice(0..0, [md_path, json_path]);
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        out!("{md}");
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.json, &report, || md, &written)?;
     Ok(super::finished_or_cut_short(&report.unfinished))
 }

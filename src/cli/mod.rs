@@ -355,6 +355,23 @@ fn list(paths: &[PathBuf]) -> String {
     }
 }
 
+/// A command's answer on stdout: its JSON with `--json` (as written to its
+/// file), else the terminal's `table` and the files `written`.
+fn answer(
+    json: bool,
+    value: &impl serde::Serialize,
+    table: impl FnOnce() -> String,
+    written: &[PathBuf],
+) -> Result<()> {
+    if json {
+        outln!("{}", serde_json::to_string_pretty(value)?);
+    } else {
+        out!("{}", table());
+        outln!("\nwrote {}", list(written));
+    }
+    Ok(())
+}
+
 /// Writes pretty JSON with a final newline, atomically.
 fn write_json(path: &Path, value: &impl serde::Serialize) -> Result<()> {
     write_text(path, &(serde_json::to_string_pretty(value)? + "\n"))

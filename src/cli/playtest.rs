@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::tournament::board_of;
-use super::{list, usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
+use super::{usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
 use crate::game::players::check_players;
 use crate::game::playtest::{replay, run, PlaytestError, Setup};
 use crate::game::tournament::MAX_GAMES;
@@ -175,12 +175,7 @@ pub(super) fn run_playtest(args: &PlaytestArgs, limits: &Limits) -> Result<ExitC
     )?;
     written.push(md);
 
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&p)?);
-    } else {
-        out!("{}", text::table(&p, &board_arg));
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.json, &p, || text::table(&p, &board_arg), &written)?;
     if p.played < p.scheduled {
         eprintln!(
             "time limit: {} of {} games played; the results are over those",

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{list, usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
+use super::{usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
 use crate::board::{Board, SHIPPED};
 use crate::game::tournament::{run, size, Setup, TournamentError, MAX_GAMES};
 use crate::output::{plot, tournament as text};
@@ -157,12 +157,7 @@ pub(super) fn run_tournament(args: &TournamentArgs, limits: &Limits) -> Result<E
     )?;
     written.push(md);
 
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&t)?);
-    } else {
-        out!("{}", text::table(&t));
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.json, &t, || text::table(&t), &written)?;
     if t.played < t.scheduled {
         eprintln!(
             "time limit: {} of {} games played; the results are over those",

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use super::{list, load_board_with_text, write_json, write_text};
+use super::{load_board_with_text, write_json, write_text};
 use crate::analysis::tune::{tune, Targets, TuneOptions};
 use crate::solve::limits::Limits;
 
@@ -118,11 +118,6 @@ pub(super) fn run_tune(args: &TuneArgs, limits: &Limits) -> Result<ExitCode> {
     let json_path = out.join("tune.json");
     write_json(&json_path, &tuning)?;
     written.splice(0..0, [md_path, json_path]);
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&tuning)?);
-    } else {
-        out!("{md}");
-        outln!("\nwrote {}", list(&written));
-    }
+    super::answer(args.json, &tuning, || md, &written)?;
     Ok(super::proven_status(tuning.search.stopped.is_none()))
 }

@@ -390,3 +390,18 @@ pub fn brute_best(board: &Board, state: &GameState) -> i64 {
     }
     best
 }
+
+/// A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D
+/// and C–E worth 4 (one point per car of their 4-car connections) and
+/// A–E worth 11 for its 8 cars.
+pub const LINE: &str = r#"{ "name": "line", "cars": 8,
+  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 },
+              { "name": "E", "x": 4, "y": 0 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 2, "tracks": ["gray"] },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
+              { "from": "C", "to": "D", "length": 2, "tracks": ["gray"] },
+              { "from": "D", "to": "E", "length": 2, "tracks": ["gray"] } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "B", "to": "D", "points": 4 },
+               { "from": "C", "to": "E", "points": 4 }, { "from": "A", "to": "E", "points": 11 } ] }"#;
