@@ -202,12 +202,7 @@ impl Strategy for Planner {
 /// for one, then the plan's other routes, bought for their points. The
 /// planner counts its own cars, the search player its clock's budget.
 pub(crate) fn play_plan(game: &Game, me: usize, plan: &[(RouteId, bool)], cars: u32) -> Action {
-    let open = |needed: bool| -> Vec<RouteId> {
-        plan.iter()
-            .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
-            .map(|&(r, _)| r)
-            .collect()
-    };
+    let open = |needed: bool| open_routes(game, me, plan, needed);
     let needed = open(true);
     if !needed.is_empty() {
         return play_towards(game, me, &needed, false);
@@ -221,6 +216,20 @@ pub(crate) fn play_plan(game: &Game, me: usize, plan: &[(RouteId, bool)], cars: 
         return Action::DrawTickets;
     }
     play_towards(game, me, &open(false), false)
+}
+
+/// The routes of `plan` that `me` may still claim: those a ticket needs
+/// (`needed`), or the others.
+pub(crate) fn open_routes(
+    game: &Game,
+    me: usize,
+    plan: &[(RouteId, bool)],
+    needed: bool,
+) -> Vec<RouteId> {
+    plan.iter()
+        .filter(|&&(r, n)| n == needed && claimable_track(game, me, r).is_some())
+        .map(|&(r, _)| r)
+        .collect()
 }
 
 /// The first track of `route` that `me` may claim now (cards aside).

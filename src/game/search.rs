@@ -85,8 +85,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Colour, RouteId, TicketId};
 use crate::game::players::{
-    claimable_track, keep_best_planned, longest_affordable, payment, plan_for, play_plan, Plan,
-    PlanCache, Strategy,
+    claimable_track, keep_best_planned, longest_affordable, open_routes, payment, plan_for,
+    play_plan, Plan, PlanCache, Strategy,
 };
 use crate::game::rules::{Action, Card, Expect, Game, COLOURS};
 
@@ -175,7 +175,7 @@ impl Strategy for Search {
         self.replan_if_stale(game, me, budget);
         // 3. A turn's own choices: spare cards, or the rush to the end.
         if matches!(game.expect(), Expect::Turn) {
-            let needed = open_needed(game, me, &self.plan);
+            let needed = open_routes(game, me, &self.plan, true);
             if let Some(a) = spare_claim(game, me, &needed) {
                 return a;
             }
@@ -218,15 +218,6 @@ impl Search {
             self.made_for = Some((player.tickets.clone(), budget));
         }
     }
-}
-
-/// The plan's ticket routes still to claim.
-fn open_needed(game: &Game, me: usize, plan: &Plan) -> Vec<RouteId> {
-    let mine = game.players[me].routes();
-    plan.iter()
-        .filter(|&&(r, n)| n && !mine.contains(&r) && claimable_track(game, me, r).is_some())
-        .map(|&(r, _)| r)
-        .collect()
 }
 
 /// While the ticket routes (`needed`) wait for cards, the longest route
