@@ -390,11 +390,9 @@ fn a_suggestion_is_the_librarys_tuning_and_its_edits_apply() {
     assert_eq!(suggestion["state"], "done", "{suggestion}");
 
     let board = Board::from_json(common::LINE, "line.json").unwrap();
-    let (defaults, _) = TuneOptions::for_board(&board, common::LINE);
     let options = TuneOptions {
         threads: 1,
-        references: Vec::new(),
-        ..defaults
+        ..TuneOptions::defaults(&board)
     };
     let t = tune(&board, common::LINE, &options, &Limits::none(), &|_| {}).unwrap();
     assert_eq!(suggestion["base_misses"], t.base.misses);

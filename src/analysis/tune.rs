@@ -216,20 +216,28 @@ pub fn default_references(board: &Board, board_json: &str) -> (Vec<Scenario>, Op
 }
 
 impl TuneOptions {
-    /// The defaults of `ttr-opt tune` on `board`: its own cars, the
-    /// default targets, 4 changes at most, 3 revisions kept, 8
-    /// combinations, 2 threads, and [`default_references`] (with the
-    /// reason when the 1910 reprint does not apply).
-    pub fn for_board(board: &Board, board_json: &str) -> (TuneOptions, Option<String>) {
-        let (references, warning) = default_references(board, board_json);
-        let options = TuneOptions {
+    /// The defaults of `ttr-opt tune` on `board`, no reference measured
+    /// beside: its own cars, the default targets, 4 changes at most, 3
+    /// revisions kept, 8 combinations, 2 threads.
+    pub fn defaults(board: &Board) -> TuneOptions {
+        TuneOptions {
             cars: board.cars,
             targets: Targets::default(),
             budget_changes: 4,
             keep: 3,
             max_combinations: 8,
             threads: 2,
+            references: Vec::new(),
+        }
+    }
+
+    /// [`TuneOptions::defaults`] with [`default_references`] (and the
+    /// reason when the 1910 reprint does not apply).
+    pub fn for_board(board: &Board, board_json: &str) -> (TuneOptions, Option<String>) {
+        let (references, warning) = default_references(board, board_json);
+        let options = TuneOptions {
             references,
+            ..TuneOptions::defaults(board)
         };
         (options, warning)
     }

@@ -184,18 +184,9 @@ async fn start_suggest(
             format!("seconds must be from 1 to {MAX_SECONDS}, got {seconds}"),
         );
     }
-    let text = jobs.base_text();
-    let run = jobs.status().base.id;
-    // The base text was validated when it was loaded.
-    let answer = tokio::task::spawn_blocking(move || {
-        Board::from_json(&text, "the board").map(|board| suggest.start(board, text, run, seconds))
-    })
-    .await;
-    match answer {
-        Ok(Ok(id)) => (StatusCode::ACCEPTED, Json(serde_json::json!({ "id": id }))).into_response(),
-        Ok(Err(e)) => error(StatusCode::BAD_REQUEST, e.to_string()),
-        Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the suggestion stopped"),
-    }
+    let (board, text, run) = jobs.base();
+    let id = suggest.start(board, text, run, seconds);
+    (StatusCode::ACCEPTED, Json(serde_json::json!({ "id": id }))).into_response()
 }
 
 async fn suggestion(State(suggest): State<Arc<Suggester>>) -> Response {

@@ -299,6 +299,18 @@ impl Jobs {
         self.lock().base_text.clone()
     }
 
+    /// The base board, its file text and its run's id, read at once (an
+    /// upload between two reads would pair one board's text with
+    /// another's run).
+    pub fn base(&self) -> (Arc<Board>, String, u64) {
+        let state = self.lock();
+        (
+            Arc::clone(&state.base_board),
+            state.base_text.clone(),
+            state.status.base.id,
+        )
+    }
+
     /// Replaces the base board (an upload): cancels everything, drops the
     /// variant and computes the new board. Returns the new run's id.
     pub fn set_board(&self, board: Board, text: String) -> u64 {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::jobs::RunState;
 use crate::analysis::tune::{tune, TicketChange, TuneOptions};
 use crate::board::Board;
-use crate::solve::limits::Limits;
+use crate::solve::limits::{Cancel, Limits};
 
 /// The longest a suggestion may search, in seconds: the USA board's
 /// default tuning ran to its end in 359 s on 2 shared cores
@@ -52,7 +52,8 @@ pub struct Suggestion {
 #[derive(Default)]
 struct Current {
     suggestion: Option<Suggestion>,
-    limits: Option<Limits>,
+    /// The running suggestion's token.
+    cancel: Option<Cancel>,
     started: Option<Instant>,
     next_id: u64,
 }
@@ -71,12 +72,12 @@ impl Suggester {
     /// Starts tuning `board` (whose file text is `text`, the base run
     /// `board_run`) with the default targets for at most `seconds`,
     /// cancelling the suggestion running. Returns its id.
-    pub fn start(&self, board: Board, text: String, board_run: u64, seconds: f64) -> u64 {
+    pub fn start(&self, board: Arc<Board>, text: String, board_run: u64, seconds: f64) -> u64 {
         let limits = Limits::none().with_time_limit(Some(seconds.clamp(1.0, MAX_SECONDS)));
         let id = {
             let mut current = self.lock();
-            if let Some(running) = current.limits.take() {
-                running.cancel.cancel();
+            if let Some(running) = current.cancel.take() {
+                running.cancel();
             }
             current.next_id += 1;
             current.suggestion = Some(Suggestion {
@@ -88,7 +89,7 @@ impl Suggester {
                 revisions: Vec::new(),
                 seconds: 0.0,
             });
-            current.limits = Some(limits.clone());
+            current.cancel = Some(limits.cancel.clone());
             current.started = Some(Instant::now());
             current.next_id
         };
@@ -110,8 +111,8 @@ impl Suggester {
     /// Drops the suggestion (a new board), cancelling it if it runs.
     pub fn clear(&self) {
         let mut current = self.lock();
-        if let Some(running) = current.limits.take() {
-            running.cancel.cancel();
+        if let Some(running) = current.cancel.take() {
+            running.cancel();
         }
         current.suggestion = None;
     }
@@ -119,7 +120,7 @@ impl Suggester {
 
 /// The tuning itself, publishing its progress into `shared` while it is
 /// still the current suggestion `id`.
-fn run(shared: Arc<Mutex<Current>>, id: u64, board: Board, text: String, limits: Limits) {
+fn run(shared: Arc<Mutex<Current>>, id: u64, board: Arc<Board>, text: String, limits: Limits) {
     let started = Instant::now();
     let publish = |f: &mut dyn FnMut(&mut Suggestion)| {
         let mut current = shared.lock().unwrap_or_else(|p| p.into_inner());
@@ -127,11 +128,9 @@ fn run(shared: Arc<Mutex<Current>>, id: u64, board: Board, text: String, limits:
             f(s);
         }
     };
-    let (defaults, _) = TuneOptions::for_board(&board, &text);
     let options = TuneOptions {
         threads: 1,
-        references: Vec::new(),
-        ..defaults
+        ..TuneOptions::defaults(&board)
     };
     let answer = tune(&board, &text, &options, &limits, &|p| {
         let line = format!(
