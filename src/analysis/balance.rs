@@ -70,6 +70,19 @@ pub struct TicketValue {
     pub hand_value: Option<f64>,
 }
 
+impl TicketValue {
+    /// Perhaps too generous: in every optimum at the car count and in the
+    /// optima of at least half of the `budgets` swept.
+    pub fn generous(&self, budgets: usize) -> bool {
+        self.membership == Some(Membership::Every) && 2 * self.in_sweep_optima >= budgets
+    }
+
+    /// Dead: in no optimum at the car count and in none of the budgets'.
+    pub fn dead(&self) -> bool {
+        self.membership == Some(Membership::None) && self.in_sweep_optima == 0
+    }
+}
+
 /// Everything in the report, also written as JSON.
 #[derive(Clone, Debug, Serialize)]
 pub struct BalanceReport {
@@ -492,14 +505,14 @@ impl BalanceReport {
             "- In every optimum at {} cars and in the optima of at least half the budgets \
              (perhaps too generous): {}",
             self.cars,
-            names(&|t| t.membership == Some(Membership::Every) && 2 * t.in_sweep_optima >= budgets)
+            names(&|t| t.generous(budgets))
         );
         let _ = writeln!(
             w,
             "- In no optimum at {} cars and in none of the budgets' optima (perhaps too \
              stingy, or too long for the car count): {}",
             self.cars,
-            names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0)
+            names(&|t| t.dead())
         );
     }
 

@@ -16,7 +16,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::balance::{deal_sample, ticket_table, TicketValue};
-use crate::analysis::{break_even_within, Membership};
+use crate::analysis::break_even_within;
 use crate::board::Board;
 use crate::game::deals::{deals_within, DealError};
 use crate::solve::limits::Limits;
@@ -269,10 +269,8 @@ pub fn measure(
         optimum: be.optimum,
         budgets,
         median_rate,
-        dead: names(&|t| t.membership == Some(Membership::None) && t.in_sweep_optima == 0),
-        generous: names(&|t| {
-            t.membership == Some(Membership::Every) && 2 * t.in_sweep_optima >= budgets
-        }),
+        dead: names(&|t| t.dead()),
+        generous: names(&|t| t.generous(budgets)),
         off_band: names(&|t| {
             !t.several_trips && !in_band(t.points, t.cheapest_cars, median_rate, band)
         }),
