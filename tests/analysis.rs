@@ -243,3 +243,48 @@ fn break_even_from_a_sweeps_optimum_agrees_with_solving_it_again() {
         assert_eq!(row.change, alone.plan.score() as i64 - given.optimum as i64);
     }
 }
+
+#[test]
+fn standings_agree_with_the_break_even_within_their_reach() {
+    use ttr_opt::analysis::{break_even_from, standings_within};
+    use ttr_opt::model::Instance;
+    use ttr_opt::solve::limits::Limits;
+    use ttr_opt::solve::{solve_proven, Produced, SolveOptions};
+    // `tune` measures a board by the tickets' standings: the memberships
+    // of the break-even's rows, and its values only within a reach. At 45
+    // cars on the USA board the branch and cut proves the optimum, so one
+    // family search asks every question, and the rows it leaves more than
+    // the reach away are settled by it, not solved.
+    let b = ttr_opt::board::Board::usa();
+    let cars = 45;
+    let base = solve_proven(&Instance::new(&b, cars), &SolveOptions::default(), || {
+        "proven".to_string()
+    })
+    .unwrap();
+    assert_eq!(base.method, Produced::Forest);
+    let rows = break_even_from(&b, cars, 2, Some(base.clone()), &|_| {}).unwrap();
+    let reach = 4;
+    let standings = standings_within(&b, cars, 2, base, reach, &Limits::none()).unwrap();
+    assert_eq!(standings.len(), b.cards.len());
+    let mut beyond = 0;
+    for (row, s) in rows.tickets.iter().zip(&standings) {
+        assert_eq!(row.card, s.card);
+        assert_eq!(row.membership, s.membership, "{}", row.name);
+        for (exact, within, what) in [
+            (row.raise_by, s.raise_by, "raise_by"),
+            (row.lower_by, s.lower_by, "lower_by"),
+        ] {
+            match exact {
+                Some(v) if v <= reach => assert_eq!(within, Some(v), "{} {what}", row.name),
+                _ => {
+                    beyond += usize::from(exact.is_some());
+                    assert_eq!(within, None, "{} {what}", row.name);
+                }
+            }
+        }
+    }
+    assert!(
+        beyond > 0,
+        "no row lies beyond the reach: nothing was settled"
+    );
+}

@@ -9,10 +9,12 @@ use std::path::PathBuf;
 use ttr_opt::analysis::balance::{balance_within, deal_sample};
 use ttr_opt::analysis::scenario::Scenario;
 use ttr_opt::analysis::tune::targets::in_band;
+use ttr_opt::analysis::tune::targets::Styles;
 use ttr_opt::analysis::tune::{tune, Revision, Targets, TuneOptions, Tuning};
 use ttr_opt::analysis::Membership;
 use ttr_opt::board::Board;
 use ttr_opt::game::deals::deals_within;
+use ttr_opt::game::tournament;
 use ttr_opt::solve::limits::Limits;
 
 fn options(cars: u32, targets: Targets, budget: usize, keep: usize) -> TuneOptions {
@@ -116,6 +118,40 @@ fn rederive(usa: &str, r: &Revision, cars: u32) {
     let spread = r.measure.spread.as_ref().expect("the spread is measured");
     assert_eq!(spread.spread, deal.p90 - deal.p10, "{}: spread", r.name);
     assert_eq!(spread.hands, deal.hands_valued);
+    // The styles' win rates: their tournament played on the revised board.
+    let styles = styles();
+    // Seeded by the board's own name: every revision plays the same deals.
+    let setup = styles.setup(&Board::usa().name, &board);
+    let (t, _, _) = tournament::run(&setup, &Limits::none(), &|| {}).unwrap();
+    let measured = r
+        .measure
+        .win_rates
+        .as_ref()
+        .expect("the win rates are measured");
+    assert_eq!(measured.games, t.played);
+    for s in &measured.styles {
+        let row = t
+            .standings
+            .iter()
+            .find(|x| x.strategy == s.strategy)
+            .unwrap();
+        assert_eq!(s.win_rate, row.win_rate, "{}: {}", r.name, s.strategy);
+    }
+    let rates: Vec<f64> = t.standings.iter().map(|x| x.win_rate).collect();
+    let spread = rates.iter().cloned().fold(f64::MIN, f64::max)
+        - rates.iter().cloned().fold(f64::MAX, f64::min);
+    assert_eq!(measured.spread, spread, "{}: win-rate spread", r.name);
+}
+
+/// Two styles, a few games: the win-rate target the claims test asks.
+fn styles() -> Styles {
+    Styles {
+        players: vec!["planner".into(), "long-route".into()],
+        seats: 2,
+        games: 3,
+        seed: 7,
+        band: 0.2,
+    }
 }
 
 /// On the USA board at 12 cars (a small sweep), every claim of the report:
@@ -128,7 +164,11 @@ fn every_claim_is_rederived_by_balance_and_deals() {
     let usa_text = ttr_opt::board::USA_JSON;
     let usa = Board::usa();
     let cars = 12;
-    let t = run(&usa, usa_text, &options(cars, Targets::default(), 2, 2));
+    let targets = Targets {
+        win_rates: Some(styles()),
+        ..Targets::default()
+    };
+    let t = run(&usa, usa_text, &options(cars, targets, 2, 2));
     assert!(t.search.stopped.is_none());
     assert!(
         !t.revisions.is_empty(),
@@ -140,10 +180,12 @@ fn every_claim_is_rederived_by_balance_and_deals() {
         assert!(r.misses < t.base.misses);
         let max = t.max_spread.unwrap();
         let spread_miss = usize::from(r.measure.spread.as_ref().unwrap().spread > max + 1e-9);
+        let win_miss = usize::from(r.measure.win_rates.as_ref().unwrap().spread > 0.2 + 1e-9);
         let counted = r.measure.dead.len()
             + r.measure.generous.len()
             + r.measure.off_band.len()
-            + spread_miss;
+            + spread_miss
+            + win_miss;
         assert_eq!(r.misses, counted, "{}: misses", r.name);
         // A ticket the board had dead that the revision revives is in
         // some optimum of a budget (its row says so).
@@ -224,6 +266,23 @@ fn a_bad_targets_file_names_the_file_and_the_field() {
         (r#"{ "dead": "yes" }"#, "expected a boolean"),
         (r#"{ "tickets": ["Atlantis – Miami"] }"#, "tickets[0]"),
         (r#"{ "dead": true, "#, "line 1"),
+        (
+            r#"{ "win_rates": { "players": ["planner", "nobody"] } }"#,
+            "field `win_rates`: players: unknown strategy \"nobody\"",
+        ),
+        (
+            r#"{ "win_rates": { "band": 1.5 } }"#,
+            "field `win_rates`: band",
+        ),
+        (
+            r#"{ "win_rates": { "seats": 9 } }"#,
+            "field `win_rates`: seats",
+        ),
+        (
+            r#"{ "win_rates": { "games": 100000 } }"#,
+            "400000 games a board; at most 20000",
+        ),
+        (r#"{ "win_rates": { "plyers": [] } }"#, "plyers"),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
         let path = dir.join(format!("targets-{i}.json"));

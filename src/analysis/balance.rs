@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_within, frequency, Balance, BreakEven, Frequency, Membership};
+use crate::analysis::{break_even_within, frequency, Balance, Frequency, Membership, Standing};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
 use crate::game::deals::{deals_within, keepable_per_hand, DealError, DealOptions, DealReport};
@@ -222,7 +222,8 @@ pub fn balance_within(
     };
 
     let curve = curve_of(&entries);
-    let (median_rate, tickets) = ticket_values(board, &entries, &break_even_rows, deal.as_ref());
+    let standings: Vec<Standing> = break_even_rows.iter().map(Standing::from).collect();
+    let (median_rate, tickets) = ticket_values(board, &entries, &standings, deal.as_ref());
     let report = BalanceReport {
         board: board.name.clone(),
         title: if board.title.is_empty() {
@@ -272,24 +273,25 @@ pub fn ticket_rates(board: &Board) -> (f64, Vec<TicketValue>) {
 }
 
 /// The report's ticket table from a sweep of 1 to the car count and the
-/// break-even rows at it, without the deal's column: the rows `tune`
-/// measures a revised board by, the same as `balance` writes for it.
+/// tickets' standings at it, without the deal's column: the rows `tune`
+/// measures a revised board by, the same as `balance` writes for it (but
+/// break-even values past the standings' reach).
 pub fn ticket_table(
     board: &Board,
     entries: &[SweepEntry],
-    break_even_rows: &[BreakEven],
+    standings: &[Standing],
 ) -> (f64, Vec<TicketValue>) {
-    ticket_values(board, entries, break_even_rows, None)
+    ticket_values(board, entries, standings, None)
 }
 
 /// Every ticket's value against its cost, most points per car first, with
 /// the median rate: its cheapest connection, how often the sweep's optima
-/// complete it, its break-even values (its row of `break_even_rows`, where
-/// its solve finished) and its value in the `deal`'s hands.
+/// complete it, its break-even values (its standing, where its solve
+/// finished) and its value in the `deal`'s hands.
 fn ticket_values(
     board: &Board,
     entries: &[SweepEntry],
-    break_even_rows: &[BreakEven],
+    standings: &[Standing],
     deal: Option<&DealReport>,
 ) -> (f64, Vec<TicketValue>) {
     // Cheapest connection of every trip, by Dijkstra over route lengths; of
@@ -329,7 +331,7 @@ fn ticket_values(
         .zip(&rates)
         .map(|((c, card), &(points, cheapest_cars, rate))| {
             // A row is missing where the time limit cut its solve short.
-            let be = break_even_rows.iter().find(|b| b.card == c);
+            let be = standings.iter().find(|b| b.card == c);
             TicketValue {
                 name: card.name.clone(),
                 points,

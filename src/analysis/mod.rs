@@ -155,7 +155,12 @@ fn sensitivity_steps(
             change: outcome.plan.score() as i64 - optimum,
         };
         let mut unfinished = Vec::new();
-        let known = family_answers(board, cars, &base, needed, limits)?;
+        let asking = Asking {
+            routes: true,
+            needed,
+            loss: FAMILY_LOSS,
+        };
+        let known = family_answers(board, cars, &base, asking, limits)?;
         let tickets = base
             .plan
             .tickets
@@ -237,16 +242,33 @@ struct Answers {
     tickets: Vec<Option<Outcome>>,
     routes: Vec<Option<Outcome>>,
     needed: Vec<Option<Outcome>>,
+    /// The search ran to its end: a question left `None` is proven more
+    /// than the search's loss below the optimum.
+    ended: bool,
 }
 
-/// The largest loss a family search looks for ([`family_answers`]): the
+/// Which questions a family search asks besides those of the plan's
+/// tickets, and how far below the optimum it looks.
+#[derive(Clone, Copy)]
+struct Asking {
+    /// Each route of the plan blocked (the sensitivity's route rows).
+    routes: bool,
+    /// The best plan completing each ticket the plan leaves out (the
+    /// break-even's rows).
+    needed: bool,
+    /// Answers more than this below the optimum are not sought.
+    loss: u32,
+}
+
+/// The largest loss a family search looks for (the sensitivity's and the
+/// break-even's, and [`standings_within`]'s where `max_step` is less): the
 /// search keeps every node whose bound passes the optimum less this, so
 /// its tree grows with it (Europe at 45 cars, 214 points, measured as a
 /// search on two lanes that finds no plan and keeps every node above a
 /// floor: above 213 points, 5.8 s; above 211, 8.7 s; above 209, 14.5 s;
 /// above 206, 31.4 s), while the losses of Europe's sensitivity at 45 cars
 /// are 1–4 points.
-const FAMILY_LOSS: u32 = 4;
+pub const FAMILY_LOSS: u32 = 4;
 
 /// The sensitivity answers (without each ticket of `base`'s plan, then
 /// with each route of it blocked) and, with `needed`, the best plan
@@ -274,7 +296,7 @@ fn family_answers(
     board: &Board,
     cars: u32,
     base: &Outcome,
-    needed: bool,
+    asking: Asking,
     limits: &Limits,
 ) -> Result<Option<Answers>, SolveError> {
     if base.method != Produced::Forest {
@@ -292,14 +314,15 @@ fn family_answers(
             need: None,
         })
         .collect();
-    questions.extend(plan.routes.iter().map(|&r| solve::branch::Question {
+    let asked_routes: &[RouteId] = if asking.routes { &plan.routes } else { &[] };
+    questions.extend(asked_routes.iter().map(|&r| solve::branch::Question {
         inst: blocked(board, cars, r),
         avoid: Some(r),
         out: None,
         need: None,
     }));
     let left_out: Vec<usize> = (0..board.cards.len())
-        .filter(|&c| needed && !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
+        .filter(|&c| asking.needed && !plan.tickets.iter().any(|&t| board.ticket(t).card == c))
         .collect();
     questions.extend(left_out.iter().map(|&c| solve::branch::Question {
         inst: inst.clone(),
@@ -314,10 +337,11 @@ fn family_answers(
             .map(|&r| plan.routes.iter().copied().filter(|&e| e != r).collect()),
     );
     let lps = (20 * base.solves).max(1000);
-    let least = plan.score().saturating_sub(FAMILY_LOSS);
-    let mut tickets = solve::family_within(&inst, &starts, &questions, least, lps, limits)?;
+    let least = plan.score().saturating_sub(asking.loss);
+    let (mut tickets, ended) =
+        solve::family_ended_within(&inst, &starts, &questions, least, lps, limits)?;
     let mut routes = tickets.split_off(plan.tickets.len());
-    let answered = routes.split_off(plan.routes.len());
+    let answered = routes.split_off(asked_routes.len());
     let mut by_card = vec![None; board.cards.len()];
     for (c, answer) in left_out.into_iter().zip(answered) {
         by_card[c] = answer;
@@ -326,6 +350,7 @@ fn family_answers(
         tickets,
         routes,
         needed: by_card,
+        ended,
     }))
 }
 
@@ -608,6 +633,147 @@ pub fn break_even_within(
         tickets: rows,
         routes: s.routes,
         unfinished,
+    })
+}
+
+/// Where a ticket stands at a budget: what the balance report's ticket
+/// table reads of its break-even row ([`BreakEven`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Standing {
+    /// The ticket's index in [`Board::cards`].
+    pub card: usize,
+    /// Whether every, some or no optimal plan completes it.
+    pub membership: Membership,
+    /// As [`BreakEven::raise_by`]; from [`standings_within`], `None` also
+    /// where it is more than the reach asked.
+    pub raise_by: Option<u32>,
+    /// As [`BreakEven::lower_by`]; from [`standings_within`], `None` also
+    /// where it is more than the reach asked.
+    pub lower_by: Option<u32>,
+}
+
+impl From<&BreakEven> for Standing {
+    fn from(row: &BreakEven) -> Standing {
+        Standing {
+            card: row.card,
+            membership: row.membership,
+            raise_by: row.raise_by,
+            lower_by: row.lower_by,
+        }
+    }
+}
+
+/// Every ticket's [`Standing`] at `cars`, from `base`, the optimum there
+/// proven already (a sweep's): whether every, some or no optimum completes
+/// it, exactly, and its break-even values where they are at most `reach`
+/// points (beyond, `None`). This is [`break_even_within`] for a caller that
+/// needs the memberships and only the nearby break-evens (`tune`, whose
+/// changes move a ticket a few points): its family search asks nothing of
+/// the plan's routes, looks `reach` points below the optimum, and where it
+/// runs to its end a question it leaves unanswered is settled by that
+/// alone (its ticket's loss or gain is more than `reach`), where
+/// `break_even_within` solves it exactly. On Europe at 45 cars those are
+/// 19 proofs of about 5 s each. Questions the search does not settle are
+/// solved as `break_even_within` solves them, so the memberships are the
+/// same as its rows'. Past the call's `limits`, [`SolveError::TimeLimit`].
+pub fn standings_within(
+    board: &Board,
+    cars: u32,
+    threads: usize,
+    base: Outcome,
+    reach: u32,
+    limits: &Limits,
+) -> Result<Vec<Standing>, SolveError> {
+    let within = SolveOptions {
+        limits: limits.clone(),
+        ..SolveOptions::default()
+    };
+    let optimum = base.plan.score();
+    let in_plan = &base.plan.tickets;
+    let card_of = |t: &TicketId| board.ticket(*t).card;
+    solve::worker_pool(threads)?.install(|| {
+        let asking = Asking {
+            routes: false,
+            needed: true,
+            loss: reach,
+        };
+        let known = family_answers(board, cars, &base, asking, limits)?;
+        let ended = known.as_ref().is_some_and(|k| k.ended);
+        // 1. The optimum without each ticket of the plan, where the search
+        // did not settle it (`None`: more than `reach` below the optimum).
+        let without: Vec<(TicketId, Option<u32>)> = in_plan
+            .par_iter()
+            .with_max_len(1)
+            .enumerate()
+            .map(|(i, &t)| {
+                let answer = known.as_ref().and_then(|k| k.tickets[i].clone());
+                let score = match answer {
+                    Some(outcome) => Some(outcome.plan.score()),
+                    None if ended => None,
+                    None => Some(
+                        solve_proven(&without_ticket(board, cars, t), &within, || {
+                            format!("the optimum without {} was proven", board.ticket_label(t))
+                        })?
+                        .plan
+                        .score(),
+                    ),
+                };
+                Ok((t, score))
+            })
+            .collect::<Result<_, SolveError>>()?;
+        // 2. Each card's row: settled by the search, or as the break-even's.
+        let exact: Vec<(TicketId, u32)> =
+            without.iter().filter_map(|&(t, w)| Some((t, w?))).collect();
+        let needed = known.map(|k| k.needed).unwrap_or_default();
+        let method = if frontier_friendly(board, cars, optimum, limits) {
+            Method::Frontier
+        } else {
+            Method::Auto
+        };
+        let rows = Rows {
+            board,
+            cars,
+            optimum,
+            in_plan,
+            without: &exact,
+            needed: &needed,
+            total: 0,
+            method,
+            limits,
+            progress: &|_| {},
+        };
+        let mut standings: Vec<Standing> = row_order(board, in_plan, &needed)
+            .into_par_iter()
+            .with_max_len(1)
+            .map(|c| {
+                let plan_trip = in_plan.iter().find(|t| card_of(t) == c);
+                let settled = match plan_trip {
+                    Some(t) => without.iter().any(|(k, w)| k == t && w.is_none()),
+                    None => ended && needed.get(c).is_some_and(Option::is_none),
+                };
+                if !settled {
+                    return Ok(Standing::from(&rows.row(c)?));
+                }
+                // Settled more than `reach` points away: in every optimum
+                // (its plan ticket) or in none.
+                Ok(match plan_trip {
+                    Some(_) => Standing {
+                        card: c,
+                        membership: Membership::Every,
+                        raise_by: Some(0),
+                        lower_by: None,
+                    },
+                    None => Standing {
+                        card: c,
+                        membership: Membership::None,
+                        raise_by: None,
+                        lower_by: Some(0),
+                    },
+                })
+            })
+            .collect::<Result<_, SolveError>>()?;
+        standings.sort_by_key(|s| s.card);
+        Ok(standings)
     })
 }
 

@@ -12,8 +12,11 @@
 //! than the best revision found is skipped without a solve (the rates are
 //! exact, and the other targets can only add misses). Every candidate it
 //! keeps is built as a [`Scenario`], applied to the board's text, and
-//! measured by the same sweep and break-even solves as `balance`
-//! ([`targets::measure`]); the deal's spread is measured on the revisions
+//! measured by the same sweep as `balance` and its break-even's family
+//! search ([`targets::measure`]): the memberships exact, the break-even
+//! values only where a change within the bounds could reach them (the
+//! forced solves of tickets further away, most of `balance`'s time on
+//! Europe, are not needed); the deal's spread is measured on the revisions
 //! reported (it ranks them), not searched. Deterministic: the same board
 //! and targets give the same revisions.
 //!
@@ -333,6 +336,13 @@ pub fn tune(
     for r in revisions.iter_mut().chain(references.iter_mut()) {
         search.add_spread(r);
     }
+    // The styles' win rates, where asked: the same revisions.
+    for r in std::iter::once(&mut base)
+        .chain(revisions.iter_mut())
+        .chain(references.iter_mut())
+    {
+        search.add_win_rates(r);
+    }
     for r in std::iter::once(&mut base)
         .chain(revisions.iter_mut())
         .chain(references.iter_mut())
@@ -435,6 +445,7 @@ impl Search<'_> {
             })
             .collect();
         self.combinations(base.misses, &helped);
+        self.mend_trade_offs(base, &singles);
         self.repair();
         self.shrink();
         trade_offs
@@ -482,6 +493,43 @@ impl Search<'_> {
                 break;
             }
             self.consider(key);
+        }
+    }
+
+    /// From each single change that fixed a miss of the board but added
+    /// another (a trade-off), the changes its own measure proposes for the
+    /// tickets of the misses it added: pairs that help only together, the
+    /// second mending the first's side effect, which the combinations of
+    /// single changes that helped alone never try. On the Swiss map every
+    /// single change is such a trade-off.
+    fn mend_trade_offs(&mut self, base: &Revision, singles: &[Key]) {
+        for single in singles {
+            let Some(Some(r)) = self.cache.get(single).cloned() else {
+                continue;
+            };
+            let (fixes, breaks) = self.effect(&base.measure, &r.measure);
+            if fixes.is_empty() || breaks.is_empty() {
+                continue;
+            }
+            // "off the band: Berne – Coire" names Berne – Coire.
+            let named: Vec<&str> = breaks
+                .iter()
+                .filter_map(|m| m.split_once(": ").map(|(_, name)| name))
+                .collect();
+            // Proposals for the other misses are not counted out of
+            // bounds here: they are not tried.
+            let counted = self.stats.out_of_bounds;
+            let proposed = self.proposals(single, &r.measure);
+            self.stats.out_of_bounds = counted;
+            for key in proposed {
+                let mends = key
+                    .iter()
+                    .filter(|k| !single.contains(k))
+                    .all(|&(c, _)| named.contains(&self.board.cards[c].name.as_str()));
+                if mends {
+                    self.consider(&key);
+                }
+            }
         }
     }
 
@@ -545,7 +593,12 @@ impl Search<'_> {
                 }
             }
             if targets.dead && measure.dead.contains(&row.name) {
-                wanted.extend(row.raise_by.map(|r| r as i32));
+                match row.raise_by {
+                    Some(r) => wanted.push(r as i32),
+                    // More than the measure's reach (at least `max_step`),
+                    // or no plan completes it at all.
+                    None => self.stats.out_of_bounds += 1,
+                }
             }
             if targets.generous && measure.generous.contains(&row.name) {
                 // Leaving every optimum at the car count needs `lower_by`;
@@ -767,6 +820,52 @@ impl Search<'_> {
         }
     }
 
+    /// Adds the styles' win rates to a revision's measure, where the
+    /// targets ask for them (left out where the time limit stops them: the
+    /// run says so).
+    fn add_win_rates(&mut self, r: &mut Revision) {
+        let Some(styles) = &self.options.targets.win_rates else {
+            return;
+        };
+        if self.deal_limits.passed() {
+            self.stats
+                .stopped
+                .get_or_insert_with(|| "time limit".into());
+            return;
+        }
+        let Ok(variant) = self.revise_changes(&r.changes) else {
+            return;
+        };
+        let key = &self.board.name;
+        match targets::win_rates(
+            &variant,
+            key,
+            styles,
+            self.options.threads,
+            self.deal_limits,
+        ) {
+            Ok(Some(w)) => {
+                r.measure.win_rates = Some(w);
+                let line = format!("the styles' games on {}: win rates measured", r.name);
+                (self.progress)(Progress {
+                    considered: self.stats.considered,
+                    solved: self.stats.solved,
+                    what: &line,
+                });
+            }
+            Ok(None) => {
+                self.stats
+                    .stopped
+                    .get_or_insert_with(|| "time limit".into());
+            }
+            Err(e) => {
+                self.stats
+                    .stopped
+                    .get_or_insert_with(|| format!("the styles' games: {e}"));
+            }
+        }
+    }
+
     /// The board with `changes` applied.
     fn revise_changes(&self, changes: &[TicketChange]) -> Result<Board, TuneError> {
         let r = Revision {
@@ -859,6 +958,7 @@ fn empty_measure() -> Measure {
         generous: Vec::new(),
         off_band: Vec::new(),
         spread: None,
+        win_rates: None,
         tickets: Vec::new(),
     }
 }

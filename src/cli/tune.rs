@@ -17,10 +17,15 @@ pub(super) struct TuneArgs {
     board: Option<PathBuf>,
     /// Targets file (JSON, every field optional): {"dead": true,
     /// "generous": true, "rate_band": 0.05, "max_spread": null,
-    /// "max_step": 3, "tickets": null} are the defaults (no dead ticket, no
-    /// generous one, every ticket's points per car within 5 % of the
-    /// median, the deal's spread no wider than the board's own, each ticket
-    /// moved by at most 3 points, any ticket of one trip may move).
+    /// "max_step": 3, "tickets": null, "win_rates": null} are the defaults
+    /// (no dead ticket, no generous one, every ticket's points per car
+    /// within 5 % of the median, the deal's spread no wider than the
+    /// board's own, each ticket moved by at most 3 points, any ticket of
+    /// one trip may move, the bots' win rates not played). "win_rates": {}
+    /// plays the planner, long-route, route-focus and destination-hungry at
+    /// one table, 100 games, on the board and each revision reported, and
+    /// asks their win rates within 15 points of each other (fields
+    /// "players", "seats", "games", "seed", "band").
     #[arg(long, value_name = "FILE")]
     targets: Option<PathBuf>,
     /// The most tickets a revision may change.

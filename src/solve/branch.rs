@@ -532,7 +532,8 @@ pub(crate) type Answered = (u32, Vec<RouteId>);
 ///
 /// The search runs on two lanes ([`lanes`]), on `threads` threads (two
 /// where more than one): the same answers, plans included, on one thread
-/// as on two.
+/// as on two. Also whether the search ran to its end: then a `None` is
+/// proven to score less than `least`.
 pub(crate) fn family<'a>(
     inst: &Instance<'a>,
     starts: &[Vec<RouteId>],
@@ -541,7 +542,7 @@ pub(crate) fn family<'a>(
     limits: &Limits,
     lps: usize,
     threads: usize,
-) -> Result<Vec<Option<Answered>>, MipError> {
+) -> Result<(Vec<Option<Answered>>, bool), MipError> {
     let reach = Reach::Handover { gap: None, lps };
     let start = starts.first().map(Vec::as_slice).unwrap_or(&[]);
     let lane = || -> Result<Search, MipError> {
@@ -573,7 +574,7 @@ pub(crate) fn family<'a>(
     let (answer, search) = lanes::drive([lane()?, lane()?], limits, reach, threads, None)?;
     // Stopped, `answer.bound` bounds every open node.
     let open = if answer.proven { 0 } else { answer.bound };
-    Ok(search
+    let answers = search
         .family
         .map(|asked| {
             asked
@@ -581,7 +582,8 @@ pub(crate) fn family<'a>(
                 .map(|a| (a.found && a.best >= open).then_some((a.best, a.routes)))
                 .collect()
         })
-        .unwrap_or_default())
+        .unwrap_or_default();
+    Ok((answers, answer.proven))
 }
 
 /// The optimum of each budget of `budgets` (ascending, none above

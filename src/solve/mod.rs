@@ -933,14 +933,28 @@ pub fn family_within(
     lps: usize,
     limits: &Limits,
 ) -> Result<Vec<Option<Outcome>>, SolveError> {
+    Ok(family_ended_within(inst, starts, questions, least, lps, limits)?.0)
+}
+
+/// [`family_within`], and whether its search ran to its end: then each
+/// `None` is proven to score less than `least` (no plan of its question
+/// reaches it), not merely left unproven.
+pub fn family_ended_within(
+    inst: &Instance,
+    starts: &[Vec<RouteId>],
+    questions: &[branch::Question],
+    least: u32,
+    lps: usize,
+    limits: &Limits,
+) -> Result<(Vec<Option<Outcome>>, bool), SolveError> {
     if inst.takes_everything() {
-        return Ok(questions.iter().map(|_| None).collect());
+        return Ok((questions.iter().map(|_| None).collect(), false));
     }
     // Both lanes of the search on the run's workers (the same answers on
     // one as on two).
     let threads = rayon::current_num_threads();
-    let answers = branch::family(inst, starts, questions, least, limits, lps, threads)?;
-    questions
+    let (answers, ended) = branch::family(inst, starts, questions, least, limits, lps, threads)?;
+    let answers = questions
         .iter()
         .zip(answers)
         .map(|(q, answer)| {
@@ -948,7 +962,8 @@ pub fn family_within(
                 .map(|(best, routes)| met_bound(&q.inst, routes, best))
                 .transpose()
         })
-        .collect()
+        .collect::<Result<_, SolveError>>()?;
+    Ok((answers, ended))
 }
 
 /// The optimum of each of `budgets` (in any order) on `board`, from one

@@ -69,6 +69,18 @@ impl Tuning {
             ),
             None => writeln!(w, "- The deal's spread: not measured"),
         };
+        if let Some(styles) = &t.win_rates {
+            let _ = writeln!(
+                w,
+                "- The win rates of {} ({} at a table, {} games of each table in each of its \
+                 rotations, seed {}) within {:.0} points of each other",
+                styles.players.join(", "),
+                styles.seats,
+                styles.games,
+                styles.seed,
+                styles.band * 100.0
+            );
+        }
         let _ = writeln!(
             w,
             "- Within: each ticket moved by at most {} points, {}; the fewest changes, then \
@@ -135,6 +147,23 @@ impl Tuning {
             Some(s) => format!("{:.1} ({:.0}–{:.0})", s.spread, s.p10, s.p90),
             None => "not measured".into(),
         });
+        if self.targets.win_rates.is_some() {
+            row(
+                w,
+                "styles' win rates (spread)",
+                &|r| match &r.measure.win_rates {
+                    Some(x) => {
+                        let each: Vec<String> = x
+                            .styles
+                            .iter()
+                            .map(|s| format!("{} {:.0} %", s.strategy, s.win_rate * 100.0))
+                            .collect();
+                        format!("{:.0} ({})", x.spread * 100.0, each.join(", "))
+                    }
+                    None => "not measured".into(),
+                },
+            );
+        }
         row(w, "targets missed", &|r| r.misses.to_string());
         row(w, "changes (points moved)", &|r| {
             format!("{} ({})", r.changes.len(), r.magnitude())
@@ -202,6 +231,17 @@ impl Tuning {
                 verdict(x.spread, y.spread, &best.name, &reference.name),
                 x.spread,
                 y.spread
+            );
+        }
+        if let (Some(x), Some(y)) = (&a.win_rates, &b.win_rates) {
+            let _ = writeln!(
+                w,
+                "- The styles' win rates: {} ({:.0} against {:.0} points between the highest \
+                 and the lowest, the same {} games).",
+                verdict(x.spread, y.spread, &best.name, &reference.name),
+                x.spread * 100.0,
+                y.spread * 100.0,
+                x.games
             );
         }
         let _ = writeln!(

@@ -16,9 +16,10 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::balance::{deal_sample, ticket_table, TicketValue};
-use crate::analysis::break_even_within;
+use crate::analysis::{standings_within, FAMILY_LOSS};
 use crate::board::Board;
 use crate::game::deals::{deals_within, DealError};
+use crate::game::tournament::{self, Setup, TournamentError};
 use crate::solve::limits::Limits;
 use crate::solve::sweep::{all_proven, sweep_with, Prior};
 use crate::solve::SolveError;
@@ -46,6 +47,46 @@ pub struct Targets {
     /// The tickets that may change, by name ("Los Angeles – Miami");
     /// `null`: every ticket of one trip.
     pub tickets: Option<Vec<String>>,
+    /// The strategy styles' win rates within a band of each other, played
+    /// by the tournament's bots (as Smith and Anton target them); `null`:
+    /// not asked.
+    pub win_rates: Option<Styles>,
+}
+
+/// Styles of play whose win rates should be close on a fair board: a
+/// seeded tournament of the bots ([`crate::game::tournament`]) on the
+/// board, every revision playing the same deals.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Styles {
+    /// The strategies, by name (`ttr-opt tournament --players`).
+    pub players: Vec<String>,
+    /// Players at a table (every table of that many of `players` plays).
+    pub seats: usize,
+    /// Games of each table in each of its rotations.
+    pub games: u64,
+    /// The tournament's seed.
+    pub seed: u64,
+    /// The most the highest win rate may exceed the lowest (0.15: 15
+    /// points of percentage).
+    pub band: f64,
+}
+
+impl Default for Styles {
+    /// The four styles of the tournament that play the board's tickets
+    /// in different ways, all at one table: 25 deals, each played in the
+    /// table's 4 rotations (100 games).
+    fn default() -> Styles {
+        Styles {
+            players: ["planner", "long-route", "route-focus", "destination-hungry"]
+                .map(String::from)
+                .to_vec(),
+            seats: 4,
+            games: 25,
+            seed: 1,
+            band: 0.15,
+        }
+    }
 }
 
 impl Default for Targets {
@@ -57,6 +98,7 @@ impl Default for Targets {
             max_spread: None,
             max_step: 3,
             tickets: None,
+            win_rates: None,
         }
     }
 }
@@ -140,6 +182,9 @@ impl Targets {
                 "expected a whole number of points from 1 to 100",
             ));
         }
+        if let Some(styles) = &targets.win_rates {
+            styles.check().map_err(|m| field("win_rates", &m))?;
+        }
         Ok(targets)
     }
 
@@ -156,6 +201,102 @@ impl Targets {
         }
         Ok(())
     }
+}
+
+/// The most games a win-rate target may play on one board.
+pub const MAX_STYLE_GAMES: u64 = 20_000;
+
+impl Styles {
+    /// The tournament it plays on `board`, whose games are seeded by
+    /// `key` (the base board's name, so that every revision of it plays
+    /// the same deals).
+    pub fn setup(&self, key: &str, board: &Board) -> Setup {
+        Setup {
+            players: self.players.clone(),
+            boards: vec![(key.to_string(), board.clone())],
+            seats: vec![self.seats],
+            games: self.games,
+            seed: self.seed,
+            review: 0,
+        }
+    }
+
+    /// Whether it can be played, as a message naming the field.
+    fn check(&self) -> Result<(), String> {
+        if !self.band.is_finite() || !(0.0..=1.0).contains(&self.band) {
+            return Err("band: expected a fraction from 0 to 1".into());
+        }
+        // The tournament's own checks (strategies, seats, games) on a
+        // board that stands for any: they do not depend on it.
+        let setup = self.setup("usa", &Board::usa());
+        setup.check().map_err(|e| e.to_string())?;
+        let (games, _) = tournament::size(&setup);
+        if games > MAX_STYLE_GAMES {
+            return Err(format!(
+                "{games} games a board; at most {MAX_STYLE_GAMES} (fewer players, seats or games)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The styles' win rates on one board.
+#[derive(Clone, Debug, Serialize)]
+pub struct WinRates {
+    /// Games played.
+    pub games: usize,
+    /// Each style's win rate (a shared top score is no one's win), in
+    /// the target's order.
+    pub styles: Vec<StyleRate>,
+    /// The highest win rate less the lowest.
+    pub spread: f64,
+}
+
+/// One style's win rate.
+#[derive(Clone, Debug, Serialize)]
+pub struct StyleRate {
+    /// The strategy.
+    pub strategy: String,
+    /// Its seats that won alone, over its seats.
+    pub win_rate: f64,
+}
+
+/// The styles' win rates on `board`: their tournament, seeded by `key`
+/// ([`Styles::setup`]), on `threads` workers (the same games on any
+/// number); `None` where the call's `limits` stopped it before every game
+/// was played.
+pub fn win_rates(
+    board: &Board,
+    key: &str,
+    styles: &Styles,
+    threads: usize,
+    limits: &Limits,
+) -> Result<Option<WinRates>, TournamentError> {
+    let setup = styles.setup(key, board);
+    let (t, scheduled, _) =
+        crate::solve::worker_pool(threads)?.install(|| tournament::run(&setup, limits, &|| {}))?;
+    if t.played < scheduled.len() {
+        return Ok(None);
+    }
+    let rates: Vec<StyleRate> = styles
+        .players
+        .iter()
+        .map(|p| StyleRate {
+            strategy: p.clone(),
+            win_rate: t
+                .standings
+                .iter()
+                .find(|s| &s.strategy == p)
+                .map_or(0.0, |s| s.win_rate),
+        })
+        .collect();
+    let most = rates.iter().map(|r| r.win_rate).fold(f64::MIN, f64::max);
+    let least = rates.iter().map(|r| r.win_rate).fold(f64::MAX, f64::min);
+    Ok(Some(WinRates {
+        games: t.played,
+        styles: rates,
+        spread: most - least,
+    }))
 }
 
 /// The deal's spread over the seeded sample of `balance`.
@@ -189,7 +330,12 @@ pub struct Measure {
     pub off_band: Vec<String>,
     /// The deal's spread, where measured.
     pub spread: Option<Spread>,
-    /// Every ticket's row, as in `balance`'s ticket table.
+    /// The styles' win rates, where asked and measured.
+    pub win_rates: Option<WinRates>,
+    /// Every ticket's row, as in `balance`'s ticket table, but for the
+    /// break-even values (`raise_by`, `lower_by`): given where they are at
+    /// most [`Targets::max_step`] or [`FAMILY_LOSS`], whichever is more,
+    /// and `null` beyond (no change the search may make reaches them).
     pub tickets: Vec<TicketValue>,
 }
 
@@ -210,6 +356,9 @@ impl Measure {
         }
         if let (Some(s), Some(max)) = (&self.spread, max_spread) {
             n += usize::from(s.spread > max + 1e-9);
+        }
+        if let (Some(w), Some(styles)) = (&self.win_rates, &targets.win_rates) {
+            n += usize::from(w.spread > styles.band + 1e-9);
         }
         n
     }
@@ -233,8 +382,9 @@ pub fn off_band(board: &Board, band: f64) -> Vec<String> {
 }
 
 /// Measures `board` at `cars` as `balance` does: the sweep of 1 to `cars`
-/// (the reported optima and their tie-break), the break-even at `cars`,
-/// the rates; not the deal ([`spread`]).
+/// (the reported optima and their tie-break), the tickets' memberships at
+/// `cars` with the break-even values within the search's reach
+/// ([`standings_within`]), the rates; not the deal ([`spread`]).
 pub fn measure(
     board: &Board,
     cars: u32,
@@ -248,14 +398,14 @@ pub fn measure(
     let base = entries
         .iter()
         .find(|e| e.cars == cars)
-        .map(|e| e.outcome.clone());
-    let be = break_even_within(board, cars, threads, base, limits, &|_| {})?;
-    if let Some(first) = be.unfinished.first() {
-        return Err(SolveError::TimeLimit(format!(
-            "the break-even of {first} was proven"
-        )));
-    }
-    let (median_rate, tickets) = ticket_table(board, &entries, &be.tickets);
+        .map(|e| e.outcome.clone())
+        .ok_or_else(|| SolveError::TimeLimit(format!("the optimum of {cars} cars was proven")))?;
+    let optimum = base.plan.score();
+    // The search moves a ticket by at most `max_step`: break-even values
+    // beyond it are not needed, only the memberships (exact either way).
+    let reach = targets.max_step.max(FAMILY_LOSS);
+    let standings = standings_within(board, cars, threads, base, reach, limits)?;
+    let (median_rate, tickets) = ticket_table(board, &entries, &standings);
     let budgets = entries.len();
     let names = |keep: &dyn Fn(&TicketValue) -> bool| -> Vec<String> {
         tickets
@@ -266,7 +416,7 @@ pub fn measure(
     };
     let band = targets.rate_band.unwrap_or(f64::INFINITY);
     Ok(Measure {
-        optimum: be.optimum,
+        optimum,
         budgets,
         median_rate,
         dead: names(&|t| t.dead()),
@@ -275,6 +425,7 @@ pub fn measure(
             !t.several_trips && !in_band(t.points, t.cheapest_cars, median_rate, band)
         }),
         spread: None,
+        win_rates: None,
         tickets,
     })
 }
