@@ -339,7 +339,7 @@ fn family_answers(
     let lps = (20 * base.solves).max(1000);
     let least = plan.score().saturating_sub(asking.loss);
     let (mut tickets, ended) =
-        solve::family_ended_within(&inst, &starts, &questions, least, lps, limits)?;
+        solve::family_within(&inst, &starts, &questions, least, lps, limits)?;
     let mut routes = tickets.split_off(plan.tickets.len());
     let answered = routes.split_off(asked_routes.len());
     let mut by_card = vec![None; board.cards.len()];

@@ -921,25 +921,13 @@ pub fn family(
     least: u32,
     lps: usize,
 ) -> Result<Vec<Option<Outcome>>, SolveError> {
-    family_within(inst, starts, questions, least, lps, &Limits::none())
+    Ok(family_within(inst, starts, questions, least, lps, &Limits::none())?.0)
 }
 
-/// [`family`] within the call's `limits`.
+/// [`family`] within the call's `limits`, and whether its search ran to
+/// its end: then each `None` is proven to score less than `least` (no
+/// plan of its question reaches it), not merely left unproven.
 pub fn family_within(
-    inst: &Instance,
-    starts: &[Vec<RouteId>],
-    questions: &[branch::Question],
-    least: u32,
-    lps: usize,
-    limits: &Limits,
-) -> Result<Vec<Option<Outcome>>, SolveError> {
-    Ok(family_ended_within(inst, starts, questions, least, lps, limits)?.0)
-}
-
-/// [`family_within`], and whether its search ran to its end: then each
-/// `None` is proven to score less than `least` (no plan of its question
-/// reaches it), not merely left unproven.
-pub fn family_ended_within(
     inst: &Instance,
     starts: &[Vec<RouteId>],
     questions: &[branch::Question],
