@@ -170,9 +170,7 @@ fn sensitivity_steps(
             .map(|(i, &t)| {
                 let outcome = match known.as_ref().and_then(|k| k.tickets[i].clone()) {
                     Some(outcome) => outcome,
-                    None => solve_proven(&without_ticket(board, cars, t), &within, || {
-                        format!("the optimum without {} was proven", board.ticket_label(t))
-                    })?,
+                    None => optimum_without(board, cars, t, &within)?,
                 };
                 tell(format!(
                     "without {}: {} points",
@@ -385,6 +383,19 @@ pub fn without_ticket(board: &Board, cars: u32, t: TicketId) -> Instance<'_> {
     inst.reduced()
 }
 
+/// The optimum at `cars` cars with ticket `t` taken out, proven (past
+/// `within`'s limits, [`SolveError::TimeLimit`] naming it).
+fn optimum_without(
+    board: &Board,
+    cars: u32,
+    t: TicketId,
+    within: &SolveOptions,
+) -> Result<Outcome, SolveError> {
+    solve_proven(&without_ticket(board, cars, t), within, || {
+        format!("the optimum without {} was proven", board.ticket_label(t))
+    })
+}
+
 /// The game at `cars` cars with route `r` taken by an opponent.
 pub fn blocked(board: &Board, cars: u32, r: RouteId) -> Instance<'_> {
     let mut inst = Instance::unreduced(board, cars);
@@ -591,16 +602,7 @@ pub fn break_even_within(
         sensitivity_steps(board, cars, threads, base, limits, progress, &forced, true)?;
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
-    // The forced solves below are many small questions; the frontier
-    // programme answers them in milliseconds where it fits this budget
-    // (the branch and cut takes about a second each on Europe at 15 cars),
-    // and not at all where its tables grow (the USA board at 45 cars,
-    // where the branch and cut takes under a second).
-    let method = if frontier_friendly(board, cars, optimum, limits) {
-        Method::Frontier
-    } else {
-        Method::Auto
-    };
+    let method = forced_method(board, cars, optimum, limits);
     let solver = Rows {
         board,
         cars,
@@ -710,13 +712,7 @@ pub fn standings_within(
                 let score = match answer {
                     Some(outcome) => Some(outcome.plan.score()),
                     None if ended => None,
-                    None => Some(
-                        solve_proven(&without_ticket(board, cars, t), &within, || {
-                            format!("the optimum without {} was proven", board.ticket_label(t))
-                        })?
-                        .plan
-                        .score(),
-                    ),
+                    None => Some(optimum_without(board, cars, t, &within)?.plan.score()),
                 };
                 Ok((t, score))
             })
@@ -725,11 +721,7 @@ pub fn standings_within(
         let exact: Vec<(TicketId, u32)> =
             without.iter().filter_map(|&(t, w)| Some((t, w?))).collect();
         let needed = known.map(|k| k.needed).unwrap_or_default();
-        let method = if frontier_friendly(board, cars, optimum, limits) {
-            Method::Frontier
-        } else {
-            Method::Auto
-        };
+        let method = forced_method(board, cars, optimum, limits);
         let rows = Rows {
             board,
             cars,
@@ -972,6 +964,20 @@ fn row_order(board: &Board, in_plan: &[TicketId], needed: &[Option<Outcome>]) ->
         (!known, board.best_trip(card), c)
     });
     order
+}
+
+/// The method of the break-even's forced solves at `cars`, whose optimum
+/// is `optimum`. They are many small questions; the frontier programme
+/// answers them in milliseconds where it fits this budget (the branch and
+/// cut takes about a second each on Europe at 15 cars), and not at all
+/// where its tables grow (the USA board at 45 cars, where the branch and
+/// cut takes under a second).
+fn forced_method(board: &Board, cars: u32, optimum: u32, limits: &Limits) -> Method {
+    if frontier_friendly(board, cars, optimum, limits) {
+        Method::Frontier
+    } else {
+        Method::Auto
+    }
 }
 
 /// Memory the frontier programme may take in [`frontier_friendly`]'s trial.
