@@ -773,11 +773,7 @@ impl Search<'_> {
         match targets::measure(board, o.cars, &o.targets, o.threads, self.limits) {
             Ok(m) => {
                 let line = format!("{what}: {} missed", m.misses(&o.targets, None));
-                (self.progress)(Progress {
-                    considered: self.stats.considered,
-                    solved: self.stats.solved,
-                    what: &line,
-                });
+                self.tell(&line);
                 Ok(Some(m))
             }
             Err(SolveError::TimeLimit(why)) => {
@@ -790,13 +786,28 @@ impl Search<'_> {
         }
     }
 
+    /// Tells the progress what was just measured.
+    fn tell(&self, line: &str) {
+        (self.progress)(Progress {
+            considered: self.stats.considered,
+            solved: self.stats.solved,
+            what: line,
+        });
+    }
+
+    /// Notes that the time limit left a revision's deal or games out
+    /// (unless an earlier stop is noted already).
+    fn stop_for_time(&mut self) {
+        self.stats
+            .stopped
+            .get_or_insert_with(|| "time limit".into());
+    }
+
     /// Adds the deal's spread to a revision's measure (left out where the
     /// time limit stops it: the run says so).
     fn add_spread(&mut self, r: &mut Revision) {
         if self.deal_limits.passed() {
-            self.stats
-                .stopped
-                .get_or_insert_with(|| "time limit".into());
+            self.stop_for_time();
             return;
         }
         let variant = match self.revise_changes(&r.changes) {
@@ -808,11 +819,7 @@ impl Search<'_> {
             Ok(s) => {
                 r.measure.spread = s;
                 let line = format!("the deal of {}: spread measured", r.name);
-                (self.progress)(Progress {
-                    considered: self.stats.considered,
-                    solved: self.stats.solved,
-                    what: &line,
-                });
+                self.tell(&line);
             }
             Err(e) => {
                 self.stats.stopped.get_or_insert_with(|| e.to_string());
@@ -828,9 +835,7 @@ impl Search<'_> {
             return;
         };
         if self.deal_limits.passed() {
-            self.stats
-                .stopped
-                .get_or_insert_with(|| "time limit".into());
+            self.stop_for_time();
             return;
         }
         let Ok(variant) = self.revise_changes(&r.changes) else {
@@ -847,16 +852,10 @@ impl Search<'_> {
             Ok(Some(w)) => {
                 r.measure.win_rates = Some(w);
                 let line = format!("the styles' games on {}: win rates measured", r.name);
-                (self.progress)(Progress {
-                    considered: self.stats.considered,
-                    solved: self.stats.solved,
-                    what: &line,
-                });
+                self.tell(&line);
             }
             Ok(None) => {
-                self.stats
-                    .stopped
-                    .get_or_insert_with(|| "time limit".into());
+                self.stop_for_time();
             }
             Err(e) => {
                 self.stats
