@@ -10,7 +10,7 @@ use ttr_opt::analysis::balance::{balance_within, deal_sample};
 use ttr_opt::analysis::scenario::Scenario;
 use ttr_opt::analysis::tune::targets::in_band;
 use ttr_opt::analysis::tune::targets::Styles;
-use ttr_opt::analysis::tune::{tune, Revision, Targets, TuneOptions, Tuning};
+use ttr_opt::analysis::tune::{tune, Edit, Revision, Targets, TuneOptions, Tuning};
 use ttr_opt::analysis::Membership;
 use ttr_opt::board::Board;
 use ttr_opt::game::deals::deals_within;
@@ -59,7 +59,9 @@ fn the_rate_band_is_met_by_the_smallest_change() {
     let best = &t.revisions[0];
     assert_eq!(best.misses, 0);
     assert_eq!(best.changes.len(), 1);
-    let c = &best.changes[0];
+    let Edit::Ticket(c) = &best.changes[0] else {
+        panic!("a ticket's points: {:?}", best.changes);
+    };
     assert_eq!((c.ticket.as_str(), c.before, c.after), ("A – E", 11, 8));
     // Every candidate skipped or measured is counted.
     assert!(t.search.solved >= 1 && t.search.considered >= t.search.solved);
@@ -72,6 +74,117 @@ fn the_rate_band_is_met_by_the_smallest_change() {
     let t = run(&board, common::LINE, &options(8, narrow, 4, 3));
     assert!(t.revisions.is_empty(), "3 points are needed, 2 allowed");
     assert!(t.search.out_of_bounds >= 1);
+}
+
+/// A line of five routes of 2 cars; every ticket pays a point a car but
+/// E–F, 4 points for 2 cars (the median rate is 1.00).
+const TWIG: &str = r#"{ "name": "twig", "cars": 8,
+  "route_points": { "1": 1, "2": 2, "3": 4, "4": 7 },
+  "cities": [ { "name": "A", "x": 0, "y": 0 }, { "name": "B", "x": 1, "y": 0 },
+              { "name": "C", "x": 2, "y": 0 }, { "name": "D", "x": 3, "y": 0 },
+              { "name": "E", "x": 4, "y": 0 }, { "name": "F", "x": 5, "y": 0 } ],
+  "routes": [ { "from": "A", "to": "B", "length": 2, "tracks": ["gray"] },
+              { "from": "B", "to": "C", "length": 2, "tracks": ["gray"] },
+              { "from": "C", "to": "D", "length": 2, "tracks": ["gray"] },
+              { "from": "D", "to": "E", "length": 2, "tracks": ["gray"] },
+              { "from": "E", "to": "F", "length": 2, "tracks": ["gray"] } ],
+  "tickets": [ { "from": "A", "to": "C", "points": 4 }, { "from": "B", "to": "D", "points": 4 },
+               { "from": "C", "to": "E", "points": 4 }, { "from": "A", "to": "E", "points": 8 },
+               { "from": "E", "to": "F", "points": 4 } ] }"#;
+
+/// The rates only, on [`TWIG`] at 8 cars, with `more` set.
+fn twig(more: &str) -> (Board, Tuning) {
+    let text = format!(r#"{{ "dead": false, "generous": false, "max_spread": 1000{more} }}"#);
+    let targets = Targets::from_json(&text, "targets.json").unwrap();
+    let board = Board::from_json(TWIG, "twig.json").unwrap();
+    targets.check_names(&board, "targets.json").unwrap();
+    let t = run(&board, TWIG, &options(8, targets, 2, 3));
+    assert_eq!(t.base.measure.off_band, vec!["E – F".to_string()]);
+    assert!(t.search.stopped.is_none());
+    (board, t)
+}
+
+/// Each revision's scenario applies, and its rates, re-derived by
+/// `balance` on the revised board, are all in the band.
+fn in_band_after(r: &Revision) {
+    let board = r.scenario("").apply(TWIG, "revision").unwrap();
+    let [_, _, off] = balance_lists(&board, 8, 0.05);
+    assert!(off.is_empty(), "{}: {off:?}", r.name);
+    assert_eq!(off, r.measure.off_band);
+    assert_eq!(r.misses, 0);
+}
+
+/// E–F's 4 points need 4 cars at the median rate (3.8 within 5 %): with
+/// no ticket's points free to move, a route 2 cars longer is the one
+/// change, on E–F's only connection; 1 car is not enough.
+#[test]
+fn a_route_moves_where_the_targets_allow_it() {
+    let (board, t) = twig(r#", "tickets": [], "route_step": 2"#);
+    let best = &t.revisions[0];
+    assert_eq!(best.changes.len(), 1, "{:?}", best.changes);
+    let Edit::Route(r) = &best.changes[0] else {
+        panic!("a route's length: {:?}", best.changes);
+    };
+    assert_eq!((r.route.as_str(), r.before, r.after), ("E – F", 2, 4));
+    in_band_after(best);
+    // The route scores as the rule card says for 4 cars.
+    let revised = best.scenario("").apply(TWIG, "revision").unwrap();
+    let ef = revised
+        .route_ids()
+        .map(|id| revised.route(id))
+        .last()
+        .unwrap();
+    assert_eq!((ef.length, ef.points), (4, 7));
+    assert_eq!(board.routes.len(), revised.routes.len());
+
+    let (_, t) = twig(r#", "tickets": [], "route_step": 1"#);
+    assert!(t.revisions.is_empty(), "1 car is not enough");
+    let (_, t) = twig(r#", "tickets": [], "route_step": 2, "routes": ["A – B"]"#);
+    assert!(t.revisions.is_empty(), "E – F may not move");
+}
+
+/// With a point a ticket at most, E–F (2 points too many) cannot be
+/// priced into the band: taken out, or replaced by a candidate in the
+/// band; a candidate off the band, or a ticket not allowed to change,
+/// gives nothing.
+#[test]
+fn a_ticket_leaves_or_is_replaced_where_its_points_cannot_reach() {
+    let (_, t) = twig(r#", "max_step": 1"#);
+    assert!(t.revisions.is_empty());
+    assert!(t.search.out_of_bounds >= 1);
+
+    let (_, t) = twig(r#", "max_step": 1, "remove": true"#);
+    let best = &t.revisions[0];
+    assert_eq!(best.changes.len(), 1);
+    assert!(matches!(&best.changes[0], Edit::Remove(c) if c.ticket == "E – F"));
+    in_band_after(best);
+    assert!(best.measure.tickets.iter().all(|r| r.name != "E – F"));
+
+    let add = r#", "add": [{ "from": "A", "to": "D", "points": 12 }, { "from": "A", "to": "D", "points": 6 }]"#;
+    let (_, t) = twig(&format!(r#", "max_step": 1{add}"#));
+    let best = &t.revisions[0];
+    assert_eq!(best.changes.len(), 1);
+    let Edit::Replace { out, with } = &best.changes[0] else {
+        panic!("a replacement: {:?}", best.changes);
+    };
+    assert_eq!(
+        (out.ticket.as_str(), with.ticket.as_str(), with.points),
+        ("E – F", "A – D", 6)
+    );
+    in_band_after(best);
+    assert_eq!(best.measure.tickets.len(), 5, "the deck keeps its size");
+    // The candidate worth 12 is off the band: skipped by the rates.
+    assert!(t.search.skipped_by_bound >= 1);
+    assert_eq!(
+        best.scenario_json("")["changes"],
+        serde_json::json!([
+            { "remove_ticket": { "from": "E", "to": "F" } },
+            { "add_ticket": { "from": "A", "to": "D", "points": 6 } }
+        ])
+    );
+
+    let (_, t) = twig(r#", "max_step": 1, "remove": true, "tickets": ["A – C"]"#);
+    assert!(t.revisions.is_empty(), "E – F may not change");
 }
 
 /// What `balance` calls dead, generous and off the band on `board`.
@@ -283,6 +396,20 @@ fn a_bad_targets_file_names_the_file_and_the_field() {
             "400000 games a board; at most 20000",
         ),
         (r#"{ "win_rates": { "plyers": [] } }"#, "plyers"),
+        (r#"{ "route_step": 9 }"#, "field `route_step`"),
+        (r#"{ "routes": ["Atlantis – Miami"] }"#, "routes[0]"),
+        (
+            r#"{ "add": [{ "from": "Atlantis", "to": "Miami", "points": 5 }] }"#,
+            "add[0].from",
+        ),
+        (
+            r#"{ "add": [{ "from": "Denver", "to": "Miami", "points": 0 }] }"#,
+            "add[0].points",
+        ),
+        (
+            r#"{ "add": [{ "from": "Denver", "to": "Miami" }] }"#,
+            "missing field `points`",
+        ),
     ];
     for (i, (text, field)) in cases.iter().enumerate() {
         let path = dir.join(format!("targets-{i}.json"));

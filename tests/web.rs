@@ -405,15 +405,31 @@ fn a_suggestion_is_the_librarys_tuning_and_its_edits_apply() {
     for (shown, r) in listed.iter().zip(&t.revisions) {
         assert_eq!(shown["misses"], r.misses);
         assert_eq!(shown["optimum"], r.measure.optimum);
-        assert_eq!(shown["changes"], serde_json::to_value(&r.changes).unwrap());
+        let shown = shown["changes"].as_array().unwrap();
+        assert_eq!(shown.len(), r.changes.len());
+        for (s, c) in shown.iter().zip(&r.changes) {
+            // The change as the library reports it, its text and its edits.
+            let mut bare = s.clone();
+            let bare = bare.as_object_mut().unwrap();
+            assert_eq!(bare.remove("text").unwrap(), c.describe());
+            assert_eq!(
+                bare.remove("edits").unwrap(),
+                serde_json::to_value(c.changes_json()).unwrap()
+            );
+            assert_eq!(
+                Value::Object(bare.clone()),
+                serde_json::to_value(c).unwrap()
+            );
+        }
     }
     // The first revision's changes, as the page sends its edits.
     let changes: Vec<Value> = listed[0]["changes"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| serde_json::json!({ "set_ticket": { "from": c["from"], "to": c["to"], "points": c["after"] } }))
+        .flat_map(|c| c["edits"].as_array().unwrap().clone())
         .collect();
+    assert!(changes.iter().all(|c| c.get("set_ticket").is_some()));
     let scenario = serde_json::json!({ "name": "web edits", "changes": changes }).to_string();
     let (code, _) = server.call("POST", "/api/variant?cars=8", scenario);
     assert_eq!(code, StatusCode::ACCEPTED);

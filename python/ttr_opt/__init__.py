@@ -251,7 +251,9 @@ def tune(board=None, targets=None, cars=None, budget_changes=4, keep=3, threads=
     5 % of the median, the deal's spread no wider), a path to a targets
     file, or a dict of its fields (``{"win_rates": {}}`` also plays the
     tournament's bots of four styles on each revision reported and asks
-    their win rates within 15 points of each other). Returns ``tune.json``'s schema (``base``,
+    their win rates within 15 points of each other; ``"route_step"``,
+    ``"remove"`` and ``"add"`` let routes' lengths move and tickets leave or
+    be replaced). Returns ``tune.json``'s schema (``base``,
     ``revisions`` best first, ``references``, ``trade_offs``, ``search``)
     and ``scenarios``: each revision as a scenario dict, which ``compare``
     takes. On a USA board the 1910 reprint's revision is measured beside."""

@@ -1,14 +1,19 @@
-//! Tune: revisions of a board's ticket points towards the balance report's
-//! targets, each one proven on the revised board.
+//! Tune: revisions of a board towards the balance report's targets, each
+//! one proven on the revised board.
 //!
-//! The search is a local search over ticket point changes (each ticket by at
-//! most [`Targets::max_step`], at most `budget_changes` tickets), guided by
+//! The search is a local search over changes of tickets' points (each
+//! ticket by at most [`Targets::max_step`], at most `budget_changes`
+//! changes) and, where the targets allow, routes' lengths
+//! ([`Targets::route_step`]) and tickets taken out ([`Targets::remove`]) or
+//! replaced by candidates ([`Targets::add`]), guided by
 //! exact values: a ticket in no optimum enters the optima exactly when
 //! raised by its break-even `raise_by`, one in every optimum leaves them
 //! exactly when lowered by `lower_by`, and a ticket's points per car need
 //! no solve at all. From each measured board it proposes, per missed
 //! target, the smallest change that the break-even values (or the rates)
-//! say fixes it; a candidate whose rates alone already miss more targets
+//! say fixes it (a route on the ticket's cheapest connection, a car or the
+//! rate's need; the ticket out, where no change of its points within the
+//! bounds reaches); a candidate whose rates alone already miss more targets
 //! than the best revision found is skipped without a solve (the rates are
 //! exact, and the other targets can only add misses). Every candidate it
 //! keeps is built as a [`Scenario`], applied to the board's text, and
@@ -28,6 +33,7 @@
 //! the best from its own measure, then drops changes it does not need. A
 //! revision it does not report may still be better.
 
+pub mod edit;
 pub mod report;
 pub mod targets;
 
@@ -36,10 +42,13 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::analysis::scenario::{Change, Scenario, ScenarioError};
-use crate::board::Board;
+use crate::analysis::balance::TicketValue;
+use crate::analysis::scenario::{Scenario, ScenarioError};
+use crate::board::graph::BoardGraph;
+use crate::board::{Board, CityId, RouteId};
 use crate::solve::limits::Limits;
 use crate::solve::SolveError;
+pub use edit::{Edit, RouteChange, TicketCard, TicketChange};
 pub use targets::{Measure, Spread, Targets, TargetsError};
 
 /// What to search, besides the targets.
@@ -64,28 +73,14 @@ pub struct TuneOptions {
     pub references: Vec<Scenario>,
 }
 
-/// One ticket's new points.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TicketChange {
-    /// The ticket's name.
-    pub ticket: String,
-    /// One city of its trip, as the board names it.
-    pub from: String,
-    /// The other city.
-    pub to: String,
-    /// Its points on the board.
-    pub before: u32,
-    /// Its points in the revision.
-    pub after: u32,
-}
-
 /// A revised board (or the board itself, with no changes) and its measure.
 #[derive(Clone, Debug, Serialize)]
 pub struct Revision {
     /// "tune 1", the reference's name, or "board".
     pub name: String,
-    /// The changes, in board order of the tickets.
-    pub changes: Vec<TicketChange>,
+    /// The changes: tickets' points in board order of the tickets, then
+    /// routes' lengths in board order, then removals and replacements.
+    pub changes: Vec<Edit>,
     /// The revised board measured against the targets.
     pub measure: Measure,
     /// Targets missed ([`Measure::misses`]), the spread counted where
@@ -100,36 +95,20 @@ impl Revision {
             name: self.name.clone(),
             description: description.to_string(),
             cars: None,
-            changes: self
-                .changes
-                .iter()
-                .map(|c| Change::SetTicket {
-                    from: c.from.clone(),
-                    to: c.to.clone(),
-                    points: c.after,
-                })
-                .collect(),
+            changes: self.changes.iter().flat_map(Edit::changes).collect(),
         }
     }
 
     /// The scenario file's JSON, as `compare` reads it.
     pub fn scenario_json(&self, description: &str) -> serde_json::Value {
-        let changes: Vec<serde_json::Value> = self
-            .changes
-            .iter()
-            .map(|c| {
-                serde_json::json!({ "set_ticket": { "from": c.from, "to": c.to, "points": c.after } })
-            })
-            .collect();
+        let changes: Vec<serde_json::Value> =
+            self.changes.iter().flat_map(Edit::changes_json).collect();
         serde_json::json!({ "name": self.name, "description": description, "changes": changes })
     }
 
-    /// Points moved in all.
+    /// Points (and route cars) moved in all ([`Edit::magnitude`]).
     pub fn magnitude(&self) -> u32 {
-        self.changes
-            .iter()
-            .map(|c| c.before.abs_diff(c.after))
-            .sum()
+        self.changes.iter().map(Edit::magnitude).sum()
     }
 }
 
@@ -137,7 +116,7 @@ impl Revision {
 #[derive(Clone, Debug, Serialize)]
 pub struct TradeOff {
     /// The change.
-    pub change: TicketChange,
+    pub change: Edit,
     /// Misses of the board it fixes ("dead: Sault St. Marie – Nashville").
     pub fixes: Vec<String>,
     /// Misses it adds.
@@ -268,8 +247,37 @@ pub struct Progress<'a> {
     pub what: &'a str,
 }
 
-/// A candidate: (card, change of its points), by card.
-type Key = Vec<(usize, i32)>;
+/// One move of a candidate, on the board's own cards and routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Move {
+    /// Card `.0`'s points moved by `.1`.
+    Points(usize, i32),
+    /// Route `.0`'s length moved by `.1` cars (a route alone in its pair).
+    Length(usize, i32),
+    /// Card `.0` taken out of the deck.
+    Remove(usize),
+    /// Card `.0` taken out, the targets' candidate `.1` put in.
+    Replace(usize, usize),
+}
+
+impl Move {
+    /// What it changes: a card, or a route (two moves of one thing do
+    /// not go together).
+    fn subject(self) -> (bool, usize) {
+        match self {
+            Move::Length(r, _) => (true, r),
+            Move::Points(c, _) | Move::Remove(c) | Move::Replace(c, _) => (false, c),
+        }
+    }
+}
+
+/// A candidate: its moves, sorted (a ticket's points first, by card, as
+/// the search has always ordered them).
+type Key = Vec<Move>;
+
+/// A route's rank among those of a cheapest connection: the tickets off
+/// the band after its change, the longest first, then the first.
+type RouteRank = (usize, std::cmp::Reverse<u32>, usize);
 
 /// A single change, the misses it fixed and those it added.
 type Effect = (Key, Vec<String>, Vec<String>);
@@ -380,27 +388,26 @@ fn order(r: &Revision) -> (usize, usize, u32, Vec<(String, u32)>) {
         r.misses,
         r.changes.len(),
         r.magnitude(),
-        r.changes
-            .iter()
-            .map(|c| (c.ticket.clone(), c.after))
-            .collect(),
+        r.changes.iter().map(Edit::sort_key).collect(),
     )
 }
 
 /// The ticket point changes from `board` to `variant` (same cards, in
 /// board order; cards added or removed are not listed).
-fn changes_between(board: &Board, variant: &Board) -> Vec<TicketChange> {
+fn changes_between(board: &Board, variant: &Board) -> Vec<Edit> {
     board
         .tickets
         .iter()
         .zip(&variant.tickets)
         .filter(|(a, b)| a.points != b.points && board.cards[a.card].trips.len() == 1)
-        .map(|(a, b)| TicketChange {
-            ticket: board.cards[a.card].name.clone(),
-            from: board.city(a.a).name.clone(),
-            to: board.city(a.b).name.clone(),
-            before: a.points,
-            after: b.points,
+        .map(|(a, b)| {
+            Edit::Ticket(TicketChange {
+                ticket: board.cards[a.card].name.clone(),
+                from: board.city(a.a).name.clone(),
+                to: board.city(a.b).name.clone(),
+                before: a.points,
+                after: b.points,
+            })
         })
         .collect()
 }
@@ -479,12 +486,14 @@ impl Search<'_> {
             key.sort();
             combos.push((base_misses.saturating_sub(fixed) + added, key));
         }
-        combos.sort_by_key(|(predicted, key)| (*predicted, key.len(), magnitude(key), key.clone()));
+        combos.sort_by_key(|(predicted, key)| {
+            (*predicted, key.len(), self.magnitude(key), key.clone())
+        });
         for (i, (predicted, key)) in combos.iter().enumerate() {
             if self.stats.stopped.is_some() {
                 break;
             }
-            if self.best_order() <= (*predicted, key.len(), magnitude(key)) {
+            if self.best_order() <= (*predicted, key.len(), self.magnitude(key)) {
                 self.stats.skipped_by_prediction += combos.len() - i;
                 break;
             }
@@ -522,10 +531,11 @@ impl Search<'_> {
             let proposed = self.proposals(single, &r.measure);
             self.stats.out_of_bounds = counted;
             for key in proposed {
-                let mends = key
-                    .iter()
-                    .filter(|k| !single.contains(k))
-                    .all(|&(c, _)| named.contains(&self.board.cards[c].name.as_str()));
+                // A route's move mends no ticket by name: not tried here.
+                let mends = key.iter().filter(|k| !single.contains(k)).all(|m| {
+                    let (route, c) = m.subject();
+                    !route && named.contains(&self.board.cards[c].name.as_str())
+                });
                 if mends {
                     self.consider(&key);
                 }
@@ -573,89 +583,268 @@ impl Search<'_> {
     }
 
     /// The candidates one step from `key`, as the measure of its revision
-    /// proposes them: per missed target, the smallest change that fixes it
-    /// (break-even values and rates are exact for one ticket at a time).
+    /// proposes them: per missed target, the smallest change of the
+    /// ticket's points that fixes it (break-even values and rates are
+    /// exact for one ticket at a time); where the targets allow, a route's
+    /// length on its cheapest connection; and where no change of its
+    /// points within the bounds reaches a miss, the ticket's removal or
+    /// replacement.
     fn proposals(&mut self, key: &Key, measure: &Measure) -> Vec<Key> {
-        let targets = &self.options.targets;
         let mut steps: Vec<(u32, usize, i32)> = Vec::new();
+        let mut routes: Vec<(usize, i32)> = Vec::new();
+        let mut missed: Vec<usize> = Vec::new();
         for (c, card) in self.board.cards.iter().enumerate() {
             let Some(row) = measure.tickets.iter().find(|t| t.name == card.name) else {
                 continue;
             };
-            let mut wanted: Vec<i32> = Vec::new();
-            if let Some(band) = targets.rate_band {
-                let fair = measure.median_rate * row.cheapest_cars as f64;
-                let (lo, hi) = (fair * (1.0 - band) - 1e-9, fair * (1.0 + band) + 1e-9);
-                if (row.points as f64) > hi {
-                    wanted.push(hi.floor() as i32 - row.points as i32);
-                } else if (row.points as f64) < lo {
-                    wanted.push(lo.ceil() as i32 - row.points as i32);
-                }
+            let (misses, wanted, cars) = self.wanted(row, measure);
+            if !misses {
+                continue;
             }
-            if targets.dead && measure.dead.contains(&row.name) {
-                match row.raise_by {
-                    Some(r) => wanted.push(r as i32),
-                    // More than the measure's reach (at least `max_step`),
-                    // or no plan completes it at all.
-                    None => self.stats.out_of_bounds += 1,
-                }
-            }
-            if targets.generous && measure.generous.contains(&row.name) {
-                // Leaving every optimum at the car count needs `lower_by`;
-                // where that is out of reach, the smallest cut may still
-                // take it out of half the budgets' optima.
-                let lower = row.lower_by.filter(|&l| l <= targets.max_step).unwrap_or(1);
-                wanted.push(-(lower as i32));
-            }
+            missed.push(c);
             for step in wanted {
                 steps.push((step.unsigned_abs(), c, step));
+            }
+            for delta in cars {
+                routes.push((c, delta));
             }
         }
         steps.sort();
         steps.dedup();
         let mut keys = Vec::new();
+        let mut reached: Vec<usize> = Vec::new();
         for (_, c, step) in steps {
-            let now = key.iter().find(|k| k.0 == c).map_or(0, |k| k.1);
+            let now = key
+                .iter()
+                .find_map(|m| match *m {
+                    Move::Points(k, d) if k == c => Some(d),
+                    _ => None,
+                })
+                .unwrap_or(0);
             match self.moved(key, c, now + step) {
-                Some(k) if !keys.contains(&k) => keys.push(k),
-                Some(_) => {}
+                Some(k) if !keys.contains(&k) => {
+                    reached.push(c);
+                    keys.push(k)
+                }
+                Some(_) => reached.push(c),
                 None => self.stats.out_of_bounds += 1,
+            }
+        }
+        routes.dedup();
+        for (c, delta) in routes {
+            if let Some(k) = self.route_move(key, c, delta) {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        // Out of the deck, alone or replaced, only where no change of the
+        // ticket's points within the bounds was proposed.
+        for c in missed.into_iter().filter(|c| !reached.contains(c)) {
+            let targets = &self.options.targets;
+            let mut moves: Vec<Move> = Vec::new();
+            if targets.remove {
+                moves.push(Move::Remove(c));
+            }
+            moves.extend((0..targets.add.len()).map(|k| Move::Replace(c, k)));
+            for m in moves {
+                match self.with_move(key, m) {
+                    Some(k) if !keys.contains(&k) => keys.push(k),
+                    Some(_) => {}
+                    None => self.stats.out_of_bounds += 1,
+                }
             }
         }
         keys
     }
 
-    /// `key` with card `c` changed by `delta` in all, if within the bounds.
-    fn moved(&self, key: &Key, c: usize, delta: i32) -> Option<Key> {
+    /// Whether a ticket misses a target asked, the changes of its points
+    /// that would fix its misses, and the changes of its cheapest
+    /// connection's cars that would (a route's length: asked only where
+    /// the targets allow routes to move).
+    fn wanted(&mut self, row: &TicketValue, measure: &Measure) -> (bool, Vec<i32>, Vec<i32>) {
         let targets = &self.options.targets;
+        let (mut wanted, mut cars) = (Vec::new(), Vec::new());
+        let mut misses = false;
+        let cheapest = row.cheapest_cars as i32;
+        if let Some(band) = targets.rate_band {
+            let fair = measure.median_rate * row.cheapest_cars as f64;
+            let (lo, hi) = (fair * (1.0 - band) - 1e-9, fair * (1.0 + band) + 1e-9);
+            let points = row.points as f64;
+            misses = points > hi || points < lo;
+            if points > hi {
+                wanted.push(hi.floor() as i32 - row.points as i32);
+                // The fewest cars at which its points are in the band.
+                let at = points / (measure.median_rate * (1.0 + band)) - 1e-9;
+                cars.push(at.ceil() as i32 - cheapest);
+            } else if points < lo {
+                wanted.push(lo.ceil() as i32 - row.points as i32);
+                let at = points / (measure.median_rate * (1.0 - band)) + 1e-9;
+                cars.push(at.floor() as i32 - cheapest);
+            }
+        }
+        if targets.dead && measure.dead.contains(&row.name) {
+            misses = true;
+            match row.raise_by {
+                Some(r) => wanted.push(r as i32),
+                // More than the measure's reach (at least `max_step`),
+                // or no plan completes it at all.
+                None => self.stats.out_of_bounds += 1,
+            }
+            // A car less to connect it.
+            cars.push(-1);
+        }
+        if targets.generous && measure.generous.contains(&row.name) {
+            // Leaving every optimum at the car count needs `lower_by`;
+            // where that is out of reach, the smallest cut may still
+            // take it out of half the budgets' optima.
+            let lower = row.lower_by.filter(|&l| l <= targets.max_step).unwrap_or(1);
+            wanted.push(-(lower as i32));
+            cars.push(1);
+            misses = true;
+        }
+        if targets.route_step == 0 {
+            cars.clear();
+        }
+        let step = targets.route_step as i32;
+        cars = cars
+            .into_iter()
+            .map(|d| d.clamp(-step, step))
+            .filter(|&d| d != 0)
+            .collect();
+        cars.dedup();
+        (misses, wanted, cars)
+    }
+
+    /// `key` with card `c`'s points changed by `delta` in all, if within
+    /// the bounds.
+    fn moved(&self, key: &Key, c: usize, delta: i32) -> Option<Key> {
         let card = &self.board.cards[c];
-        let allowed = targets
-            .tickets
-            .as_ref()
-            .is_none_or(|names| names.contains(&card.name));
-        let unique = self
-            .board
-            .cards
-            .iter()
-            .filter(|k| k.name == card.name)
-            .count()
-            == 1;
         let points = self.board.ticket(card.trips[0]).points as i32 + delta;
-        let changed = key.iter().filter(|k| k.0 != c).count() + 1;
         if delta == 0
-            || !allowed
-            || !unique
             || card.trips.len() != 1
-            || delta.unsigned_abs() > targets.max_step
+            || delta.unsigned_abs() > self.options.targets.max_step
             || points < 1
-            || changed > self.options.budget_changes
         {
             return None;
         }
-        let mut k: Key = key.iter().copied().filter(|k| k.0 != c).collect();
-        k.push((c, delta));
-        k.sort();
-        Some(k)
+        self.with_move(key, Move::Points(c, delta))
+    }
+
+    /// `key` with `m` in place of any move of the same card or route, if
+    /// the card may change (allowed by the targets, its name unique on the
+    /// board, the first card holding its first trip) and the changes stay
+    /// within the budget.
+    fn with_move(&self, key: &Key, m: Move) -> Option<Key> {
+        let targets = &self.options.targets;
+        let (route, c) = m.subject();
+        if !route {
+            let card = &self.board.cards[c];
+            let allowed = targets
+                .tickets
+                .as_ref()
+                .is_none_or(|names| names.contains(&card.name));
+            let named = |k: &crate::board::Card| k.name == card.name;
+            let unique = self.board.cards.iter().filter(|k| named(k)).count() == 1;
+            // A removal takes the first card holding the trip it names.
+            let first = self.board.ticket(card.trips[0]);
+            let holds = |k: &crate::board::Card| {
+                k.trips.iter().any(|&t| {
+                    let t = self.board.ticket(t);
+                    (t.a, t.b) == (first.a, first.b) || (t.a, t.b) == (first.b, first.a)
+                })
+            };
+            let firstly = self.board.cards.iter().position(holds) == Some(c);
+            if !allowed || !unique || !firstly {
+                return None;
+            }
+        }
+        // A candidate replaces one ticket at most.
+        if let Move::Replace(_, k) = m {
+            if key
+                .iter()
+                .any(|x| matches!(*x, Move::Replace(o, j) if j == k && o != c))
+            {
+                return None;
+            }
+        }
+        let mut next: Key = key
+            .iter()
+            .copied()
+            .filter(|x| x.subject() != (route, c))
+            .collect();
+        next.push(m);
+        if next.len() > self.options.budget_changes {
+            return None;
+        }
+        next.sort();
+        Some(next)
+    }
+
+    /// `key` with a route on card `c`'s cheapest connection `delta` cars
+    /// longer (shorter where negative): of the routes allowed on one
+    /// cheapest connection of the revised board, the one whose change
+    /// leaves the fewest tickets off the band (exact, from the rates), then
+    /// the longest, then the first.
+    fn route_move(&self, key: &Key, c: usize, delta: i32) -> Option<Key> {
+        // Which trip of a ticket of several would run over it is the
+        // plan's: their routes are not proposed.
+        if self.board.cards[c].trips.len() != 1 {
+            return None;
+        }
+        let (variant, _) = self.revise(key).ok()?;
+        let trip = self.board.ticket(self.board.cards[c].trips[0]);
+        let band = self.options.targets.rate_band;
+        // (tickets off the band, the longest, the first) and the candidate.
+        let mut ranked: Vec<(RouteRank, Key)> = Vec::new();
+        for r in cheapest_path(&variant, trip.a, trip.b) {
+            let now = key
+                .iter()
+                .find_map(|m| match *m {
+                    Move::Length(x, d) if x == r.0 => Some(d),
+                    _ => None,
+                })
+                .unwrap_or(0);
+            let Some(k) = self.length_moved(key, r.0, now + delta) else {
+                continue;
+            };
+            let Ok((revised, _)) = self.revise(&k) else {
+                continue;
+            };
+            let off = band.map_or(0, |b| targets::off_band(&revised, b).len());
+            ranked.push((
+                (off, std::cmp::Reverse(self.board.routes[r.0].length), r.0),
+                k,
+            ));
+        }
+        ranked.into_iter().min().map(|(_, k)| k)
+    }
+
+    /// `key` with route `r`'s length changed by `delta` in all, if within
+    /// the bounds (allowed by the targets, alone in its pair, at least a
+    /// car).
+    fn length_moved(&self, key: &Key, r: usize, delta: i32) -> Option<Key> {
+        let targets = &self.options.targets;
+        let route = &self.board.routes[r];
+        let length = route.length as i32 + delta;
+        let (a, b) = (
+            &self.board.city(route.a).name,
+            &self.board.city(route.b).name,
+        );
+        let allowed = targets.routes.as_ref().is_none_or(|names| {
+            names
+                .iter()
+                .any(|n| *n == format!("{a} – {b}") || *n == format!("{b} – {a}"))
+        });
+        if delta == 0
+            || delta.unsigned_abs() > targets.route_step
+            || length < 1
+            || !allowed
+            || self.board.pair_routes(RouteId(r)).len() != 1
+        {
+            return None;
+        }
+        self.with_move(key, Move::Length(r, delta))
     }
 
     /// The order of the best candidate measured so far.
@@ -709,24 +898,12 @@ impl Search<'_> {
         };
         let (variant, _) = self.revise(key)?;
         let least = targets::off_band(&variant, band).len();
-        Ok(self.best_order() <= (least, key.len(), magnitude(key)))
+        Ok(self.best_order() <= (least, key.len(), self.magnitude(key)))
     }
 
     /// The board revised by `key`, and its changes.
-    fn revise(&self, key: &Key) -> Result<(Board, Vec<TicketChange>), TuneError> {
-        let changes: Vec<TicketChange> = key
-            .iter()
-            .map(|&(c, delta)| {
-                let trip = self.board.ticket(self.board.cards[c].trips[0]);
-                TicketChange {
-                    ticket: self.board.cards[c].name.clone(),
-                    from: self.board.city(trip.a).name.clone(),
-                    to: self.board.city(trip.b).name.clone(),
-                    before: trip.points,
-                    after: (trip.points as i32 + delta) as u32,
-                }
-            })
-            .collect();
+    fn revise(&self, key: &Key) -> Result<(Board, Vec<Edit>), TuneError> {
+        let changes: Vec<Edit> = key.iter().map(|&m| self.edit(m)).collect();
         let revision = Revision {
             name: "candidate".into(),
             changes,
@@ -737,6 +914,61 @@ impl Search<'_> {
             .scenario("a candidate of tune")
             .apply(self.json, "tune candidate")?;
         Ok((board, revision.changes))
+    }
+
+    /// A move as the revision reports it.
+    fn edit(&self, m: Move) -> Edit {
+        let b = self.board;
+        let card = |c: usize| {
+            let trip = b.ticket(b.cards[c].trips[0]);
+            TicketCard {
+                ticket: b.cards[c].name.clone(),
+                from: b.city(trip.a).name.clone(),
+                to: b.city(trip.b).name.clone(),
+                points: trip.points,
+            }
+        };
+        match m {
+            Move::Points(c, delta) => {
+                let t = card(c);
+                Edit::Ticket(TicketChange {
+                    ticket: t.ticket,
+                    from: t.from,
+                    to: t.to,
+                    before: t.points,
+                    after: (t.points as i32 + delta) as u32,
+                })
+            }
+            Move::Length(r, delta) => {
+                let route = &b.routes[r];
+                let (from, to) = (b.city(route.a).name.clone(), b.city(route.b).name.clone());
+                Edit::Route(RouteChange {
+                    route: format!("{from} – {to}"),
+                    from,
+                    to,
+                    before: route.length,
+                    after: (route.length as i32 + delta) as u32,
+                })
+            }
+            Move::Remove(c) => Edit::Remove(card(c)),
+            Move::Replace(c, k) => {
+                let new = &self.options.targets.add[k];
+                Edit::Replace {
+                    out: card(c),
+                    with: TicketCard {
+                        ticket: format!("{} – {}", new.from, new.to),
+                        from: new.from.clone(),
+                        to: new.to.clone(),
+                        points: new.points,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Points (and cars) a candidate moves ([`Edit::magnitude`]).
+    fn magnitude(&self, key: &Key) -> u32 {
+        key.iter().map(|&m| self.edit(m).magnitude()).sum()
     }
 
     /// Measures the revision `key` (`None`: the time limit stopped it).
@@ -866,7 +1098,7 @@ impl Search<'_> {
     }
 
     /// The board with `changes` applied.
-    fn revise_changes(&self, changes: &[TicketChange]) -> Result<Board, TuneError> {
+    fn revise_changes(&self, changes: &[Edit]) -> Result<Board, TuneError> {
         let r = Revision {
             name: "revision".into(),
             changes: changes.to_vec(),
@@ -933,18 +1165,43 @@ impl Search<'_> {
     }
 }
 
-/// Points moved by a candidate.
-fn magnitude(key: &Key) -> u32 {
-    key.iter().map(|k| k.1.unsigned_abs()).sum()
-}
-
-/// "Los Angeles – Miami 20→19, Seattle – New York 22→21".
-pub fn describe(changes: &[TicketChange]) -> String {
+/// "Los Angeles – Miami 20→19, route Paris – Zagrab 7→6 cars".
+pub fn describe(changes: &[Edit]) -> String {
     changes
         .iter()
-        .map(|c| format!("{} {}→{}", c.ticket, c.before, c.after))
+        .map(Edit::describe)
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The routes of one cheapest connection of `a` and `b` (fewest cars; of
+/// several, at each city the route of the lowest id), from `a`; none
+/// where they are not connected.
+fn cheapest_path(board: &Board, a: CityId, b: CityId) -> Vec<RouteId> {
+    let graph = BoardGraph::new(board, board.route_ids());
+    let dist = graph.distances(b, |r| board.route(r).length);
+    let mut path = Vec::new();
+    let mut at = a;
+    while at != b {
+        let Some(d) = dist[at.0] else {
+            return Vec::new();
+        };
+        let step = board.route_ids().find_map(|r| {
+            let route = board.route(r);
+            let other = match at {
+                x if x == route.a => route.b,
+                x if x == route.b => route.a,
+                _ => return None,
+            };
+            (dist[other.0]? + route.length == d).then_some((r, other))
+        });
+        let Some((r, other)) = step else {
+            return Vec::new();
+        };
+        path.push(r);
+        at = other;
+    }
+    path
 }
 
 /// A measure with nothing in it, for a revision not yet measured.

@@ -161,8 +161,9 @@ enum Command {
     /// marginal points per car, ticket value per car against the board's
     /// rate, break-even values, route blocking costs, with figures.
     Balance(designer::BalanceArgs),
-    /// Proposed revisions of a board's ticket points towards the balance
-    /// report's targets (no dead ticket, no generous one, points per car
+    /// Proposed revisions of a board's ticket points (and, where the
+    /// targets file allows, routes' lengths and tickets out or replaced)
+    /// towards the balance report's targets (no dead ticket, no generous one, points per car
     /// near the median, the deal's spread no wider), each proven by exact
     /// solves on the revised board; writes them as scenario files for
     /// `compare` with a Markdown report (on the USA board, against the

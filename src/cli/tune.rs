@@ -1,5 +1,7 @@
-//! `ttr-opt tune`: revisions of a board's ticket points towards the balance
-//! report's targets, written as scenario files with a report.
+//! `ttr-opt tune`: revisions of a board's ticket points (and, where the
+//! targets file allows, routes' lengths and tickets out or replaced)
+//! towards the balance report's targets, written as scenario files with a
+//! report.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,10 +27,16 @@ pub(super) struct TuneArgs {
     /// plays the planner, long-route, route-focus and destination-hungry at
     /// one table, 100 games, on the board and each revision reported, and
     /// asks their win rates within 15 points of each other (fields
-    /// "players", "seats", "games", "seed", "band").
+    /// "players", "seats", "games", "seed", "band"). More levers, each off
+    /// by default: "route_step": N lets a route's length move by up to N
+    /// cars (its points the rule card's; "routes": [...] names the ones
+    /// that may), "remove": true takes out a ticket whose miss no change of
+    /// its points reaches, and "add": [{"from", "to", "points"}] lists
+    /// candidate tickets to put in its place.
     #[arg(long, value_name = "FILE")]
     targets: Option<PathBuf>,
-    /// The most tickets a revision may change.
+    /// The most changes a revision may make (tickets' points, and routes
+    /// and tickets where the targets file allows them).
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=10))]
     budget_changes: u32,
     /// Train cars (default: the board's own): the sweep covers 1 to this,

@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::jobs::RunState;
-use crate::analysis::tune::{tune, TicketChange, TuneOptions};
+use crate::analysis::tune::{tune, Edit, TuneOptions};
 use crate::board::Board;
 use crate::solve::limits::{Cancel, Limits};
 
@@ -22,12 +22,26 @@ pub const MAX_SECONDS: f64 = 900.0;
 /// One revision as the page lists it: its changes, each an edit.
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggested {
-    /// The changes, each a ticket's new points.
-    pub changes: Vec<TicketChange>,
+    /// The changes (a ticket's points, a route's length, a ticket out or
+    /// replaced), each with the page's edits that make it.
+    pub changes: Vec<SuggestedChange>,
     /// Targets it misses (the board's are in [`Suggestion::base_misses`]).
     pub misses: usize,
     /// The optimum at the board's car count with the revision.
     pub optimum: u32,
+}
+
+/// One change of a suggested revision.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuggestedChange {
+    /// The change, with its `kind`.
+    #[serde(flatten)]
+    pub change: Edit,
+    /// "Los Angeles – Miami 20→19".
+    pub text: String,
+    /// The scenario's changes that make it (a replacement is two), as the
+    /// page's edits write them.
+    pub edits: Vec<serde_json::Value>,
 }
 
 /// What `GET /api/suggest` returns.
@@ -154,7 +168,15 @@ fn run(shared: Arc<Mutex<Current>>, id: u64, board: Arc<Board>, text: String, li
                     .revisions
                     .iter()
                     .map(|r| Suggested {
-                        changes: r.changes.clone(),
+                        changes: r
+                            .changes
+                            .iter()
+                            .map(|c| SuggestedChange {
+                                change: c.clone(),
+                                text: c.describe(),
+                                edits: c.changes_json(),
+                            })
+                            .collect(),
                         misses: r.misses,
                         optimum: r.measure.optimum,
                     })

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{describe, Revision, Tuning};
+use super::{describe, Edit, Revision, Tuning};
 
 impl Tuning {
     /// The report; `header` (the command and its time) goes under the
@@ -83,14 +83,47 @@ impl Tuning {
         }
         let _ = writeln!(
             w,
-            "- Within: each ticket moved by at most {} points, {}; the fewest changes, then \
+            "- Within: each ticket moved by at most {} points, {}{}; the fewest changes, then \
              the fewest points moved.\n",
             t.max_step,
             match &t.tickets {
                 Some(names) => format!("only {}", names.join(", ")),
                 None => "any ticket of one trip".to_string(),
-            }
+            },
+            self.levers()
         );
+    }
+
+    /// The levers beyond tickets' points, as the targets allow them: ""
+    /// where none is.
+    fn levers(&self) -> String {
+        let t = &self.targets;
+        let mut v = Vec::new();
+        if t.route_step > 0 {
+            v.push(format!(
+                "each route's length by at most {} cars ({}; its points the rule card's)",
+                t.route_step,
+                match &t.routes {
+                    Some(names) => format!("only {}", names.join(", ")),
+                    None => "any route alone in its pair".to_string(),
+                }
+            ));
+        }
+        if t.remove {
+            v.push("a ticket whose miss no change of its points reaches taken out".to_string());
+        }
+        if !t.add.is_empty() {
+            let names: Vec<String> = t
+                .add
+                .iter()
+                .map(|n| format!("{} – {} ({})", n.from, n.to, n.points))
+                .collect();
+            v.push(format!(
+                "such a ticket replaced by one of {}",
+                names.join(", ")
+            ));
+        }
+        v.iter().map(|x| format!("; {x}")).collect()
     }
 
     fn write_revisions(&self, w: &mut String, files: &[String]) {
@@ -244,9 +277,19 @@ impl Tuning {
                 x.games
             );
         }
+        // "tickets" and "points" where every change is a ticket's points.
+        let tickets_only = best
+            .changes
+            .iter()
+            .chain(&reference.changes)
+            .all(|c| matches!(c, Edit::Ticket(_)));
+        let (what, moved) = match tickets_only {
+            true => ("tickets", "points"),
+            false => ("changes", "points and cars"),
+        };
         let _ = writeln!(
             w,
-            "- Changes: {} ({} tickets, {} points moved, against {} and {}).",
+            "- Changes: {} ({} {what}, {} {moved} moved, against {} and {}).",
             verdict(
                 best.changes.len() as f64 + best.magnitude() as f64 / 1000.0,
                 reference.changes.len() as f64 + reference.magnitude() as f64 / 1000.0,
@@ -302,7 +345,7 @@ impl Tuning {
         let _ = writeln!(
             w,
             "{} candidate revisions considered: {} measured by exact solves (each a sweep and \
-             a break-even, as `balance`), {} skipped by the bound of their rates (no solve), \
+             the tickets' standings, as `balance` finds them), {} skipped by the bound of their rates (no solve), \
              {} combinations skipped because the best revision found already met their \
              prediction, {} left untried past the cap on combinations, {} proposed changes \
              out of bounds. {} {:.0} s in all.\n",

@@ -51,6 +51,31 @@ pub struct Targets {
     /// by the tournament's bots (as Smith and Anton target them); `null`:
     /// not asked.
     pub win_rates: Option<Styles>,
+    /// The most cars a route's length may move, up or down (its points
+    /// then the rule card's); 0: routes stay as they are.
+    pub route_step: u32,
+    /// The routes that may change, by name ("Paris – Zagrab", either
+    /// order); `null`: every route alone in its pair of cities.
+    pub routes: Option<Vec<String>>,
+    /// Whether a ticket may be taken out of the deck, where no change of
+    /// its points within `max_step` reaches its miss (or it has several
+    /// trips, whose points do not change).
+    pub remove: bool,
+    /// Tickets that may come into the deck, each in place of one taken
+    /// out on the same terms as `remove` (the deck keeps its size).
+    pub add: Vec<NewTicket>,
+}
+
+/// A candidate ticket of a targets file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NewTicket {
+    /// One city, as the board names it.
+    pub from: String,
+    /// The other city.
+    pub to: String,
+    /// Its points.
+    pub points: u32,
 }
 
 /// Styles of play whose win rates should be close on a fair board: a
@@ -99,6 +124,10 @@ impl Default for Targets {
             max_step: 3,
             tickets: None,
             win_rates: None,
+            route_step: 0,
+            routes: None,
+            remove: false,
+            add: Vec::new(),
         }
     }
 }
@@ -185,23 +214,77 @@ impl Targets {
         if let Some(styles) = &targets.win_rates {
             styles.check().map_err(|m| field("win_rates", &m))?;
         }
+        if targets.route_step > MAX_ROUTE_STEP {
+            return Err(field(
+                "route_step",
+                &format!("expected a whole number of cars from 0 to {MAX_ROUTE_STEP}"),
+            ));
+        }
+        for (i, t) in targets.add.iter().enumerate() {
+            if !crate::board::input::TICKET_POINTS.contains(&t.points) {
+                return Err(field(
+                    "add",
+                    &format!("add[{i}].points: expected a whole number from 1 to 1000"),
+                ));
+            }
+        }
+        if targets.add.len() > MAX_CANDIDATES {
+            return Err(field(
+                "add",
+                &format!("{} candidates; at most {MAX_CANDIDATES}", targets.add.len()),
+            ));
+        }
         Ok(targets)
     }
 
-    /// Checks that every ticket named in `tickets` is a ticket of `board`.
+    /// Checks that every ticket named in `tickets` is a ticket of
+    /// `board`, every route named in `routes` a route of it, and every
+    /// city of `add` a city of it.
     pub fn check_names(&self, board: &Board, file: &str) -> Result<(), TargetsError> {
+        let error = |field, message| TargetsError::Field {
+            file: file.to_string(),
+            field,
+            message,
+        };
         for (i, name) in self.tickets.iter().flatten().enumerate() {
             if !board.cards.iter().any(|c| &c.name == name) {
-                return Err(TargetsError::Field {
-                    file: file.to_string(),
-                    field: "tickets",
-                    message: format!("tickets[{i}]: no ticket {name:?} on {}", board.name),
-                });
+                let m = format!("tickets[{i}]: no ticket {name:?} on {}", board.name);
+                return Err(error("tickets", m));
+            }
+        }
+        for (i, name) in self.routes.iter().flatten().enumerate() {
+            let named = |id| {
+                let r = board.route(id);
+                let (a, b) = (&board.city(r.a).name, &board.city(r.b).name);
+                *name == format!("{a} – {b}") || *name == format!("{b} – {a}")
+            };
+            if !board.route_ids().any(named) {
+                let m = format!(
+                    "routes[{i}]: no route {name:?} on {} (write \"From – To\")",
+                    board.name
+                );
+                return Err(error("routes", m));
+            }
+        }
+        for (i, t) in self.add.iter().enumerate() {
+            for (end, city) in [("from", &t.from), ("to", &t.to)] {
+                if board.city_id(city).is_none() {
+                    let m = format!("add[{i}].{end}: no city {city:?} on {}", board.name);
+                    return Err(error("add", m));
+                }
             }
         }
         Ok(())
     }
 }
+
+/// The most cars a route may move: a route of 1 car made 6 is another
+/// board, not a tuning.
+pub const MAX_ROUTE_STEP: u32 = 5;
+
+/// The most candidate tickets a targets file may list: each is measured in
+/// place of every ticket that may leave the deck.
+pub const MAX_CANDIDATES: usize = 50;
 
 /// The most games a win-rate target may play on one board.
 pub const MAX_STYLE_GAMES: u64 = 20_000;

@@ -423,7 +423,7 @@ function drawSuggestion(s) {
     const li = el("li", { class: "revision" }, `revision ${i + 1}: ${r.misses} target(s) missed, optimum ${r.optimum}`);
     const edits = el("ul");
     for (const c of r.changes) {
-      const item = el("li", {}, `${c.ticket}: ${c.before} → ${c.after} points `);
+      const item = el("li", {}, `${c.text} `);
       const apply = el("button", { type: "button", class: "apply", title: "add this change to the edits" }, "Apply");
       apply.addEventListener("click", () => applySuggested(c));
       item.append(apply);
@@ -434,10 +434,14 @@ function drawSuggestion(s) {
   });
 }
 
-/// A suggested change becomes an edit of the ticket's points.
+/// A suggested change becomes the edits that make it (a replacement is
+/// two), each in place of any edit of the same kind on the same pair.
 function applySuggested(c) {
-  dropChange("set_ticket", c.from, c.to);
-  addChange({ set_ticket: { from: c.from, to: c.to, points: c.after } });
+  for (const edit of c.edits) {
+    const [kind, v] = Object.entries(edit)[0];
+    dropChange(kind, v.from, v.to);
+    addChange(edit);
+  }
   edited_();
 }
 
