@@ -667,7 +667,8 @@ impl Search<'_> {
         let (mut wanted, mut cars) = (Vec::new(), Vec::new());
         let mut misses = false;
         let cheapest = row.cheapest_cars as i32;
-        if let Some(band) = targets.rate_band {
+        // The band is asked of tickets of one trip (as `off_band` counts).
+        if let Some(band) = targets.rate_band.filter(|_| !row.several_trips) {
             let fair = measure.median_rate * row.cheapest_cars as f64;
             let (lo, hi) = (fair * (1.0 - band) - 1e-9, fair * (1.0 + band) + 1e-9);
             let points = row.points as f64;
