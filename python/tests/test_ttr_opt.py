@@ -361,8 +361,23 @@ def test_tune_finds_the_change_derived_by_hand_and_compare_reads_it():
     assert narrow["revisions"] == [] and narrow["scenarios"] == []
 
 
+def test_tune_takes_a_ticket_out_where_its_points_cannot_reach():
+    # A–E needs 3 points off, 2 are allowed: with "remove" it leaves the
+    # deck, and the line then scores 8 for its routes and 4 + 4 + 4.
+    targets = {"dead": False, "generous": False, "max_spread": 1000, "max_step": 2, "remove": True}
+    t = ttr_opt.tune(board=LINE, targets=targets, cars=8)
+    best = t["revisions"][0]
+    assert best["misses"] == 0
+    assert [(c["kind"], c["ticket"]) for c in best["changes"]] == [("remove", "A – E")]
+    scenario = t["scenarios"][0]
+    assert scenario["changes"] == [{"remove_ticket": {"from": "A", "to": "E"}}]
+    assert ttr_opt.compare(scenario, board=LINE)["rows"][-1]["variant"] == 8 + 4 + 4 + 4
+
+
 def test_tune_bad_targets_raise_value_error_naming_the_field():
     with pytest.raises(ValueError, match="rate_band"):
         ttr_opt.tune(board=LINE, targets={"rate_band": -1})
     with pytest.raises(ValueError, match="colour"):
         ttr_opt.tune(board=LINE, targets={"colour": "red"})
+    with pytest.raises(ValueError, match="route_step"):
+        ttr_opt.tune(board=LINE, targets={"route_step": 6})

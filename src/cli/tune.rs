@@ -86,7 +86,7 @@ pub(super) fn run_tune(args: &TuneArgs, limits: &Limits) -> Result<ExitCode> {
         .unwrap_or_else(|| crate::output::board_folder(&board.name).join("tune"));
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
     eprintln!(
-        "tuning {} at {} cars: measuring the board, then candidate revisions (each a sweep and a break-even) ...",
+        "tuning {} at {} cars: measuring the board, then candidate revisions (each a sweep and the tickets' standings) ...",
         board.name, options.cars
     );
     let bar = indicatif::ProgressBar::new_spinner();
