@@ -68,6 +68,26 @@ fn every_kind_of_change_is_applied() {
     assert_eq!((v.cars, v.name.as_str()), (2, "line (short game)"));
 }
 
+/// Every kind of change, written back by `Change::to_json`, is the file's
+/// own entry, and reads back as the same change.
+#[test]
+fn every_kind_of_change_is_written_as_the_file_writes_it() {
+    let written = serde_json::json!([
+        { "set_ticket": { "from": "C", "to": "A", "points": 1 } },
+        { "set_route": { "from": "C", "to": "D", "length": 1 } },
+        { "set_route": { "from": "B", "to": "C", "points": 10 } },
+        { "set_route": { "from": "B", "to": "C", "length": 2, "points": 3 } },
+        { "remove_route": { "from": "B", "to": "C" } },
+        { "remove_ticket": { "from": "A", "to": "C" } },
+        { "add_route": { "from": "A", "to": "D", "length": 1, "tracks": ["red"] } },
+        { "add_ticket": { "from": "A", "to": "D", "points": 9 } }
+    ]);
+    let text = serde_json::json!({ "name": "all", "changes": written }).to_string();
+    let scenario = Scenario::from_json(&text, "all.json").unwrap();
+    let back: Vec<serde_json::Value> = scenario.changes.iter().map(|c| c.to_json()).collect();
+    assert_eq!(serde_json::Value::Array(back), written);
+}
+
 #[test]
 fn changes_that_name_nothing_are_reported_together() {
     let err = variant(serde_json::json!([

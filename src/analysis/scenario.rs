@@ -77,6 +77,44 @@ pub enum Change {
     AddTicket(Value),
 }
 
+impl Change {
+    /// The change as a scenario file writes it (`{"set_ticket": {...}}`):
+    /// what [`Scenario::from_json`] reads back.
+    pub fn to_json(&self) -> Value {
+        use serde_json::json;
+        match self {
+            Change::SetTicket { from, to, points } => {
+                json!({ "set_ticket": { "from": from, "to": to, "points": points } })
+            }
+            Change::SetRoute {
+                from,
+                to,
+                length,
+                points,
+            } => {
+                let mut body = Map::new();
+                body.insert("from".into(), from.clone().into());
+                body.insert("to".into(), to.clone().into());
+                if let Some(length) = length {
+                    body.insert("length".into(), (*length).into());
+                }
+                if let Some(points) = points {
+                    body.insert("points".into(), (*points).into());
+                }
+                json!({ "set_route": body })
+            }
+            Change::RemoveRoute(Pair { from, to }) => {
+                json!({ "remove_route": { "from": from, "to": to } })
+            }
+            Change::RemoveTicket(Pair { from, to }) => {
+                json!({ "remove_ticket": { "from": from, "to": to } })
+            }
+            Change::AddRoute(route) => json!({ "add_route": route }),
+            Change::AddTicket(ticket) => json!({ "add_ticket": ticket }),
+        }
+    }
+}
+
 /// Everything wrong with a scenario file, or with the board it makes.
 #[derive(Debug, thiserror::Error)]
 pub enum ScenarioError {

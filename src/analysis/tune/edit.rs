@@ -139,20 +139,7 @@ impl Edit {
 
     /// [`Edit::changes`] as a scenario file writes them.
     pub fn changes_json(&self) -> Vec<serde_json::Value> {
-        use serde_json::json;
-        match self {
-            Edit::Ticket(c) => {
-                vec![json!({ "set_ticket": { "from": c.from, "to": c.to, "points": c.after } })]
-            }
-            Edit::Route(r) => {
-                vec![json!({ "set_route": { "from": r.from, "to": r.to, "length": r.after } })]
-            }
-            Edit::Remove(t) => vec![json!({ "remove_ticket": { "from": t.from, "to": t.to } })],
-            Edit::Replace { out, with } => vec![
-                json!({ "remove_ticket": { "from": out.from, "to": out.to } }),
-                json!({ "add_ticket": { "from": with.from, "to": with.to, "points": with.points } }),
-            ],
-        }
+        self.changes().iter().map(Change::to_json).collect()
     }
 }
 
