@@ -271,6 +271,17 @@ impl Move {
     }
 }
 
+/// How far `key` already moves the points or the length of `subject`
+/// ([`Move::subject`]): 0 where it does not.
+fn moved_by(key: &Key, subject: (bool, usize)) -> i32 {
+    key.iter()
+        .find_map(|&m| match m {
+            Move::Points(_, d) | Move::Length(_, d) if m.subject() == subject => Some(d),
+            _ => None,
+        })
+        .unwrap_or(0)
+}
+
 /// A candidate: its moves, sorted (a ticket's points first, by card, as
 /// the search has always ordered them).
 type Key = Vec<Move>;
@@ -486,7 +497,7 @@ impl Search<'_> {
             key.sort();
             combos.push((base_misses.saturating_sub(fixed) + added, key));
         }
-        combos.sort_by_key(|(predicted, key)| {
+        combos.sort_by_cached_key(|(predicted, key)| {
             (*predicted, key.len(), self.magnitude(key), key.clone())
         });
         for (i, (predicted, key)) in combos.iter().enumerate() {
@@ -614,13 +625,7 @@ impl Search<'_> {
         let mut keys = Vec::new();
         let mut reached: Vec<usize> = Vec::new();
         for (_, c, step) in steps {
-            let now = key
-                .iter()
-                .find_map(|m| match *m {
-                    Move::Points(k, d) if k == c => Some(d),
-                    _ => None,
-                })
-                .unwrap_or(0);
+            let now = moved_by(key, Move::Points(c, 0).subject());
             match self.moved(key, c, now + step) {
                 Some(k) if !keys.contains(&k) => {
                     reached.push(c);
@@ -799,13 +804,7 @@ impl Search<'_> {
         // (tickets off the band, the longest, the first) and the candidate.
         let mut ranked: Vec<(RouteRank, Key)> = Vec::new();
         for r in cheapest_path(&variant, trip.a, trip.b) {
-            let now = key
-                .iter()
-                .find_map(|m| match *m {
-                    Move::Length(x, d) if x == r.0 => Some(d),
-                    _ => None,
-                })
-                .unwrap_or(0);
+            let now = moved_by(key, Move::Length(r.0, 0).subject());
             let Some(k) = self.length_moved(key, r.0, now + delta) else {
                 continue;
             };
@@ -826,21 +825,11 @@ impl Search<'_> {
     /// car).
     fn length_moved(&self, key: &Key, r: usize, delta: i32) -> Option<Key> {
         let targets = &self.options.targets;
-        let route = &self.board.routes[r];
-        let length = route.length as i32 + delta;
-        let (a, b) = (
-            &self.board.city(route.a).name,
-            &self.board.city(route.b).name,
-        );
-        let allowed = targets.routes.as_ref().is_none_or(|names| {
-            names
-                .iter()
-                .any(|n| *n == format!("{a} – {b}") || *n == format!("{b} – {a}"))
-        });
+        let length = self.board.routes[r].length as i32 + delta;
         if delta == 0
             || delta.unsigned_abs() > targets.route_step
             || length < 1
-            || !allowed
+            || !targets.route_allowed(self.board, RouteId(r))
             || self.board.pair_routes(RouteId(r)).len() != 1
         {
             return None;

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::balance::{deal_sample, ticket_table, TicketValue};
 use crate::analysis::{standings_within, FAMILY_LOSS};
-use crate::board::Board;
+use crate::board::{Board, RouteId};
 use crate::game::deals::{deals_within, DealError};
 use crate::game::tournament::{self, Setup, TournamentError};
 use crate::solve::limits::Limits;
@@ -237,6 +237,14 @@ impl Targets {
         Ok(targets)
     }
 
+    /// Whether route `id` of `board` may change: `routes` names it, or
+    /// names none.
+    pub fn route_allowed(&self, board: &Board, id: RouteId) -> bool {
+        self.routes
+            .as_ref()
+            .is_none_or(|names| names.iter().any(|n| names_route(board, id, n)))
+    }
+
     /// Checks that every ticket named in `tickets` is a ticket of
     /// `board`, every route named in `routes` a route of it, and every
     /// city of `add` a city of it.
@@ -253,12 +261,7 @@ impl Targets {
             }
         }
         for (i, name) in self.routes.iter().flatten().enumerate() {
-            let named = |id| {
-                let r = board.route(id);
-                let (a, b) = (&board.city(r.a).name, &board.city(r.b).name);
-                *name == format!("{a} – {b}") || *name == format!("{b} – {a}")
-            };
-            if !board.route_ids().any(named) {
+            if !board.route_ids().any(|id| names_route(board, id, name)) {
                 let m = format!(
                     "routes[{i}]: no route {name:?} on {} (write \"From – To\")",
                     board.name
@@ -276,6 +279,13 @@ impl Targets {
         }
         Ok(())
     }
+}
+
+/// Whether `name` names route `id` of `board`: "From – To", either way.
+fn names_route(board: &Board, id: RouteId, name: &str) -> bool {
+    let r = board.route(id);
+    let (a, b) = (&board.city(r.a).name, &board.city(r.b).name);
+    name == format!("{a} – {b}") || name == format!("{b} – {a}")
 }
 
 /// The most cars a route may move: a route of 1 car made 6 is another
