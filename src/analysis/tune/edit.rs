@@ -100,15 +100,6 @@ impl Edit {
         }
     }
 
-    /// The ticket it changes, by name (none for a route).
-    pub fn ticket(&self) -> Option<&str> {
-        match self {
-            Edit::Ticket(c) => Some(&c.ticket),
-            Edit::Route(_) => None,
-            Edit::Remove(t) | Edit::Replace { out: t, .. } => Some(&t.ticket),
-        }
-    }
-
     /// The scenario's changes that make it (a replacement is two).
     pub fn changes(&self) -> Vec<Change> {
         let pair = |t: &TicketCard| Pair {
@@ -141,9 +132,7 @@ impl Edit {
     pub fn changes_json(&self) -> Vec<serde_json::Value> {
         self.changes().iter().map(Change::to_json).collect()
     }
-}
 
-impl Edit {
     /// Its place among a revision's changes of as many misses, changes
     /// and points moved: a ticket's name and new points (a route's name
     /// and new length).
