@@ -192,7 +192,13 @@ fn every_example_state_loads_and_is_proven() {
     names.sort();
     assert_eq!(
         names,
-        vec!["early.json", "europe.json", "late.json", "mid.json"]
+        vec![
+            "early.json",
+            "europe-draw.json",
+            "europe.json",
+            "late.json",
+            "mid.json"
+        ]
     );
 }
 

@@ -78,7 +78,9 @@ pub(super) struct BenchArgs {
     /// answer at the start of a 4-player game on every board in data/
     /// (the first player, every choice of the first tickets weighed), for
     /// --runs deals each; and the review of --runs 4-player games on the
-    /// USA board. Records coach.md, coach.csv and coach-review.csv.
+    /// USA board; and the coach before every move of --runs 3- and
+    /// 4-player Europe games. Records coach.md, coach.csv, coach-review.csv
+    /// and coach-games.csv.
     #[arg(long, conflicts_with_all = ["boards", "balance", "generated", "play", "solve"])]
     coach: bool,
     /// With --coach: deals per board, and games reviewed (1 to 100); with
@@ -314,7 +316,7 @@ fn bench_play(args: &BenchArgs) -> Result<ExitCode> {
 /// `bench --coach`: the coach at the start of a game on every shipped
 /// board, and reviews of USA games.
 fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
-    use crate::game::bench::{coach_at_start, markdown, review_game};
+    use crate::game::bench::{coach_at_start, coach_through_game, markdown, review_game};
     let mut coach = Vec::new();
     for file in shipped_boards()? {
         let board = load_board(Some(&file))?;
@@ -341,6 +343,16 @@ fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
         );
         reviews.push(row);
     }
+    let europe = load_board(Some(&PathBuf::from("data/europe.json")))?;
+    let mut games = Vec::new();
+    for seed in 1..=args.runs {
+        let row = coach_through_game(&europe, seed, 10.0)?;
+        eprintln!(
+            "coach through Europe game {seed}: {} of {} answers proven, median {:.2} s, slowest {:.2} s",
+            row.proven, row.answers, row.median, row.slowest
+        );
+        games.push(row);
+    }
     let command = format!(
         "ttr-opt bench --coach --runs {} --threads {}",
         args.runs, args.threads
@@ -348,14 +360,18 @@ fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
     let md = markdown(
         &coach,
         &reviews,
+        &games,
         &crate::analysis::bench::machine(),
         &command,
     );
     out!("{md}");
     write_text(&args.out.join("coach.md"), &md)?;
-    let proven = coach.iter().all(|r| r.proven) && reviews.iter().all(|r| r.proven);
+    let proven = coach.iter().all(|r| r.proven)
+        && reviews.iter().all(|r| r.proven)
+        && games.iter().all(|g| g.proven == g.answers);
     write_csv(&args.out.join("coach.csv"), coach)?;
     write_csv(&args.out.join("coach-review.csv"), reviews)?;
+    write_csv(&args.out.join("coach-games.csv"), games)?;
     Ok(proven_status(proven))
 }
 

@@ -7,6 +7,9 @@
 //! - The review: a 4-player game on the USA board (planner, greedy,
 //!   planner, greedy, as `simulate` plays it) from each seed, reviewed on
 //!   the current thread pool.
+//! - The coach through a game: a 3- or 4-player Europe game from each
+//!   seed, the coach asked before every move (stations and ticket offers
+//!   included).
 
 use std::time::Instant;
 
@@ -110,6 +113,81 @@ pub fn review_game(board: &Board, seed: u64) -> Result<ReviewBenchRow, ReviewErr
     })
 }
 
+/// The coach through a whole game: every distinct question one game asked.
+#[derive(Clone, Debug, Serialize)]
+pub struct CoachGameRow {
+    /// The game's seed.
+    pub seed: u64,
+    /// Players at the table.
+    pub players: usize,
+    /// Coach answers: one for each player's state (with its pending ticket
+    /// offer) that differed from that player's state before.
+    pub answers: usize,
+    /// Answers whose every plan is proven optimal.
+    pub proven: usize,
+    /// Answers whose plan builds or uses a station.
+    pub with_stations: usize,
+    /// Median seconds of an answer.
+    pub median: f64,
+    /// The slowest answer, seconds.
+    pub slowest: f64,
+}
+
+/// The players of the games the coach follows: 3 or 4 of them.
+pub fn coach_game_players(seed: u64) -> &'static [&'static str] {
+    if seed % 2 == 1 {
+        &["planner", "greedy", "planner"]
+    } else {
+        &REVIEW_PLAYERS
+    }
+}
+
+/// Plays the game of `seed` between [`coach_game_players`] on `board`,
+/// and asks the coach, before every move, for the player to move, as the
+/// page's Coach button would (its pending ticket offer weighed), within
+/// `limit` seconds an answer; a question asked already (the same state
+/// and offer: a card drawn changes neither) is not asked again.
+pub fn coach_through_game(
+    board: &Board,
+    seed: u64,
+    limit: f64,
+) -> Result<CoachGameRow, ReviewError> {
+    let names = coach_game_players(seed);
+    let played = play(board, names, 0, seed).map_err(ReviewError::Deal)?;
+    let first = played.seats.first().map_or(0, |s| s.seed);
+    let mut game = Game::new(board, names.len(), first).map_err(ReviewError::Deal)?;
+    let options = SolveOptions {
+        time_limit: Some(limit),
+        ..SolveOptions::default()
+    };
+    let mut asked: Vec<Option<(GameState, Vec<crate::board::TicketId>)>> = vec![None; names.len()];
+    let (mut secs, mut proven, mut with_stations) = (Vec::new(), 0, 0);
+    for (index, (seat, action)) in played.actions.iter().enumerate() {
+        let state = GameState::of_player(&game, *seat);
+        let offer = game.offer(*seat);
+        let question = (state, offer.map(|o| o.0.to_vec()).unwrap_or_default());
+        if asked[*seat].as_ref() != Some(&question) {
+            let started = Instant::now();
+            let advice = advise(board, &question.0, offer, &options)?;
+            secs.push(started.elapsed().as_secs_f64());
+            proven += usize::from(advice.proven());
+            with_stations += usize::from(!advice.plan.borrowed.is_empty());
+            asked[*seat] = Some(question);
+        }
+        game.apply(*seat, action)
+            .map_err(|error| ReviewError::Move { index, error })?;
+    }
+    Ok(CoachGameRow {
+        seed,
+        players: names.len(),
+        answers: secs.len(),
+        proven,
+        with_stations,
+        median: median(&secs),
+        slowest: secs.iter().copied().fold(0.0, f64::max),
+    })
+}
+
 /// The median of `values` (the mean of the middle two for an even count).
 fn median(values: &[f64]) -> f64 {
     let mut v = values.to_vec();
@@ -126,6 +204,7 @@ fn median(values: &[f64]) -> f64 {
 pub fn markdown(
     coach: &[CoachRow],
     reviews: &[ReviewBenchRow],
+    games: &[CoachGameRow],
     machine: &str,
     command: &str,
 ) -> String {
@@ -184,5 +263,19 @@ pub fn markdown(
         median(&secs),
         reviews.len()
     );
+    md += "\n## The coach through a Europe game\n\n\
+           Games of 3 players (planner, greedy, planner; odd seeds) and of 4 \
+           (planner, greedy, planner, greedy; even seeds), as `simulate` plays \
+           them; before every move the coach is asked for the player to move, \
+           its pending ticket offer weighed (a question asked already is not \
+           asked again), 10 s at most an answer. Goal: every answer proven.\n\n\
+           | seed | players | answers | proven | with a station | median s | slowest s |\n\
+           | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
+    for g in games {
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {:.2} | {:.2} |\n",
+            g.seed, g.players, g.answers, g.proven, g.with_stations, g.median, g.slowest
+        );
+    }
     md
 }

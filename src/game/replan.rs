@@ -13,17 +13,27 @@
 //!   city pair the player owns a track of, and tickets not held are in
 //!   play only if the player may still draw tickets.
 //!
+//! With stations (Europe), three steps, each a proof of its own
+//! ([`Proof`]): the plain problem above; its relaxation with every route a
+//! station may borrow free ([`relaxed_bound`]), which proves most states
+//! gain nothing from a station; and, where it does not, the stations as
+//! routes of the plain problem with rows of their own, proven by the
+//! forest model's branch and cut ([`forest_stations`]). The paper's flow
+//! model with stations ([`crate::model::stations`]) is kept as the
+//! reference the tests hold these against ([`replan_by_model`]).
+//!
 //! The derived board breaks one invariant of a loaded [`Board`] (routes of
 //! length 0); it lives only inside [`replan`]. The final network (owned plus
-//! new routes) is re-checked on the real board by the union-find verifier.
+//! new routes) is re-checked on the real board by the union-find verifier,
+//! and the stations' borrowings by the rules.
 
 use serde::Serialize;
 
 use crate::board::graph::BoardGraph;
-use crate::board::{Board, RouteId, TicketId};
+use crate::board::{Board, CityId, PairId, RouteId, TicketId};
 use crate::game::state::GameState;
 use crate::model::stations::{self, Borrow, Borrowing};
-use crate::model::{Instance, Plan};
+use crate::model::{AtMost, Instance, Plan};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{solve, Outcome, Produced, SolveError, SolveOptions, Stop};
@@ -63,6 +73,43 @@ pub struct Replan {
     pub score: i64,
     /// Proven upper bound on the final score (= `score` when proven optimal).
     pub bound: i64,
+    /// What proved the bound.
+    pub proof: Proof,
+}
+
+/// What proved a replan's bound: on a board with stations, whether the
+/// stations' model ran or a relaxation showed that no station can help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Proof {
+    /// The plain problem alone: no station may borrow a route (a board
+    /// without stations, no other player's route, or no station left to
+    /// build and none built beside one).
+    Plain,
+    /// The plain problem, and its relaxation with every borrowable route
+    /// free (as if owned, no station's points lost) scores no more: no
+    /// station can help.
+    Relaxation,
+    /// The forest model's branch and cut with the stations, every
+    /// borrowing a route of its own.
+    Stations,
+    /// The paper's flow model with the stations, every borrowing a
+    /// variable (the reference the tests hold the others against).
+    PaperStations,
+}
+
+impl Proof {
+    /// The proof in words, for the reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Proof::Plain => "the plan without stations (none may borrow a route)",
+            Proof::Relaxation => {
+                "the plan without stations, and every borrowable route free scores no more"
+            }
+            Proof::Stations => "the branch and cut with the stations (every borrowing a route)",
+            Proof::PaperStations => "the paper's flow model with the stations",
+        }
+    }
 }
 
 impl Replan {
@@ -200,15 +247,120 @@ pub fn replan(
     state: &GameState,
     options: &SolveOptions,
 ) -> Result<Replan, SolveError> {
+    replan_as(board, state, options, StationModel::Forest, true)
+}
+
+/// [`replan`] with the stations' `model` run on every state with stations,
+/// never skipped on the relaxation's word: what the tests hold [`replan`]
+/// and its shortcut against.
+pub fn replan_by_model(
+    board: &Board,
+    state: &GameState,
+    options: &SolveOptions,
+    model: StationModel,
+) -> Result<Replan, SolveError> {
+    replan_as(board, state, options, model, false)
+}
+
+/// A model of the stations, for [`replan_by_model`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StationModel {
+    /// The forest model's branch and cut, each borrowing a route of its own
+    /// ([`replan`]'s).
+    Forest,
+    /// The paper's flow model with a variable per borrowing
+    /// ([`crate::model::stations`]).
+    Paper,
+}
+
+/// [`replan`], the stations by `model`, the plan without stations kept on
+/// the relaxation's proof where `relaxation` allows.
+fn replan_as(
+    board: &Board,
+    state: &GameState,
+    options: &SolveOptions,
+    model: StationModel,
+    relaxation: bool,
+) -> Result<Replan, SolveError> {
     let derived = derive(board, state);
     let inst = instance(board, state, &derived);
     let outcome = solve(&inst, options)?;
     let plain = answer(board, state, outcome, Vec::new())?;
-    match borrowing(board, state) {
-        Some(b) if !b.options.is_empty() => {
-            with_stations(board, state, &derived, b, plain, options)
+    let Some(borrowing) = borrowing(board, state) else {
+        return Ok(plain);
+    };
+    // No station may borrow a route: the plain problem is the whole question.
+    if borrowing.options.is_empty() {
+        return Ok(plain);
+    }
+    let clock = std::time::Instant::now();
+    // Most states gain nothing from a station: with every borrowable route
+    // free, the fast methods prove it, and the plan without one stands.
+    let relaxed = if relaxation {
+        relaxed_bound(board, state, &derived, &borrowing, options)?
+    } else {
+        i64::MAX
+    };
+    if plain.outcome.proven && relaxed <= plain.score {
+        return Ok(Replan {
+            proof: Proof::Relaxation,
+            ..plain
+        });
+    }
+    let own = options.time_limit.or(Some(STATION_SECONDS));
+    let options = SolveOptions {
+        limits: options.limits.within(own),
+        time_limit: None,
+        ..options.clone()
+    };
+    let (mut outcome, borrowed) = match model {
+        StationModel::Forest => {
+            forest_stations(board, state, &derived, &borrowing, &plain, &options)?
         }
-        _ => Ok(plain),
+        StationModel::Paper => paper_stations(board, state, &derived, borrowing, &plain, &options)?,
+    };
+    outcome.seconds = plain.outcome.seconds + clock.elapsed().as_secs_f64();
+    outcome.solves += plain.outcome.solves;
+    outcome.nodes += plain.outcome.nodes;
+    let proof = match model {
+        StationModel::Forest => Proof::Stations,
+        StationModel::Paper => Proof::PaperStations,
+    };
+    let better = answer(board, state, outcome, borrowed)?;
+    Ok(better_of(plain, Replan { proof, ..better }, relaxed))
+}
+
+/// The better of the plan without stations and the stations' model's
+/// (`plain` on a tie), with the model's proof, or the relaxation's bound
+/// (`relaxed`) where it is the tighter.
+fn better_of(plain: Replan, mut better: Replan, relaxed: i64) -> Replan {
+    if better.score > plain.score {
+        better.bound = better.bound.min(relaxed).max(better.score);
+        if better.bound == better.score {
+            better.outcome.proven = true;
+            better.outcome.stop = Stop::Optimal;
+        }
+        return better;
+    }
+    let bound = better.bound.min(relaxed).max(plain.score);
+    let proven = bound == plain.score;
+    Replan {
+        bound,
+        proof: better.proof,
+        outcome: Outcome {
+            stop: if proven {
+                Stop::Optimal
+            } else {
+                better.outcome.stop
+            },
+            proven,
+            method: Produced::Stations,
+            seconds: better.outcome.seconds,
+            solves: better.outcome.solves,
+            nodes: better.outcome.nodes,
+            ..plain.outcome
+        },
+        ..plain
     }
 }
 
@@ -302,6 +454,7 @@ fn answer(
         station_points,
         score,
         bound,
+        proof: Proof::Plain,
     })
 }
 
@@ -433,34 +586,182 @@ fn check_borrowed(board: &Board, state: &GameState, borrowed: &[Borrow]) -> Resu
     Ok(())
 }
 
-/// The stations' model's time limit where the caller sets none. Its flow
-/// formulation is the paper's, whose LP is weak: on the held tickets of a
-/// game (the coach, the review) it proves its answer in a few seconds
-/// (Europe, 3 players, 14 routes of others, 4 tickets: 2.7 s), but with
-/// every ticket in play (`may_draw`) on Europe it was still 107 points
-/// from its bound after 120 s. Past this limit the answer is the best plan
-/// found, with its honest bound.
+/// The stations' model's time limit where the caller sets none. The
+/// branch and cut with the stations proves Europe with every ticket in
+/// play (`data/states/europe-draw.json`) in about 6 s of its own on two
+/// cores (`output/bench/replan.md`); the paper's flow model, its reference,
+/// was still 107 points from its bound there after 120 s. Past this limit
+/// the answer is the best plan found, with its honest bound.
 pub const STATION_SECONDS: f64 = 30.0;
 
-/// [`replan`] where stations may borrow: the stations' model, started from
-/// the plan without them (`plain`), and the better of the two (`plain` on a
-/// tie). The answer's proof is the model's.
-fn with_stations(
+/// The stations as routes of the plain problem, solved by the forest
+/// model's branch and cut. On the derived board:
+/// - each borrowing (a station's city, another player's route into it) is
+///   a route of its own beside the route it borrows: 0 cars, no points, a
+///   city pair of its own;
+/// - each station that may stay unbuilt is a route of 0 cars worth the
+///   station's points, between two cities of their own that no ticket
+///   reaches;
+/// - rows of the instance: at most one borrowing a city, and the new
+///   stations' borrowings and the unbuilt stations together at most the
+///   stations left (the borrowings first, so that a heuristic plan cut
+///   down to the row keeps them).
+///
+/// A plan's score is then the final score less the constant of
+/// [`answer`] plus every station left (the unbuilt ones are in the score).
+/// Its LP is the forest model's, whose directed cuts take the borrowings
+/// as capacity like any route: far tighter than the paper's flows.
+fn forest_stations(
+    board: &Board,
+    state: &GameState,
+    derived: &Board,
+    borrowing: &Borrowing,
+    plain: &Replan,
+    options: &SolveOptions,
+) -> Result<(Outcome, Vec<Borrow>), SolveError> {
+    let mut stations = derived.clone();
+    let real = stations.routes.len();
+    let add = |stations: &mut Board, mut route: crate::board::Route| {
+        let id = RouteId(stations.routes.len());
+        route.length = 0;
+        route.pair = PairId(stations.pairs.len());
+        stations.pairs.push(vec![id]);
+        stations.routes.push(route);
+        id
+    };
+    let borrows: Vec<RouteId> = borrowing
+        .options
+        .iter()
+        .map(|o| {
+            let route = crate::board::Route {
+                points: 0,
+                ..derived.route(o.route).clone()
+            };
+            add(&mut stations, route)
+        })
+        .collect();
+    let first = CityId(stations.cities.len());
+    for name in ["(stations left unbuilt)", "(their points)"] {
+        stations.cities.push(crate::board::City {
+            name: name.into(),
+            x: 0.0,
+            y: 0.0,
+        });
+    }
+    let unbuilt: Vec<RouteId> = (0..borrowing.left)
+        .map(|_| {
+            let route = crate::board::Route {
+                a: first,
+                b: CityId(first.0 + 1),
+                points: borrowing.points,
+                tunnel: false,
+                ferry: 0,
+                ..derived.routes[0].clone()
+            };
+            add(&mut stations, route)
+        })
+        .collect();
+    // One borrowing a city; the new ones and the unbuilt stations within
+    // the stations left.
+    let mut by_city: std::collections::BTreeMap<CityId, Vec<RouteId>> = Default::default();
+    for (o, &r) in borrowing.options.iter().zip(&borrows) {
+        by_city.entry(o.city).or_default().push(r);
+    }
+    let mut at_most: Vec<AtMost> = by_city
+        .into_values()
+        .filter(|routes| routes.len() > 1)
+        .map(|routes| AtMost { routes, most: 1 })
+        .collect();
+    let mut count: Vec<RouteId> = borrowing
+        .options
+        .iter()
+        .zip(&borrows)
+        .filter(|(o, _)| o.new)
+        .map(|(_, &r)| r)
+        .collect();
+    count.extend(&unbuilt);
+    at_most.push(AtMost {
+        routes: count,
+        most: borrowing.left as usize,
+    });
+
+    let open = open_instance(board, state, derived);
+    let mut routes = open.routes;
+    routes.extend(&borrows);
+    routes.extend(&unbuilt);
+    let inst = Instance {
+        board: &stations,
+        cars: open.cars,
+        routes,
+        tickets: open.tickets,
+        tickets_in_play: open.tickets_in_play,
+        at_most,
+    }
+    .reduced();
+    let mut start: Vec<RouteId> = plain.claim.iter().chain(&plain.owned).copied().collect();
+    start.retain(|r| inst.routes.contains(r));
+    start.extend(&unbuilt);
+    start.sort();
+    let found = solve(
+        &inst,
+        &SolveOptions {
+            method: crate::solve::Method::Forest,
+            start: Some(start),
+            ..options.clone()
+        },
+    )?;
+    // Back to the derived board's terms: the claimed routes, the borrowings,
+    // the score less the unbuilt stations' points (which `answer` adds).
+    let held: Vec<Borrow> = borrowing
+        .options
+        .iter()
+        .zip(&borrows)
+        .filter(|(_, r)| found.plan.routes.contains(r))
+        .map(|(&o, _)| o)
+        .collect();
+    let slots = unbuilt
+        .iter()
+        .filter(|r| found.plan.routes.contains(r))
+        .count() as u32;
+    let claimed: Vec<RouteId> = found
+        .plan
+        .routes
+        .iter()
+        .copied()
+        .filter(|r| r.0 < real)
+        .collect();
+    let all_left = borrowing.left * borrowing.points;
+    let plan = Plan {
+        cars_used: cars_of(derived, &claimed),
+        route_points: claimed.iter().map(|&r| derived.route(r).points).sum(),
+        ticket_points: found.plan.ticket_points,
+        tickets: found.plan.tickets.clone(),
+        routes: claimed,
+    };
+    debug_assert_eq!(plan.score() + slots * borrowing.points, found.plan.score());
+    let outcome = Outcome {
+        plan,
+        bound: found.bound.saturating_sub(all_left),
+        method: Produced::Stations,
+        ..found
+    };
+    Ok((outcome, held))
+}
+
+/// The stations by the paper's flow model ([`crate::model::stations`]),
+/// started from the plan without them: its answer in the derived board's
+/// terms, and the borrowings it uses.
+fn paper_stations(
     board: &Board,
     state: &GameState,
     derived: &Board,
     borrowing: Borrowing,
-    plain: Replan,
+    plain: &Replan,
     options: &SolveOptions,
-) -> Result<Replan, SolveError> {
-    let clock = std::time::Instant::now();
-    let lent: Vec<RouteId> = borrowing.options.iter().map(|b| b.route).collect();
-    // Most states gain nothing from a station: with every borrowable route
-    // free, the fast methods prove it, and the plan without one stands.
-    let relaxed = relaxed_bound(board, state, derived, &lent, options)?;
-    if plain.outcome.proven && relaxed <= plain.score {
-        return Ok(plain);
-    }
+) -> Result<(Outcome, Vec<Borrow>), SolveError> {
+    let mut lent: Vec<RouteId> = borrowing.options.iter().map(|b| b.route).collect();
+    lent.sort();
+    lent.dedup();
     let mut inst = open_instance(board, state, derived);
     inst.routes
         .retain(|&r| derived.route(r).length <= inst.cars);
@@ -487,8 +788,7 @@ fn with_stations(
     let mut start = plain.claim.clone();
     start.extend(&plain.owned);
     start.retain(|r| inst.routes.contains(r));
-    let own = options.time_limit.or(Some(STATION_SECONDS));
-    let limits = options.limits.within(own);
+    let limits = &options.limits;
     let found = stations::solve(&inst, &borrowing, &start, limits.left())?;
     let lent = with_borrowed(&found.routes, &found.borrowed);
     let eval = evaluate(derived, &lent, &inst.tickets);
@@ -510,63 +810,60 @@ fn with_stations(
         stop,
         proven: found.optimal,
         bound: u32::try_from(found.bound.max(0)).unwrap_or(u32::MAX),
-        seconds: plain.outcome.seconds + clock.elapsed().as_secs_f64(),
+        seconds: 0.0,
         method: Produced::Stations,
-        solves: plain.outcome.solves + 1,
-        cuts: plain.outcome.cuts,
-        nodes: plain.outcome.nodes + found.nodes,
+        solves: 1,
+        cuts: 0,
+        nodes: found.nodes,
     };
-    let mut better = answer(board, state, outcome, found.borrowed)?;
-    if better.score > plain.score {
-        // The relaxation's bound may be the tighter.
-        better.bound = better.bound.min(relaxed).max(better.score);
-        if better.bound == better.score {
-            better.outcome.proven = true;
-            better.outcome.stop = Stop::Optimal;
-        }
-        return Ok(better);
-    }
-    // The plan without stations is as good: kept, with the model's proof.
-    let bound = better.bound.min(relaxed).max(plain.score);
-    let proven = bound == plain.score;
-    Ok(Replan {
-        bound,
-        outcome: Outcome {
-            stop: if proven {
-                Stop::Optimal
-            } else {
-                better.outcome.stop
-            },
-            proven,
-            method: Produced::Stations,
-            seconds: better.outcome.seconds,
-            solves: better.outcome.solves,
-            nodes: better.outcome.nodes,
-            ..plain.outcome
-        },
-        ..plain
-    })
+    Ok((outcome, found.borrowed))
 }
 
 /// An upper bound on the final score of every plan from `state` with
-/// stations: the plain problem with every borrowable route (`lent`) free, as
-/// if owned, and no station's points lost, solved by the fast methods.
+/// stations: the plain problem with a free copy of every borrowable route
+/// (`lent`), as if owned, and no station's points lost, solved by the fast
+/// methods.
+///
+/// The copies are routes of their own beside the originals, each of a
+/// city pair of its own: with 4 or 5 players a double route may be both
+/// borrowable (another player holds one track) and claimable (the other
+/// track), and the relaxation must still let the plan claim it for its
+/// points and connect through its copy for free. (Making the route itself
+/// free and pointless, as this once did, lost its points and gave a bound
+/// below the optimum.)
 fn relaxed_bound(
     board: &Board,
     state: &GameState,
     derived: &Board,
-    lent: &[RouteId],
+    borrowing: &Borrowing,
     options: &SolveOptions,
 ) -> Result<i64, SolveError> {
+    let mut lent: Vec<RouteId> = borrowing.options.iter().map(|b| b.route).collect();
+    lent.sort();
+    lent.dedup();
     let mut relaxed = derived.clone();
-    for &r in lent {
-        relaxed.routes[r.0].length = 0;
-        relaxed.routes[r.0].points = 0;
+    let mut copies = Vec::with_capacity(lent.len());
+    for r in lent {
+        let id = RouteId(relaxed.routes.len());
+        let mut copy = relaxed.routes[r.0].clone();
+        copy.length = 0;
+        copy.points = 0;
+        copy.pair = PairId(relaxed.pairs.len());
+        relaxed.pairs.push(vec![id]);
+        relaxed.routes.push(copy);
+        copies.push(id);
     }
-    let mut inst = open_instance(board, state, &relaxed);
-    inst.routes.extend(lent);
-    inst.routes.sort();
-    inst.routes.dedup();
+    let open = open_instance(board, state, derived);
+    let mut routes = open.routes;
+    routes.extend(copies);
+    let inst = Instance {
+        board: &relaxed,
+        cars: open.cars,
+        routes,
+        tickets: open.tickets,
+        tickets_in_play: open.tickets_in_play,
+        at_most: Vec::new(),
+    };
     let outcome = solve(&inst.reduced(), options)?;
     let owned = owned_points(board, state);
     Ok(outcome.bound as i64 + owned - held_points(board, state)
@@ -716,6 +1013,10 @@ pub struct ReplanReport {
     pub seconds: f64,
     /// The method that produced the answer.
     pub method: crate::solve::Produced,
+    /// What proved `bound`: `plain` (no station may borrow a route),
+    /// `relaxation` (every borrowable route free scores no more than the
+    /// plan without stations) or `stations` (the stations' model).
+    pub proof: Proof,
     /// The routes to claim.
     pub claim: Vec<Row>,
     /// Held tickets the plan completes.
@@ -786,6 +1087,7 @@ impl ReplanReport {
             bound: r.bound,
             seconds: (r.outcome.seconds * 1000.0).round() / 1000.0,
             method: r.outcome.method,
+            proof: r.proof,
             claim: r.claim.iter().map(route).collect(),
             completed,
             lost,
@@ -845,6 +1147,9 @@ impl ReplanReport {
                 .unwrap_or_default(),
             self.seconds
         );
+        if self.stations.is_some() {
+            let _ = writeln!(out, "  bound from {}", self.proof.describe());
+        }
         let section = |out: &mut String, title: &str, rows: &[Row], cars: bool| {
             let _ = writeln!(out, "\n{title}");
             if rows.is_empty() {

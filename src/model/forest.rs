@@ -569,6 +569,17 @@ fn add_choice_rows(
             problem.add_constraint(expr.leq(1));
         }
     }
+    // The instance's own rows over routes (replan's stations).
+    for row in &inst.at_most {
+        let expr: Expression = inst
+            .routes
+            .iter()
+            .zip(x)
+            .filter(|(r, _)| row.routes.contains(r))
+            .map(|(_, c)| c.var)
+            .sum();
+        problem.add_constraint(expr.leq(row.most as f64));
+    }
 }
 
 /// The rows of the trees written up front: arcs need their route, a

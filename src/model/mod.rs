@@ -37,6 +37,21 @@ pub struct Instance<'a> {
     pub tickets: Vec<TicketId>,
     /// Every ticket in play, for scoring a solution (a superset of `tickets`).
     pub tickets_in_play: Vec<TicketId>,
+    /// Rows beyond the game's rules, each "at most so many of these
+    /// routes" (the stations of `replan`, written as routes: one borrowing
+    /// a station, no more stations than are left). Empty for a board's own
+    /// question; only the forest model's branch and cut takes them.
+    pub at_most: Vec<AtMost>,
+}
+
+/// A row "at most `most` of `routes`" of an [`Instance`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AtMost {
+    /// The routes, in the order a plan over the row keeps them
+    /// ([`Instance::within_rows`]).
+    pub routes: Vec<RouteId>,
+    /// How many of them a plan may hold.
+    pub most: usize,
 }
 
 impl<'a> Instance<'a> {
@@ -54,6 +69,7 @@ impl<'a> Instance<'a> {
             routes: board.route_ids().collect(),
             tickets_in_play: tickets.clone(),
             tickets,
+            at_most: Vec::new(),
         }
     }
 
@@ -70,10 +86,39 @@ impl<'a> Instance<'a> {
         longest.values().sum()
     }
 
-    /// Whether the budget covers a route of every pair, whichever is chosen:
-    /// the optimum is then [`Instance::everything`].
+    /// Whether the budget covers a route of every pair, whichever is chosen,
+    /// and they keep the instance's own rows: the optimum is then
+    /// [`Instance::everything`].
     pub fn takes_everything(&self) -> bool {
         self.cars >= self.total_length()
+            && (self.at_most.is_empty() || self.broken_row(&self.everything()).is_none())
+    }
+
+    /// The first row of [`Instance::at_most`] that `routes` break, if any.
+    pub fn broken_row(&self, routes: &[RouteId]) -> Option<&AtMost> {
+        self.at_most
+            .iter()
+            .find(|row| row.routes.iter().filter(|r| routes.contains(r)).count() > row.most)
+    }
+
+    /// `routes` made to keep every row of [`Instance::at_most`]: row by
+    /// row, the routes of the row past its first `most` (in the row's
+    /// order) dropped. A plan of a heuristic becomes a plan that may be
+    /// offered; one that keeps the rows is unchanged.
+    pub fn within_rows(&self, mut routes: Vec<RouteId>) -> Vec<RouteId> {
+        for row in &self.at_most {
+            let mut kept = 0;
+            for r in &row.routes {
+                if let Some(i) = routes.iter().position(|x| x == r) {
+                    if kept < row.most {
+                        kept += 1;
+                    } else {
+                        routes.remove(i);
+                    }
+                }
+            }
+        }
+        routes
     }
 
     /// One route of every city pair, the one with the most points (then the

@@ -1149,12 +1149,19 @@ impl Search<'_, '_> {
         if let Some((_, g)) = best {
             return (Fix::Group(g, true), Fix::Group(g, false));
         }
-        let e = (0..xv.len())
-            .max_by(|&a, &b| {
-                let score = |e: usize| xv[e].min(1.0 - xv[e]) * self.lengths[e] as f64;
-                score(a).total_cmp(&score(b)).then(b.cmp(&a))
-            })
-            .expect("a fractional route exists when the LP is not integral");
+        let frac = |e: usize| xv[e].min(1.0 - xv[e]);
+        let first_most = |score: &dyn Fn(usize) -> f64| {
+            (0..xv.len())
+                .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
+                .expect("a fractional route exists when the LP is not integral")
+        };
+        let mut e = first_most(&|e| frac(e) * self.lengths[e] as f64);
+        // Where every fractional route takes no cars (a replan's owned
+        // routes, its stations' borrowings), the one most fractional: by
+        // cars alone an integral route would tie and be branched on again.
+        if frac(e) <= INTEGRAL {
+            e = first_most(&frac);
+        }
         (Fix::Route(e, true), Fix::Route(e, false))
     }
 
@@ -1182,6 +1189,7 @@ impl Search<'_, '_> {
 
     /// Takes `routes` as the incumbent if it scores more.
     fn offer(&mut self, routes: Vec<RouteId>) {
+        let routes = self.inst.within_rows(routes);
         let cars: u32 = routes
             .iter()
             .map(|&r| self.inst.board.route(r).length)

@@ -399,6 +399,14 @@ fn lowest_priority() {
 pub fn solve(inst: &Instance, options: &SolveOptions) -> Result<Outcome, SolveError> {
     let started = Instant::now();
     let limits = options.limits.within(options.time_limit);
+    // Rows beyond the rules are the branch and cut's alone: no other
+    // method would honour them.
+    if !inst.at_most.is_empty() && options.method != Method::Forest {
+        return Err(SolveError::Limit(format!(
+            "an instance with rows of its own is solved by the forest method, not {}",
+            options.method.name()
+        )));
+    }
     // A model too large for the memory budget is refused before anything
     // is built (even the starting plan, slow on such boards).
     if options.method != Method::Frontier && !inst.takes_everything() {
@@ -845,6 +853,18 @@ pub(crate) fn finish(
         &inst.tickets_in_play,
         &run.claim,
     )?;
+    if let Some(row) = inst.broken_row(&run.routes) {
+        return Err(VerifyError(format!(
+            "the plan holds more than {} of {}",
+            row.most,
+            row.routes
+                .iter()
+                .map(|&r| inst.board.route_label(r))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into());
+    }
     let plan = verified_plan(run.routes, eval);
     if run.bound < plan.score() {
         return Err(VerifyError(format!(
