@@ -15,10 +15,10 @@
 //!
 //! With stations (Europe), three steps, each a proof of its own
 //! ([`Proof`]): the plain problem above; its relaxation with every route a
-//! station may borrow free ([`relaxed_bound`]), which proves most states
+//! station may borrow free (`relaxed_bound`), which proves most states
 //! gain nothing from a station; and, where it does not, the stations as
 //! routes of the plain problem with rows of their own, proven by the
-//! forest model's branch and cut ([`forest_stations`]). The paper's flow
+//! forest model's branch and cut (the `stations` module). The paper's flow
 //! model with stations ([`crate::model::stations`]) is kept as the
 //! reference the tests hold these against ([`replan_by_model`]).
 //!
@@ -27,16 +27,19 @@
 //! new routes) is re-checked on the real board by the union-find verifier,
 //! and the stations' borrowings by the rules.
 
+mod stations;
+
 use serde::Serialize;
 
 use crate::board::graph::BoardGraph;
-use crate::board::{Board, CityId, PairId, RouteId, TicketId};
+use crate::board::{Board, PairId, RouteId, TicketId};
 use crate::game::state::GameState;
-use crate::model::stations::{self, Borrow, Borrowing};
-use crate::model::{AtMost, Instance, Plan};
+use crate::model::stations::{self as paper, Borrow, Borrowing};
+use crate::model::{Instance, Plan};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{solve, Outcome, Produced, SolveError, SolveOptions, Stop};
+use stations::Stations;
 
 /// The answer for a game state.
 #[derive(Clone, Debug)]
@@ -297,11 +300,11 @@ fn replan_as(
     // Most states gain nothing from a station: with every borrowable route
     // free, the fast methods prove it, and the plan without one stands.
     let relaxed = if relaxation {
-        relaxed_bound(board, state, &derived, &borrowing, options)?
+        Some(relaxed_bound(board, state, &derived, &borrowing, options)?)
     } else {
-        i64::MAX
+        None
     };
-    if plain.outcome.proven && relaxed <= plain.score {
+    if plain.outcome.proven && relaxed.as_ref().is_some_and(|r| r.bound <= plain.score) {
         return Ok(Replan {
             proof: Proof::Relaxation,
             ..plain
@@ -315,7 +318,13 @@ fn replan_as(
     };
     let (mut outcome, borrowed) = match model {
         StationModel::Forest => {
-            forest_stations(board, state, &derived, &borrowing, &plain, &options)?
+            let stations = Stations {
+                board,
+                state,
+                derived: &derived,
+                borrowing: &borrowing,
+            };
+            stations.solve(&plain, relaxed.as_ref(), &options)?
         }
         StationModel::Paper => paper_stations(board, state, &derived, borrowing, &plain, &options)?,
     };
@@ -327,6 +336,7 @@ fn replan_as(
         StationModel::Paper => Proof::PaperStations,
     };
     let better = answer(board, state, outcome, borrowed)?;
+    let relaxed = relaxed.map_or(i64::MAX, |r| r.bound);
     Ok(better_of(plain, Replan { proof, ..better }, relaxed))
 }
 
@@ -594,160 +604,6 @@ fn check_borrowed(board: &Board, state: &GameState, borrowed: &[Borrow]) -> Resu
 /// the answer is the best plan found, with its honest bound.
 pub const STATION_SECONDS: f64 = 30.0;
 
-/// The stations as routes of the plain problem, solved by the forest
-/// model's branch and cut. On the derived board:
-/// - each borrowing (a station's city, another player's route into it) is
-///   a route of its own beside the route it borrows: 0 cars, no points, a
-///   city pair of its own;
-/// - each station that may stay unbuilt is a route of 0 cars worth the
-///   station's points, between two cities of their own that no ticket
-///   reaches;
-/// - rows of the instance: at most one borrowing a city, and the new
-///   stations' borrowings and the unbuilt stations together at most the
-///   stations left (the borrowings first, so that a heuristic plan cut
-///   down to the row keeps them).
-///
-/// A plan's score is then the final score less the constant of
-/// [`answer`] plus every station left (the unbuilt ones are in the score).
-/// Its LP is the forest model's, whose directed cuts take the borrowings
-/// as capacity like any route: far tighter than the paper's flows.
-fn forest_stations(
-    board: &Board,
-    state: &GameState,
-    derived: &Board,
-    borrowing: &Borrowing,
-    plain: &Replan,
-    options: &SolveOptions,
-) -> Result<(Outcome, Vec<Borrow>), SolveError> {
-    let mut stations = derived.clone();
-    let real = stations.routes.len();
-    let add = |stations: &mut Board, mut route: crate::board::Route| {
-        let id = RouteId(stations.routes.len());
-        route.length = 0;
-        route.pair = PairId(stations.pairs.len());
-        stations.pairs.push(vec![id]);
-        stations.routes.push(route);
-        id
-    };
-    let borrows: Vec<RouteId> = borrowing
-        .options
-        .iter()
-        .map(|o| {
-            let route = crate::board::Route {
-                points: 0,
-                ..derived.route(o.route).clone()
-            };
-            add(&mut stations, route)
-        })
-        .collect();
-    let first = CityId(stations.cities.len());
-    for name in ["(stations left unbuilt)", "(their points)"] {
-        stations.cities.push(crate::board::City {
-            name: name.into(),
-            x: 0.0,
-            y: 0.0,
-        });
-    }
-    let unbuilt: Vec<RouteId> = (0..borrowing.left)
-        .map(|_| {
-            let route = crate::board::Route {
-                a: first,
-                b: CityId(first.0 + 1),
-                points: borrowing.points,
-                tunnel: false,
-                ferry: 0,
-                ..derived.routes[0].clone()
-            };
-            add(&mut stations, route)
-        })
-        .collect();
-    // One borrowing a city; the new ones and the unbuilt stations within
-    // the stations left.
-    let mut by_city: std::collections::BTreeMap<CityId, Vec<RouteId>> = Default::default();
-    for (o, &r) in borrowing.options.iter().zip(&borrows) {
-        by_city.entry(o.city).or_default().push(r);
-    }
-    let mut at_most: Vec<AtMost> = by_city
-        .into_values()
-        .filter(|routes| routes.len() > 1)
-        .map(|routes| AtMost { routes, most: 1 })
-        .collect();
-    let mut count: Vec<RouteId> = borrowing
-        .options
-        .iter()
-        .zip(&borrows)
-        .filter(|(o, _)| o.new)
-        .map(|(_, &r)| r)
-        .collect();
-    count.extend(&unbuilt);
-    at_most.push(AtMost {
-        routes: count,
-        most: borrowing.left as usize,
-    });
-
-    let open = open_instance(board, state, derived);
-    let mut routes = open.routes;
-    routes.extend(&borrows);
-    routes.extend(&unbuilt);
-    let inst = Instance {
-        board: &stations,
-        cars: open.cars,
-        routes,
-        tickets: open.tickets,
-        tickets_in_play: open.tickets_in_play,
-        at_most,
-    }
-    .reduced();
-    let mut start: Vec<RouteId> = plain.claim.iter().chain(&plain.owned).copied().collect();
-    start.retain(|r| inst.routes.contains(r));
-    start.extend(&unbuilt);
-    start.sort();
-    let found = solve(
-        &inst,
-        &SolveOptions {
-            method: crate::solve::Method::Forest,
-            start: Some(start),
-            ..options.clone()
-        },
-    )?;
-    // Back to the derived board's terms: the claimed routes, the borrowings,
-    // the score less the unbuilt stations' points (which `answer` adds).
-    let held: Vec<Borrow> = borrowing
-        .options
-        .iter()
-        .zip(&borrows)
-        .filter(|(_, r)| found.plan.routes.contains(r))
-        .map(|(&o, _)| o)
-        .collect();
-    let slots = unbuilt
-        .iter()
-        .filter(|r| found.plan.routes.contains(r))
-        .count() as u32;
-    let claimed: Vec<RouteId> = found
-        .plan
-        .routes
-        .iter()
-        .copied()
-        .filter(|r| r.0 < real)
-        .collect();
-    let all_left = borrowing.left * borrowing.points;
-    let plan = Plan {
-        cars_used: cars_of(derived, &claimed),
-        route_points: claimed.iter().map(|&r| derived.route(r).points).sum(),
-        ticket_points: found.plan.ticket_points,
-        tickets: found.plan.tickets.clone(),
-        routes: claimed,
-    };
-    debug_assert_eq!(plan.score() + slots * borrowing.points, found.plan.score());
-    let outcome = Outcome {
-        plan,
-        bound: found.bound.saturating_sub(all_left),
-        method: Produced::Stations,
-        ..found
-    };
-    Ok((outcome, held))
-}
-
 /// The stations by the paper's flow model ([`crate::model::stations`]),
 /// started from the plan without them: its answer in the derived board's
 /// terms, and the borrowings it uses.
@@ -789,7 +645,7 @@ fn paper_stations(
     start.extend(&plain.owned);
     start.retain(|r| inst.routes.contains(r));
     let limits = &options.limits;
-    let found = stations::solve(&inst, &borrowing, &start, limits.left())?;
+    let found = paper::solve(&inst, &borrowing, &start, limits.left())?;
     let lent = with_borrowed(&found.routes, &found.borrowed);
     let eval = evaluate(derived, &lent, &inst.tickets);
     let route_points: u32 = found.routes.iter().map(|&r| derived.route(r).points).sum();
@@ -837,13 +693,13 @@ fn relaxed_bound(
     derived: &Board,
     borrowing: &Borrowing,
     options: &SolveOptions,
-) -> Result<i64, SolveError> {
+) -> Result<Relaxed, SolveError> {
     let mut lent: Vec<RouteId> = borrowing.options.iter().map(|b| b.route).collect();
     lent.sort();
     lent.dedup();
     let mut relaxed = derived.clone();
     let mut copies = Vec::with_capacity(lent.len());
-    for r in lent {
+    for &r in &lent {
         let id = RouteId(relaxed.routes.len());
         let mut copy = relaxed.routes[r.0].clone();
         copy.length = 0;
@@ -863,11 +719,31 @@ fn relaxed_bound(
         tickets: open.tickets,
         tickets_in_play: open.tickets_in_play,
         at_most: Vec::new(),
+        score_at_most: None,
     };
     let outcome = solve(&inst.reduced(), options)?;
     let owned = owned_points(board, state);
-    Ok(outcome.bound as i64 + owned - held_points(board, state)
-        + unbuilt_points(board, state, &[]) as i64)
+    let real = derived.routes.len();
+    let routes = &outcome.plan.routes;
+    Ok(Relaxed {
+        bound: outcome.bound as i64 + owned - held_points(board, state)
+            + unbuilt_points(board, state, &[]) as i64,
+        claim: routes.iter().copied().filter(|r| r.0 < real).collect(),
+        lent: routes
+            .iter()
+            .filter_map(|r| r.0.checked_sub(real).map(|i| lent[i]))
+            .collect(),
+    })
+}
+
+/// The relaxation's answer ([`relaxed_bound`]).
+struct Relaxed {
+    /// Its bound on the final score of every plan with stations.
+    bound: i64,
+    /// Its plan's routes to claim (owned ones among them).
+    claim: Vec<RouteId>,
+    /// The borrowable routes its plan counts as if owned.
+    lent: Vec<RouteId>,
 }
 
 /// Points of the routes `state`'s player owns, already earned.

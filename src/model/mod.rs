@@ -42,6 +42,10 @@ pub struct Instance<'a> {
     /// a station, no more stations than are left). Empty for a board's own
     /// question; only the forest model's branch and cut takes them.
     pub at_most: Vec<AtMost>,
+    /// An upper bound on the score proven elsewhere (replan's relaxation
+    /// of the stations), if any: the branch and cut stops, proven, once
+    /// its plan scores it.
+    pub score_at_most: Option<u32>,
 }
 
 /// A row "at most `most` of `routes`" of an [`Instance`].
@@ -70,6 +74,7 @@ impl<'a> Instance<'a> {
             tickets_in_play: tickets.clone(),
             tickets,
             at_most: Vec::new(),
+            score_at_most: None,
         }
     }
 

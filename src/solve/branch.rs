@@ -66,6 +66,15 @@ const SAVED_BASES: usize = 2000;
 /// cost at every LP: on Europe at 45 cars the rows grew from 2,000 to
 /// 6,300, of which 2,500 bound no open node.
 const PURGE_AFTER: usize = 1000;
+/// The cars a route of none weighs when choosing the route to branch on,
+/// in an instance with rows of its own: replan's stations' borrowings,
+/// whose choice matters as much as a long route's. By cars alone (0) they
+/// were branched on last: a Europe state with a ticket offer (44
+/// borrowings) stayed 115 against a bound of 121 after 30 s; weighed as 3
+/// cars it was proven (121) in 28.5 s, as 6 in 19.5 s, as 10 or 20 in
+/// about 20 s; `data/states/europe-draw.json` took 5.8 s by cars alone and
+/// 6.7 s at 6 (one run each, two lanes).
+const ROW_ROUTE_CARS: f64 = 6.0;
 /// Time the first LP may take past the deadline.
 const FIRST_LP: std::time::Duration = std::time::Duration::from_secs(1);
 
@@ -648,6 +657,8 @@ pub(crate) fn ladder(
 
 impl Search<'_, '_> {
     /// The bound that needs no LP: every route's and every ticket's points.
+    /// A bound no search needs: every route and ticket, or the instance's
+    /// own bound ([`Instance::score_at_most`]) where lower.
     fn trivial(&self) -> u32 {
         let board = self.inst.board;
         let routes: u32 = self
@@ -657,7 +668,7 @@ impl Search<'_, '_> {
             .map(|&r| board.route(r).points)
             .sum();
         let tickets: u32 = self.groups.iter().map(|g| g.1).sum();
-        routes + tickets
+        (routes + tickets).min(self.inst.score_at_most.unwrap_or(u32::MAX))
     }
 
     fn run(&mut self) -> Result<Answer, MipError> {
@@ -679,7 +690,7 @@ impl Search<'_, '_> {
         'search: while let Some(top) = heap.pop() {
             // The heap is ordered by bound: once its best cannot beat the
             // incumbent, nothing in it can.
-            if floor(top.bound) <= self.best {
+            if floor(top.bound).min(trivial) <= self.best {
                 heap.clear();
                 break;
             }
@@ -1133,7 +1144,7 @@ impl Search<'_, '_> {
 
     /// The ticket to branch on (the most points times fractionality), or,
     /// when every ticket is integral, the route (most cars times
-    /// fractionality). The first decision is the one to dive into.
+    /// fractionality; see [`ROW_ROUTE_CARS`]). The first decision is the one to dive into.
     fn branching(&self, values: &[f64], xv: &[f64]) -> (Fix, Fix) {
         let mut best: Option<(f64, usize)> = None;
         for (g, (cols, points, _)) in self.groups.iter().enumerate() {
@@ -1155,7 +1166,14 @@ impl Search<'_, '_> {
                 .max_by(|&a, &b| score(a).total_cmp(&score(b)).then(b.cmp(&a)))
                 .expect("a fractional route exists when the LP is not integral")
         };
-        let mut e = first_most(&|e| frac(e) * self.lengths[e] as f64);
+        // In an instance with rows of its own (replan's stations), a route
+        // of no cars (a borrowing) weighs as ROW_ROUTE_CARS.
+        let least = if self.inst.at_most.is_empty() {
+            0.0
+        } else {
+            ROW_ROUTE_CARS
+        };
+        let mut e = first_most(&|e| frac(e) * (self.lengths[e] as f64).max(least));
         // Where every fractional route takes no cars (a replan's owned
         // routes, its stations' borrowings), the one most fractional: by
         // cars alone an integral route would tie and be branched on again.
@@ -1384,6 +1402,19 @@ impl Search<'_, '_> {
         let mut taken = vec![false; self.lengths.len()];
         let mut joined = vec![false; inst.board.pairs.len()];
         let mut used = 0;
+        // The instance's own rows (replan's stations): per row, its routes'
+        // edges; a route of a row already full is closed to the paths.
+        let rows: Vec<(Vec<usize>, usize)> = inst
+            .at_most
+            .iter()
+            .map(|row| {
+                let edges = (0..inst.routes.len())
+                    .filter(|&e| row.routes.contains(&inst.routes[e]))
+                    .collect();
+                (edges, row.most)
+            })
+            .collect();
+        let mut closed = vec![false; self.lengths.len()];
         for (_, _, g) in order {
             let mut cheapest: Option<(u32, Vec<usize>)> = None;
             // The shortest paths from each city some trip of the group
@@ -1400,7 +1431,7 @@ impl Search<'_, '_> {
                         // (A ticket with one trip needs the search only
                         // as far as its other end.)
                         let stop = (self.groups[g].2.len() == 1).then_some(ticket.b.0);
-                        from.push((a, self.tree(&joined, values, a, stop)));
+                        from.push((a, self.tree(&joined, &closed, values, a, stop)));
                         &from[from.len() - 1].1
                     }
                 };
@@ -1413,11 +1444,25 @@ impl Search<'_, '_> {
                 }
             }
             if let Some((cost, path)) = cheapest {
-                if used + cost <= cars {
+                let over = |(edges, most): &(Vec<usize>, usize)| {
+                    edges
+                        .iter()
+                        .filter(|&&e| taken[e] || path.contains(&e))
+                        .count()
+                        > *most
+                };
+                if used + cost <= cars && !rows.iter().any(over) {
                     used += cost;
                     for e in path {
                         taken[e] = true;
                         joined[self.pair[e]] = true;
+                    }
+                    for (edges, most) in &rows {
+                        if edges.iter().filter(|&&e| taken[e]).count() >= *most {
+                            for &e in edges {
+                                closed[e] = !taken[e];
+                            }
+                        }
                     }
                 }
             }
@@ -1436,9 +1481,17 @@ impl Search<'_, '_> {
     }
 
     /// The shortest paths from city `a` under the guided costs (routes of
-    /// pairs `joined` free), as far as city `stop` if given. (A search that
+    /// pairs `joined` free, routes `closed` left out), as far as city `stop`
+    /// if given. (A search that
     /// goes on past a city has fixed its path the same way.)
-    fn tree(&self, joined: &[bool], values: &[f64], a: usize, stop: Option<usize>) -> Tree {
+    fn tree(
+        &self,
+        joined: &[bool],
+        closed: &[bool],
+        values: &[f64],
+        a: usize,
+        stop: Option<usize>,
+    ) -> Tree {
         let n = self.adjacent.len();
         let mut dist = vec![f64::INFINITY; n];
         let mut via: Tree = vec![None; n];
@@ -1457,6 +1510,9 @@ impl Search<'_, '_> {
             }
             done[u] = true;
             for &(v, e) in &self.adjacent[u] {
+                if closed[e] {
+                    continue;
+                }
                 let cost = if joined[self.pair[e]] {
                     0.0
                 } else {

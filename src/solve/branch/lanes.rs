@@ -246,6 +246,10 @@ pub(super) fn drive<'a, 'b>(
     let mut out_of_lps = false;
     loop {
         let best = lanes.iter().map(|l| l.search.best).max().unwrap_or(0);
+        // A plan at the bound known beforehand ends the search, proven.
+        if best >= trivial {
+            break;
+        }
         let mut picks: [Option<Node>; LANES] = Default::default();
         for (lane, pick) in lanes.iter_mut().zip(&mut picks) {
             *pick = match lane.dive.take() {
