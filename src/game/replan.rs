@@ -305,8 +305,13 @@ fn replan_as(
         None
     };
     if plain.outcome.proven && relaxed.as_ref().is_some_and(|r| r.bound <= plain.score) {
+        let seconds = plain.outcome.seconds + clock.elapsed().as_secs_f64();
         return Ok(Replan {
             proof: Proof::Relaxation,
+            outcome: Outcome {
+                seconds,
+                ..plain.outcome
+            },
             ..plain
         });
     }
@@ -684,9 +689,7 @@ fn paper_stations(
 /// city pair of its own: with 4 or 5 players a double route may be both
 /// borrowable (another player holds one track) and claimable (the other
 /// track), and the relaxation must still let the plan claim it for its
-/// points and connect through its copy for free. (Making the route itself
-/// free and pointless, as this once did, lost its points and gave a bound
-/// below the optimum.)
+/// points and connect through its copy for free.
 fn relaxed_bound(
     board: &Board,
     state: &GameState,
