@@ -32,7 +32,7 @@ mod stations;
 use serde::Serialize;
 
 use crate::board::graph::BoardGraph;
-use crate::board::{Board, PairId, RouteId, TicketId};
+use crate::board::{Board, PairId, Route, RouteId, TicketId};
 use crate::game::state::GameState;
 use crate::model::stations::{self as paper, Borrow, Borrowing};
 use crate::model::{Instance, Plan};
@@ -701,17 +701,16 @@ fn relaxed_bound(
     lent.sort();
     lent.dedup();
     let mut relaxed = derived.clone();
-    let mut copies = Vec::with_capacity(lent.len());
-    for &r in &lent {
-        let id = RouteId(relaxed.routes.len());
-        let mut copy = relaxed.routes[r.0].clone();
-        copy.length = 0;
-        copy.points = 0;
-        copy.pair = PairId(relaxed.pairs.len());
-        relaxed.pairs.push(vec![id]);
-        relaxed.routes.push(copy);
-        copies.push(id);
-    }
+    let copies: Vec<RouteId> = lent
+        .iter()
+        .map(|&r| {
+            let copy = Route {
+                points: 0,
+                ..derived.route(r).clone()
+            };
+            add_free_route(&mut relaxed, copy)
+        })
+        .collect();
     let open = open_instance(board, state, derived);
     let mut routes = open.routes;
     routes.extend(copies);
@@ -737,6 +736,17 @@ fn relaxed_bound(
             .filter_map(|r| r.0.checked_sub(real).map(|i| lent[i]))
             .collect(),
     })
+}
+
+/// Adds `route` to `board` with no cars, as a city pair of its own (so
+/// that a plan may hold it beside the route it copies): its id.
+fn add_free_route(board: &mut Board, mut route: Route) -> RouteId {
+    let id = RouteId(board.routes.len());
+    route.length = 0;
+    route.pair = PairId(board.pairs.len());
+    board.pairs.push(vec![id]);
+    board.routes.push(route);
+    id
 }
 
 /// The relaxation's answer ([`relaxed_bound`]).

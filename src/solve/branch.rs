@@ -656,9 +656,9 @@ pub(crate) fn ladder(
 }
 
 impl Search<'_, '_> {
-    /// The bound that needs no LP: every route's and every ticket's points.
-    /// A bound no search needs: every route and ticket, or the instance's
-    /// own bound ([`Instance::score_at_most`]) where lower.
+    /// The bound that needs no LP: every route's and every ticket's points,
+    /// or the instance's own bound ([`Instance::score_at_most`]) where
+    /// lower.
     fn trivial(&self) -> u32 {
         let board = self.inst.board;
         let routes: u32 = self
@@ -1144,7 +1144,8 @@ impl Search<'_, '_> {
 
     /// The ticket to branch on (the most points times fractionality), or,
     /// when every ticket is integral, the route (most cars times
-    /// fractionality; see [`ROW_ROUTE_CARS`]). The first decision is the one to dive into.
+    /// fractionality; see [`ROW_ROUTE_CARS`]). The first decision is the
+    /// one to dive into.
     fn branching(&self, values: &[f64], xv: &[f64]) -> (Fix, Fix) {
         let mut best: Option<(f64, usize)> = None;
         for (g, (cols, points, _)) in self.groups.iter().enumerate() {

@@ -25,8 +25,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{cars_of, held_points, open_instance, owned_points, Relaxed, Replan};
-use crate::board::{Board, City, CityId, PairId, Route, RouteId};
+use super::{add_free_route, cars_of, held_points, open_instance, owned_points, Relaxed, Replan};
+use crate::board::{Board, City, CityId, Route, RouteId};
 use crate::game::state::GameState;
 use crate::model::stations::{Borrow, Borrowing};
 use crate::model::{AtMost, Instance, Plan};
@@ -86,14 +86,6 @@ impl Stations<'_> {
     /// Phase 1: the stations' board.
     fn routes(&self) -> Routes {
         let mut board = self.derived.clone();
-        let add = |board: &mut Board, mut route: Route| {
-            let id = RouteId(board.routes.len());
-            route.length = 0;
-            route.pair = PairId(board.pairs.len());
-            board.pairs.push(vec![id]);
-            board.routes.push(route);
-            id
-        };
         let borrows = self
             .borrowing
             .options
@@ -103,7 +95,7 @@ impl Stations<'_> {
                     points: 0,
                     ..self.derived.route(o.route).clone()
                 };
-                add(&mut board, route)
+                add_free_route(&mut board, route)
             })
             .collect();
         let first = CityId(board.cities.len());
@@ -124,7 +116,7 @@ impl Stations<'_> {
                     ferry: 0,
                     ..self.derived.routes[0].clone()
                 };
-                add(&mut board, route)
+                add_free_route(&mut board, route)
             })
             .collect();
         Routes {
