@@ -5,12 +5,15 @@
 //!
 //! The folders are layers, listed here lowest first: a folder uses only
 //! the folders listed before it, never one after it or beside it
-//! (`tests/layers.rs` reads every `crate::` path and fails on one against
+//! (`tests/suite/layers.rs` reads every `crate::` path and fails on one against
 //! this order, naming the file and the line):
 //! - [`board`]: the board file format, loading and validation
 //!   ([`board::Board`]); the board as a graph ([`board::graph`]); seeded
 //!   random boards ([`board::generate`]); the ranges of every input number
-//!   ([`board::input`]);
+//!   ([`board::input`]); the independent union-find check of a plan
+//!   ([`board::verify`]);
+//! - [`engine`]: the rules engine, on the board alone: deck, draws, claims,
+//!   the board's own rules, scoring, what a move did, a game as a file;
 //! - [`model`]: one optimisation question ([`model::Instance`]) and its MIP
 //!   formulations: [`model::paper`], the published model, and
 //!   [`model::forest`], the fast one; the HiGHS session ([`model::mip`]);
@@ -22,11 +25,13 @@
 //!   [`solve::Status`]); the
 //!   branch and cut ([`solve::branch`]), the frontier programme
 //!   ([`solve::frontier`]), starting plans ([`solve::heuristic`]), every
-//!   budget of a range ([`solve::sweep`]), the independent union-find check
-//!   ([`solve::verify`]) and a call's limits ([`solve::limits::Limits`]:
+//!   budget of a range ([`solve::sweep`]) and a call's limits ([`solve::limits::Limits`]:
 //!   deadline, memory budget, cancellation, made by each face per call);
-//! - [`game`]: the rules engine, simulated players, a game in progress and
-//!   its best continuation, the coach, the review and the deal;
+//! - [`plans`]: a game's best plans from the solver: a game in progress
+//!   replanned, the coach, the review and the deal;
+//! - [`bots`]: the simulated players, behind one trait;
+//! - [`leagues`]: many games between the bots: simulations, tournaments,
+//!   ratings, playtests;
 //! - [`analysis`]: sensitivity, frequency and break-even
 //!   ([`analysis`] itself); every optimal plan ([`analysis::optima`]); what-if
 //!   scenarios ([`analysis::scenario`]); the balance report
@@ -41,6 +46,9 @@
 //!   uses the other, and what they share lives in [`output`];
 //! - [`cli`]: the `ttr-opt` command line, thin over the above (the Python
 //!   package in `python/` is another face over the same calls).
+//!
+//! Beside the layers, [`stats`] (quantiles) is a leaf: it uses nothing of
+//! the crate, and every layer may use it.
 //!
 //! The MIP is built in [`model::forest`] (constraints and cut separation) and
 //! solved by [`solve::branch`].
@@ -94,10 +102,14 @@ pub mod guides {
     #[doc = include_str!("../docs/players.md")]
     pub struct Players;
 }
+pub mod bots;
 pub mod cli;
-pub mod game;
+pub mod engine;
+pub mod leagues;
 pub mod model;
 pub mod output;
+pub mod plans;
 pub mod play;
 pub mod solve;
+pub mod stats;
 pub mod web;

@@ -1,6 +1,7 @@
 //! An analysis cut short keeps the rows it finished. A test binary of its
 //! own: the interruption (what Ctrl-C does) is process-wide and for good.
 
+#[path = "suite/common/mod.rs"]
 mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -22,23 +22,24 @@ use ttr_opt::analysis::scenario::{compare_within, Scenario};
 use ttr_opt::analysis::tune::{tune as tune_board, Targets, TuneOptions, Tuning};
 use ttr_opt::analysis::{break_even_within, sensitivity_with};
 use ttr_opt::board::Board;
-use ttr_opt::game::deals::{
-    deal_hands, deal_report, value_hands_within, DealOptions, DealReport, HandValue,
-};
-use ttr_opt::game::players::check_players;
-use ttr_opt::game::replan::{replan as replan_state, ReplanReport};
-use ttr_opt::game::review::{review_games, review_saved, ReviewOptions};
-use ttr_opt::game::rules::{Card, Hand, COLOURS};
-use ttr_opt::game::saved::SavedGame;
-use ttr_opt::game::simulate::{
+use ttr_opt::bots::check_players;
+use ttr_opt::engine::cards::{Card, Hand, COLOURS};
+use ttr_opt::engine::saved::SavedGame;
+use ttr_opt::engine::state::GameState;
+use ttr_opt::engine::tunnel::{card_name, card_named, tunnel_options, TunnelError, TURNED};
+use ttr_opt::leagues::simulate::review_games;
+use ttr_opt::leagues::simulate::{
     simulate as play_games, simulate_range_within, single_player_optimum, GameRecord, Played,
 };
-use ttr_opt::game::state::GameState;
-use ttr_opt::game::tunnel::{card_name, card_named, tunnel_options, TunnelError, TURNED};
 use ttr_opt::model::Instance;
 use ttr_opt::output::report::{
     BreakEvenReport, OptimaReport, SensitivityReport, SimulateReport, SolveReport, SweepReport,
 };
+use ttr_opt::plans::deals::{
+    deal_hands, deal_report, value_hands_within, DealOptions, DealReport, HandValue,
+};
+use ttr_opt::plans::replan::{replan as replan_state, ReplanReport};
+use ttr_opt::plans::review::{review_saved, ReviewOptions};
 use ttr_opt::solve::limits::Limits;
 use ttr_opt::solve::sweep::{sweep_with as sweep_budgets, Prior};
 use ttr_opt::solve::{solve as solve_instance, worker_pool, Method, SolveOptions};
@@ -365,10 +366,10 @@ fn compare(
 struct Simulated<'a> {
     #[serde(flatten)]
     report: SimulateReport,
-    seats: Vec<&'a ttr_opt::game::simulate::Seat>,
+    seats: Vec<&'a ttr_opt::leagues::simulate::Seat>,
     /// The first games reviewed, with `review=N`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    reviews: Option<Vec<ttr_opt::game::review::Review>>,
+    reviews: Option<Vec<ttr_opt::plans::review::Review>>,
 }
 
 #[pyfunction]
@@ -470,7 +471,7 @@ fn deal_options(
     let keep = in_range("keep", keep, 1, hand as u64)? as usize;
     let long = in_range("long", long, 0, hand as u64)? as usize;
     let sample = sample
-        .map(|n| in_range("sample", n, 1, ttr_opt::game::deals::MAX_HANDS as u64))
+        .map(|n| in_range("sample", n, 1, ttr_opt::plans::deals::MAX_HANDS as u64))
         .transpose()?;
     Ok(DealOptions {
         cars,
@@ -487,7 +488,7 @@ fn deal_options(
 struct Dealt<'a> {
     #[serde(flatten)]
     report: &'a DealReport,
-    hands: &'a [ttr_opt::game::deals::HandRow],
+    hands: &'a [ttr_opt::plans::deals::HandRow],
 }
 
 #[pyfunction]
@@ -512,7 +513,7 @@ fn deals(
     run(py, time_limit, |limits| {
         let report = worker_pool(threads)
             .map_err(failed)?
-            .install(|| ttr_opt::game::deals::deals_within(&b, &options, limits, &|| {}))
+            .install(|| ttr_opt::plans::deals::deals_within(&b, &options, limits, &|| {}))
             .map_err(failed)?;
         json(&Dealt {
             report: &report,

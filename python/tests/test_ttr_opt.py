@@ -319,7 +319,7 @@ def test_tunnel_options_bad_input_raises_value_error_naming_the_entry():
 
 # A–B–C–D–E in a line, every route 2 cars for 2 points; tickets A–C, B–D and
 # C–E worth 4 (one point per car of their 4-car connections) and A–E worth 11
-# for its 8 cars (tests/tune.rs has the same board).
+# for its 8 cars (tests/suite/tune.rs has the same board).
 LINE = {
     "name": "line",
     "cars": 8,

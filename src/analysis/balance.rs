@@ -15,7 +15,7 @@ use serde::Serialize;
 use crate::analysis::{break_even_within, frequency, Balance, Frequency, Membership, Standing};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
-use crate::game::deals::{deals_within, keepable_per_hand, DealError, DealOptions, DealReport};
+use crate::plans::deals::{deals_within, keepable_per_hand, DealError, DealOptions, DealReport};
 use crate::solve::limits::Limits;
 use crate::solve::sweep::{all_proven, sweep_with, SweepEntry, TIE_BREAK};
 use crate::solve::SolveError;
@@ -554,13 +554,13 @@ impl BalanceReport {
             d.p90,
             d.within_10_percent * 100.0
         );
-        let cards = |v: &[&crate::game::deals::CardValue]| -> String {
+        let cards = |v: &[&crate::plans::deals::CardValue]| -> String {
             v.iter()
                 .map(|c| format!("{} ({}, {:.1})", c.ticket, c.points, c.mean_best))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        let held: Vec<&crate::game::deals::CardValue> =
+        let held: Vec<&crate::plans::deals::CardValue> =
             d.tickets.iter().filter(|c| c.hands > 0).collect();
         let top: Vec<_> = held.iter().take(5).copied().collect();
         let bottom: Vec<_> = held.iter().rev().take(5).copied().collect();

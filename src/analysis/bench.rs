@@ -8,10 +8,10 @@ use std::time::Instant;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::board::verify::VerifyError;
 use crate::board::Board;
 use crate::model::Instance;
 use crate::solve::sweep::{sweep, SweepEntry};
-use crate::solve::verify::VerifyError;
 use crate::solve::{solve, worker_pool, Method, Outcome, SolveError, SolveOptions};
 
 /// Both runs over the same budgets.

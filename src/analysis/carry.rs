@@ -125,7 +125,7 @@ impl<'a> Carry<'a> {
         };
         let inst = Instance::new(self.variant, cars);
         let score =
-            crate::solve::verify::evaluate(self.variant, &carried, &inst.tickets_in_play).score();
+            crate::board::verify::evaluate(self.variant, &carried, &inst.tickets_in_play).score();
         if score < optimum + gain {
             return Ok(Prior::Start(carried));
         }

@@ -17,11 +17,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::board::input::{self, Reader};
+use crate::board::verify::evaluate;
 use crate::board::{Board, RouteId};
-use crate::game::state::{describe, read_routes, resolve_route, RawRoute, StateError, Track};
+use crate::engine::state::{describe, read_routes, resolve_route, RawRoute, StateError, Track};
 use crate::model::Instance;
 use crate::solve::limits::Limits;
-use crate::solve::verify::evaluate;
 use crate::solve::{solve, SolveError, SolveOptions};
 
 const PLAN_FIELDS: &[&str] = &["board", "cars", "routes"];

@@ -13,11 +13,11 @@
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use crate::board::verify::{evaluate, Evaluation, VerifyError};
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::limits::Limits;
-use crate::solve::verify::{evaluate, Evaluation, VerifyError};
 use crate::solve::{solve_proven, Method, Produced, SolveError, SolveOptions};
 
 /// All the optimal plans of one budget.

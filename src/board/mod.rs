@@ -10,6 +10,7 @@ pub mod generate;
 pub mod graph;
 pub mod input;
 pub mod rules;
+pub mod verify;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;

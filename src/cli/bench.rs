@@ -316,7 +316,7 @@ fn bench_play(args: &BenchArgs) -> Result<ExitCode> {
 /// `bench --coach`: the coach at the start of a game on every shipped
 /// board, and reviews of USA games.
 fn bench_coach(args: &BenchArgs) -> Result<ExitCode> {
-    use crate::game::bench::{coach_at_start, coach_through_game, markdown, review_game};
+    use crate::leagues::bench::{coach_at_start, coach_through_game, markdown, review_game};
     let mut coach = Vec::new();
     for file in shipped_boards()? {
         let board = load_board(Some(&file))?;

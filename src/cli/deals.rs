@@ -1,5 +1,5 @@
 //! `deals`: the luck of the deal, every hand valued (the library is
-//! [`crate::game::deals`]).
+//! [`crate::plans::deals`]).
 
 use crate::solve::limits::Limits;
 use std::process::ExitCode;
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, proven_status, write_csv, write_json, FilesArgs};
-use crate::game::deals::{deals_within, DealOptions, DealReport};
+use crate::plans::deals::{deals_within, DealOptions, DealReport};
 
 #[derive(clap::Args)]
 pub(super) struct DealsArgs {

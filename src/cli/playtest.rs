@@ -1,5 +1,5 @@
 //! `ttr-opt playtest`: the 2017 paper's AI playtest of one board; the work
-//! is [`crate::game::playtest`]'s, the text [`crate::output::playtest`]'s.
+//! is [`crate::leagues::playtest`]'s, the text [`crate::output::playtest`]'s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 
 use super::tournament::board_of;
 use super::{usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
-use crate::game::players::check_players;
-use crate::game::playtest::{replay, run, PlaytestError, Setup};
-use crate::game::tournament::MAX_GAMES;
+use crate::bots::check_players;
+use crate::leagues::playtest::{replay, run, PlaytestError, Setup};
+use crate::leagues::tournament::MAX_GAMES;
 use crate::output::{folder_name, playtest as text, plot};
 use crate::solve::limits::Limits;
 use crate::solve::{self, SolveError};

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{proven_status, write_csv, write_json};
-use crate::game::review::{review_saved, ReviewOptions};
-use crate::game::saved::SavedGame;
+use crate::engine::saved::SavedGame;
+use crate::plans::review::{review_saved, ReviewOptions};
 
 #[derive(clap::Args)]
 pub(super) struct ReviewArgs {

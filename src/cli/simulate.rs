@@ -11,11 +11,12 @@ use anyhow::{Context, Result};
 use super::{list, load_board, usage, write_csv, write_json, FilesArgs, EXIT_TIME_LIMIT};
 use crate::analysis::Frequency;
 use crate::board::Board;
-use crate::game::players::{by_name, check_players, STRATEGIES};
-use crate::game::review::{review_games as review_games_played, PlayerReview, Review};
-use crate::game::simulate::{simulate_within, single_player_optimum, Played};
+use crate::bots::{by_name, check_players, STRATEGIES};
+use crate::leagues::simulate::review_games as review_games_played;
+use crate::leagues::simulate::{simulate_within, single_player_optimum, Played};
 use crate::output::plot;
 use crate::output::report::SimulateReport;
+use crate::plans::review::{PlayerReview, Review};
 use crate::solve::{self, SolveError};
 
 #[derive(clap::Args)]

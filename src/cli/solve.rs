@@ -7,10 +7,10 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use super::{budget, load_board, status_code};
-use crate::game::replan::{replan, ReplanReport};
-use crate::game::state::GameState;
+use crate::engine::state::GameState;
 use crate::model::Instance;
 use crate::output::report::SolveReport;
+use crate::plans::replan::{replan, ReplanReport};
 use crate::solve::{solve, Method, SolveOptions, Watch};
 
 #[derive(clap::Args)]

@@ -1,5 +1,5 @@
 //! `ttr-opt tournament`: every table of the strategies named on every
-//! board and seat count, rated; the work is [`crate::game::tournament`]'s,
+//! board and seat count, rated; the work is [`crate::leagues::tournament`]'s,
 //! the text [`crate::output::tournament`]'s.
 
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 
 use super::{usage, write_csv, write_json, write_text, EXIT_TIME_LIMIT};
 use crate::board::{Board, SHIPPED};
-use crate::game::tournament::{run, size, Setup, TournamentError, MAX_GAMES};
+use crate::leagues::tournament::{run, size, Setup, TournamentError, MAX_GAMES};
 use crate::output::{plot, tournament as text};
 use crate::solve::limits::Limits;
 use crate::solve::{self, SolveError};

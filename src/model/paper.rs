@@ -1,5 +1,5 @@
 //! The MIP of Schaefer & Schaefer, "Maximizing the Score in Ticket to Ride"
-//! (document 002 in `shared/seeds/`), as published.
+//! (Schaefer and Schaefer; `docs/paper.md` gives the reference), as published.
 //!
 //! Each ticket k gets its own directed copy H_k of the board: a forward and a
 //! backward arc per route plus a dummy return arc (t_k, s_k). A unit of flow

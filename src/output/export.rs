@@ -15,10 +15,10 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::board::verify::{evaluate, VerifyError};
 use crate::model::{paper::PaperModel, route_column_names, Instance};
 use crate::solve::heuristic;
 use crate::solve::limits::Limits;
-use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{model_fits, Method, SolveError};
 
 /// Which formulation to write.

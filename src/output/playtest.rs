@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::game::playtest::{CityUse, HoleKind, Playtest, RouteUse, SeatCount, LISTED};
+use crate::leagues::playtest::{CityUse, HoleKind, Playtest, RouteUse, SeatCount, LISTED};
 
 /// What was played, in a line.
 fn played_line(p: &Playtest) -> String {

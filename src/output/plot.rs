@@ -21,11 +21,11 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::analysis::optima::{Presence, SweepOptima};
 use crate::analysis::{Frequency, Impact};
 use crate::board::{Board, CityId, Colour, RouteId};
-use crate::game::deals::DealReport;
-use crate::game::playtest::Playtest;
-use crate::game::review::Review;
-use crate::game::tournament::Tournament;
+use crate::leagues::playtest::Playtest;
+use crate::leagues::tournament::Tournament;
 use crate::model::Plan;
+use crate::plans::deals::DealReport;
+use crate::plans::review::Review;
 
 /// A figure that could not be drawn or written.
 #[derive(Debug, thiserror::Error)]

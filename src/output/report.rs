@@ -521,14 +521,14 @@ pub struct SimulateReport {
     pub stalled: usize,
     /// The score distribution of each strategy, in order of first appearance in
     /// `players`.
-    pub strategies: Vec<crate::game::simulate::Summary>,
+    pub strategies: Vec<crate::leagues::simulate::Summary>,
     /// Per strategy: the routes claimed most often in play (share of its
     /// seats), beside their share of the optima of a sweep when known.
     pub routes: Vec<RouteShare>,
     /// How often the board's own rules were used, over all games (only on
     /// a board with tunnels, ferries or stations).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rules_used: Option<crate::game::simulate::RulesUsed>,
+    pub rules_used: Option<crate::leagues::simulate::RulesUsed>,
 }
 
 /// A route a strategy claims often, in play and in the optima.
@@ -556,10 +556,10 @@ impl SimulateReport {
         seed: u64,
         optimum: u32,
         seconds: f64,
-        played: &[crate::game::simulate::Played],
+        played: &[crate::leagues::simulate::Played],
         in_optima: Option<&crate::analysis::Frequency>,
     ) -> SimulateReport {
-        use crate::game::simulate::{route_shares, summarise};
+        use crate::leagues::simulate::{route_shares, summarise};
         let strategies = summarise(played, players, optimum);
         let mut routes = Vec::new();
         for s in &strategies {
@@ -594,7 +594,7 @@ impl SimulateReport {
             rules_used: board.has_own_rules().then(|| {
                 played.iter().fold(
                     Default::default(),
-                    |all: crate::game::simulate::RulesUsed, p| all + p.used,
+                    |all: crate::leagues::simulate::RulesUsed, p| all + p.used,
                 )
             }),
         }

@@ -2,7 +2,7 @@
 //! the Markdown report (`tournament.md`), both from the same
 //! [`Tournament`]; rows of a board and seat count best rated first.
 
-use crate::game::tournament::{Standing, Tournament};
+use crate::leagues::tournament::{Standing, Tournament};
 
 /// The standings of each board and seat count, best rated (`mu`) first.
 fn groups(t: &Tournament) -> Vec<(String, usize, Vec<&Standing>)> {

@@ -1,12 +1,12 @@
 //! The coach and the review, as the online game serves them.
 //!
 //! - `getCoach`: the best plan from here for the asking player's seat
-//!   ([`crate::game::coach::advise`]), from [`crate::play::hub::Hub::coach_input`]: that
+//!   ([`crate::plans::coach::advise`]), from [`crate::play::hub::Hub::coach_input`]: that
 //!   player's own state and offer, never another's hand or tickets, nor the
 //!   deck. Open during the game only where its creator allowed it, and to
 //!   every player once it is over.
 //! - `getReview`: once the game is over, every player's review
-//!   ([`crate::game::review`]), computed on the first request and kept.
+//!   ([`crate::plans::review`]), computed on the first request and kept.
 //!
 //! Both think on one thread of their own, away from the lock and from the
 //! threads that serve the game, so a long plan never delays a move; a
@@ -23,8 +23,8 @@ use super::table::TableBoard;
 use super::view::destination;
 use super::Server;
 use crate::board::RouteId;
-use crate::game::coach::{advise, Advice};
-use crate::game::review::{review_saved, ReviewOptions};
+use crate::plans::coach::{advise, Advice};
+use crate::plans::review::{review_saved, ReviewOptions};
 use crate::solve::SolveOptions;
 
 /// Requests the coach's thread holds at most (running and waiting).

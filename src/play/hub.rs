@@ -38,7 +38,7 @@ use super::shelf::{Shelf, Shelved, SHELVE_CHECK_MS};
 use super::store::{GameId, GameReader, GameRecord, Snapshot, UserId, Write};
 use super::table::{Phase, Table, TableBoard};
 use super::tables::{Ask, Tables};
-use crate::game::rules::{Action, RuleError};
+use crate::engine::rules::{Action, RuleError};
 
 pub use super::conns::{Caller, ConnId};
 pub use super::lobby::Offer;

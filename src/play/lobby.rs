@@ -16,7 +16,7 @@ use super::protocol::{self, description as d, envelope, AddAi, CreateGame, GameO
 use super::sessions::{now, Accounts};
 use super::store::{BoardRecord, GameId, UploadRecord, UserId, Write};
 use super::table::{Difficulty, Phase, Seat, Table, TableBoard, Who, COLORS};
-use super::tables::{Ask, Tables};
+use super::tables::{answer_left, Ask, Tables};
 use super::timer::Pace;
 use super::view;
 use crate::board::Board;
@@ -491,18 +491,6 @@ pub(super) fn join(
         name: username,
     };
     seat_taken(tables, (conns, batch), (ask, "joinGame"), p.game_id, seat)
-}
-
-/// `leaveGame`'s answer to the player who left, before the game or
-/// during it ([`Tables::leave_playing`]).
-pub(super) fn answer_left(conns: &Conns, batch: &mut Batch, ask: Ask) {
-    conns.send(
-        batch,
-        ask.conn,
-        ask.id,
-        "leaveGame",
-        protocol::described(d::SUCCESS),
-    );
 }
 
 /// `leaveGame`: the asking user's seat given up before the start; the

@@ -1,6 +1,6 @@
-//! `ttr-opt play`: the online game of seed 003 on any board. Accounts, a
+//! `ttr-opt play`: the online game on any board. Accounts, a
 //! lobby, real-time play over a WebSocket with the rules enforced by the
-//! server ([`crate::game::rules`]), bots ([`crate::game::players`]), and
+//! server ([`crate::engine::rules`]), bots ([`crate::bots`]), and
 //! every game kept in an embedded SQLite file so that a crash loses no
 //! acknowledged move. The protocol is documented in `docs/play.md`.
 //!
@@ -63,7 +63,7 @@ use journal::{Batch, Journal};
 use protocol::{description as d, Command, Name, Request};
 use store::{GameId, Sqlite, Store};
 
-use crate::game::rules::Action;
+use crate::engine::rules::Action;
 
 /// Password hashes computed at once (one a core).
 const HASHES_AT_ONCE: usize = 2;

@@ -1,4 +1,4 @@
-//! The wire format of seed 003 (documented with an example per command in
+//! The online game's wire format (documented with an example per command in
 //! `docs/play.md`): a request is `{"command", "parameters", "id"}`, every
 //! server message `{"command", "id", "output"}`, and each command's
 //! parameters are read into a typed struct here, so that a handler never

@@ -12,14 +12,14 @@
 //! the one their last rated game left ([`Ratings::load`] replays the
 //! records in the order they were rated), so the ratings depend on the
 //! results alone. The model itself ([`Rating`], [`ranks`], [`update`]) is
-//! `game::rating`'s, which the tournament rates with too.
+//! `leagues::rating`'s, which the tournament rates with too.
 
 use std::collections::HashMap;
 
 use serde_json::{json, Value};
 
 use super::store::{GameId, ResultRecord, SeatResult};
-pub use crate::game::rating::{ranks, update, Rating};
+pub use crate::leagues::rating::{ranks, update, Rating};
 
 /// The most games a player's page lists.
 pub const MAX_RECENT: usize = 20;

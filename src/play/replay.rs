@@ -20,8 +20,8 @@ use serde_json::{json, Value};
 
 use super::protocol::description as d;
 use super::table::{move_line, Table};
-use crate::game::event::Happened;
-use crate::game::rules::{Game, Player};
+use crate::engine::event::Happened;
+use crate::engine::rules::{Game, Player};
 
 /// The columns of each player's totals after a move, in order: a move's
 /// totals are one short array a player rather than an object, so that a
@@ -80,9 +80,9 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::game::rules::Action;
-    use crate::game::saved::SavedGame;
-    use crate::game::simulate;
+    use crate::engine::rules::Action;
+    use crate::engine::saved::SavedGame;
+    use crate::leagues::simulate;
     use crate::play::table::{TableBoard, COLORS};
 
     /// A table playing `moves` from `seed` on `board`, with `seats` seats.

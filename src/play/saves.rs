@@ -21,8 +21,8 @@ use super::sessions::{now, Accounts};
 use super::store::{ChatRecord, GameRecord, MoveRecord, SeatRecord, Write};
 use super::table::{Table, Who};
 use super::tables::{Ask, Tables};
-use crate::game::saved::{Move, SavedChat, SavedGame, SavedSeat};
-use crate::game::state::GameState;
+use crate::engine::saved::{Move, SavedChat, SavedGame, SavedSeat};
+use crate::engine::state::GameState;
 
 /// A saved game to write outside the lock.
 pub struct SaveFile {
@@ -117,7 +117,9 @@ pub(super) fn saved(accounts: &Accounts, t: &Table, seat: usize) -> SavedGame {
 
 /// `loadGameState`: a saved game from the saves folder, by one of its
 /// players, restored with its seats when the server no longer holds it
-/// (another database, say); refused, naming the game, when it does.
+/// (another database, say); refused, naming the game, when it does. In
+/// phases: the file read and its reader seated in it; the game refused
+/// if still on this server; its records; the table restored; the journal.
 pub(super) fn load_game(
     (tables, lobby): (&mut Tables, &mut Lobby),
     (accounts, conns): (&Accounts, &Conns),
@@ -125,34 +127,7 @@ pub(super) fn load_game(
     ask: Ask,
     p: &LoadGame,
 ) -> Result<(), Value> {
-    let error = |reason: String| json!({ "status": "error", "description": d::INVALID_INPUT, "reason": reason });
-    let asked = std::path::Path::new(&p.path);
-    let name = asked
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    // Only the saves folder is read: a bare name, or a path into it.
-    let inside = asked
-        .parent()
-        .is_none_or(|d| d.as_os_str().is_empty() || d == tables.saves);
-    if name.is_empty() || !inside || !name.ends_with(".json") {
-        return Err(error(format!(
-            "{}: only files in the saves folder are read",
-            p.path
-        )));
-    }
-    let (_, board_text, saved) =
-        SavedGame::load(&tables.saves.join(&name)).map_err(|e| error(e.to_string()))?;
-    // Only the game's own players may load it: the file holds its seed.
-    let asker = accounts.username(ask.user).to_lowercase();
-    let seated = saved.seats.iter().any(|s| {
-        s.username
-            .as_ref()
-            .is_some_and(|u| u.to_lowercase() == asker)
-    });
-    if !seated {
-        return Err(error(format!("{name}: you have no seat in that game")));
-    }
+    let (name, board_text, saved) = read_own_save(tables, accounts, ask, &p.path)?;
     tables.admits(ask.user)?;
     // A game still on this server is never dealt a second time: a copy
     // with its seed would show its players the real game's next cards and
@@ -169,53 +144,20 @@ pub(super) fn load_game(
             "gameId": id,
         }));
     }
-    let board = Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(error)?);
-    let mut seats = Vec::new();
-    for (i, s) in saved.seats.iter().enumerate() {
-        let user_id = match &s.username {
-            Some(u) => Some(
-                accounts
-                    .by_name(u)
-                    .ok_or_else(|| error(format!("{name}: game.seats[{i}]: no user {u}")))?,
-            ),
-            None => None,
-        };
-        seats.push(SeatRecord {
-            user: user_id,
-            bot: s.bot.clone(),
-            color: s.color.clone(),
-        });
-    }
-    let moves: Vec<MoveRecord> = saved
-        .moves
-        .iter()
-        .map(|(seat, a)| MoveRecord {
-            seat: *seat,
-            action: Move::from(a).to_json(),
-        })
-        .collect();
-    let chat: Vec<ChatRecord> = saved
-        .chat
-        .iter()
-        .map(|c| ChatRecord {
-            sender: c.sender.clone(),
-            message: c.message.clone(),
-            at: c.at,
-        })
-        .collect();
+    let board = Arc::new(board_entry(saved.board_key.clone(), board_text, &name).map_err(invalid)?);
+    let Records { seats, moves, chat } = records_of(accounts, &saved, &name)?;
     let id = tables.next_id();
-    let created = now();
     let game_name: String = format!("{} (loaded)", saved.name)
         .chars()
         .take(MAX_NAME + 9)
         .collect();
     let g = GameRecord {
         id,
-        name: game_name.clone(),
+        name: game_name,
         creator: ask.user,
         board_key: board.key.clone(),
         board_hash: board.hash.clone(),
-        created,
+        created: now(),
         seed: Some(saved.seed),
         // A loaded game is a test fixture: the coach stays off.
         coach: false,
@@ -226,44 +168,16 @@ pub(super) fn load_game(
         away: 0,
         over: false,
         rematch: None,
-        seats: seats.clone(),
-        moves: moves.clone(),
-        chat: chat.clone(),
+        seats,
+        moves,
+        chat,
         notes: Vec::new(),
     };
     let names = |u| accounts.seat_name(u);
     let table =
-        Table::restore(&g, board.clone(), &names).map_err(|e| error(format!("{name}: {e}")))?;
+        Table::restore(&g, board.clone(), &names).map_err(|e| invalid(format!("{name}: {e}")))?;
     lobby.store_board(batch, &board);
-    batch.write(Write::Game {
-        id,
-        name: game_name,
-        creator: ask.user,
-        board_key: board.key.clone(),
-        board_hash: board.hash.clone(),
-        created,
-        coach: false,
-        pace: (None, false),
-    });
-    batch.write(Write::Seats { game: id, seats });
-    batch.write(Write::Start {
-        game: id,
-        seed: saved.seed,
-    });
-    for (seq, record) in moves.into_iter().enumerate() {
-        batch.write(Write::Move {
-            game: id,
-            seq,
-            record,
-        });
-    }
-    for (seq, record) in chat.into_iter().enumerate() {
-        batch.write(Write::Chat {
-            game: id,
-            seq,
-            record,
-        });
-    }
+    journal_loaded(batch, g, saved.seed);
     tables.insert(table);
     conns.send(
         batch,
@@ -275,4 +189,126 @@ pub(super) fn load_game(
     lobby::push_user_games(tables, conns, batch, id);
     tables.push_models(conns, batch, id);
     Ok(())
+}
+
+/// `loadGameState`'s refusal of bad input, with its reason.
+fn invalid(reason: String) -> Value {
+    json!({ "status": "error", "description": d::INVALID_INPUT, "reason": reason })
+}
+
+/// The saved game at `path` (its file name, the board's text, the game),
+/// read only from the saves folder and only for one of its players: the
+/// file holds its seed.
+fn read_own_save(
+    tables: &Tables,
+    accounts: &Accounts,
+    ask: Ask,
+    path: &str,
+) -> Result<(String, String, SavedGame), Value> {
+    let asked = std::path::Path::new(path);
+    let name = asked
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    // Only the saves folder is read: a bare name, or a path into it.
+    let inside = asked
+        .parent()
+        .is_none_or(|d| d.as_os_str().is_empty() || d == tables.saves);
+    if name.is_empty() || !inside || !name.ends_with(".json") {
+        return Err(invalid(format!(
+            "{path}: only files in the saves folder are read"
+        )));
+    }
+    let (_, board_text, saved) =
+        SavedGame::load(&tables.saves.join(&name)).map_err(|e| invalid(e.to_string()))?;
+    let asker = accounts.username(ask.user).to_lowercase();
+    let seated = saved.seats.iter().any(|s| {
+        s.username
+            .as_ref()
+            .is_some_and(|u| u.to_lowercase() == asker)
+    });
+    if !seated {
+        return Err(invalid(format!("{name}: you have no seat in that game")));
+    }
+    Ok((name, board_text, saved))
+}
+
+/// A saved game as the store records it.
+struct Records {
+    seats: Vec<SeatRecord>,
+    moves: Vec<MoveRecord>,
+    chat: Vec<ChatRecord>,
+}
+
+/// A saved game's seats (each user found on this server), moves and chat,
+/// as the store records them.
+fn records_of(accounts: &Accounts, saved: &SavedGame, name: &str) -> Result<Records, Value> {
+    let mut seats = Vec::new();
+    for (i, s) in saved.seats.iter().enumerate() {
+        let user_id = match &s.username {
+            Some(u) => Some(
+                accounts
+                    .by_name(u)
+                    .ok_or_else(|| invalid(format!("{name}: game.seats[{i}]: no user {u}")))?,
+            ),
+            None => None,
+        };
+        seats.push(SeatRecord {
+            user: user_id,
+            bot: s.bot.clone(),
+            color: s.color.clone(),
+        });
+    }
+    let moves = saved
+        .moves
+        .iter()
+        .map(|(seat, a)| MoveRecord {
+            seat: *seat,
+            action: Move::from(a).to_json(),
+        })
+        .collect();
+    let chat = saved
+        .chat
+        .iter()
+        .map(|c| ChatRecord {
+            sender: c.sender.clone(),
+            message: c.message.clone(),
+            at: c.at,
+        })
+        .collect();
+    Ok(Records { seats, moves, chat })
+}
+
+/// The journal's writes of a loaded game: the game (untimed, no coach),
+/// its seats, its start with `seed`, then its moves and chat in order.
+fn journal_loaded(batch: &mut Batch, g: GameRecord, seed: u64) {
+    batch.write(Write::Game {
+        id: g.id,
+        name: g.name,
+        creator: g.creator,
+        board_key: g.board_key,
+        board_hash: g.board_hash,
+        created: g.created,
+        coach: false,
+        pace: (None, false),
+    });
+    batch.write(Write::Seats {
+        game: g.id,
+        seats: g.seats,
+    });
+    batch.write(Write::Start { game: g.id, seed });
+    for (seq, record) in g.moves.into_iter().enumerate() {
+        batch.write(Write::Move {
+            game: g.id,
+            seq,
+            record,
+        });
+    }
+    for (seq, record) in g.chat.into_iter().enumerate() {
+        batch.write(Write::Chat {
+            game: g.id,
+            seq,
+            record,
+        });
+    }
 }

@@ -88,7 +88,7 @@ pub struct SeatRecord {
 pub struct MoveRecord {
     /// The seat that made it.
     pub seat: usize,
-    /// The move as JSON ([`crate::game::saved::Move`]).
+    /// The move as JSON ([`crate::engine::saved::Move`]).
     pub action: String,
 }
 

@@ -10,15 +10,16 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use crate::board::{Board, Colour, RouteId};
-use crate::game::event::{Ending, Event, Happened, Source};
-use crate::game::players::{by_name, Strategy};
-use crate::game::rules::{Action, Card, Game, Illegal, RuleError};
+use crate::bots::{by_name, Strategy};
+use crate::engine::cards::Card;
+use crate::engine::event::{Ending, Event, Happened, Source};
+use crate::engine::rules::{Action, Game, Illegal, RuleError};
 
 use super::store::{
     ChatRecord, GameId, GameRecord, MoveRecord, NoteRecord, SeatRecord, UserId, Write,
 };
 use super::timer::{Clock, Pace};
-use crate::game::saved::Move;
+use crate::engine::saved::Move;
 
 /// The level of the stand-in that plays for a person whose time is up:
 /// the greedy bot decides in milliseconds, so that a timeout never holds
@@ -118,7 +119,7 @@ pub struct TableBoard {
     /// below 2, no game can be played on it).
     pub seats: usize,
     /// Its rules in short, as every lobby entry shows them
-    /// ([`super::view::rules_summary`]): built once, not for each entry.
+    /// ([`rules_summary`]): built once, not for each entry.
     pub rules_summary: serde_json::Value,
 }
 
@@ -137,7 +138,7 @@ impl TableBoard {
             .rev()
             .find(|&n| Game::new(&board, n, 0).is_ok())
             .unwrap_or(0);
-        let rules_summary = super::view::rules_summary(&board);
+        let rules_summary = rules_summary(&board);
         TableBoard {
             key,
             hash,
@@ -355,7 +356,7 @@ impl Table {
             .iter()
             .filter(|s| matches!(s.who, Who::Bot(_)))
             .count();
-        crate::game::saved::bot_name(n + 1, d.name())
+        crate::engine::saved::bot_name(n + 1, d.name())
     }
 
     /// Starts the game with `seed`: deals the cards and every player's
@@ -663,15 +664,28 @@ pub fn card_name(card: Option<Card>) -> String {
 
 /// The card at `index` of a hand ([`Card::index`]).
 pub fn card_of_index(index: usize) -> Card {
-    crate::game::rules::COLOURS
+    crate::engine::cards::COLOURS
         .get(index)
         .map_or(Card::Locomotive, |&c| Card::Train(c))
 }
 
 /// A card colour as a client names it (`wild` is not a colour here).
 pub fn parse_colour(name: &str) -> Option<Colour> {
-    crate::game::rules::COLOURS
+    crate::engine::cards::COLOURS
         .iter()
         .copied()
         .find(|c| c.to_string() == name.trim().to_lowercase())
+}
+
+/// The board's own rules, in short (the lobby's entry): how many tunnels
+/// and ferries, the stations, the longest-path bonus and the deal.
+pub fn rules_summary(board: &Board) -> serde_json::Value {
+    let r = &board.rules;
+    serde_json::json!({
+        "tunnels": board.routes.iter().filter(|x| x.tunnel).map(|x| x.tracks.len()).sum::<usize>(),
+        "ferries": board.routes.iter().filter(|x| x.ferry > 0).map(|x| x.tracks.len()).sum::<usize>(),
+        "stations": r.stations.as_ref().map(|s| serde_json::json!({ "count": s.count(), "costs": s.costs, "points": s.points })),
+        "longestPathBonus": r.longest_path_bonus,
+        "deal": { "tickets": r.deal.tickets, "long": r.deal.long, "keep": r.deal.keep },
+    })
 }

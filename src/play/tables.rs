@@ -24,10 +24,10 @@ use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
 use super::timer::{self, now_ms};
 use super::view;
 use crate::board::Colour;
-use crate::game::event::Happened;
-use crate::game::rules::{Action, Illegal, RuleError};
-use crate::game::saved::{Move, SavedGame};
-use crate::game::state::GameState;
+use crate::engine::event::Happened;
+use crate::engine::rules::{Action, Illegal, RuleError};
+use crate::engine::saved::{Move, SavedGame};
+use crate::engine::state::GameState;
 
 /// The longest chat message.
 const MAX_CHAT: usize = 500;
@@ -763,7 +763,7 @@ impl Tables {
             t.clock.replan(&people);
             batch.write(clock_write(t));
         }
-        super::lobby::answer_left(conns, batch, ask);
+        answer_left(conns, batch, ask);
         self.push_models(conns, batch, game);
         Ok(())
     }
@@ -1079,4 +1079,16 @@ fn rate(ratings: &mut Ratings, t: &Table) -> Option<super::store::ResultRecord> 
         })
         .collect();
     ratings.rate(t.id, (&t.board.key, now()), &seats)
+}
+
+/// `leaveGame`'s answer to the player who left, before the game or
+/// during it ([`Tables::leave_playing`]; `lobby` answers with it too).
+pub(super) fn answer_left(conns: &Conns, batch: &mut Batch, ask: Ask) {
+    conns.send(
+        batch,
+        ask.conn,
+        ask.id,
+        "leaveGame",
+        protocol::described(d::SUCCESS),
+    );
 }

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 use serde_json::{json, Map, Value};
 
 use crate::board::{Board, CityId, TicketId};
-use crate::game::event::{Event, Happened, Next, Paid, Source};
-use crate::game::rules::{Expect, Game, Payment};
+use crate::engine::event::{Event, Happened, Next, Paid, Source};
+use crate::engine::rules::{Expect, Game, Payment};
 
 use super::protocol::description as d;
 use super::store::UserId;
@@ -105,24 +105,11 @@ fn payments(list: &[Payment]) -> Value {
         .collect()
 }
 
-/// The board's own rules, in short (the lobby's entry): how many tunnels
-/// and ferries, the stations, the longest-path bonus and the deal.
-pub fn rules_summary(board: &Board) -> Value {
-    let r = &board.rules;
-    json!({
-        "tunnels": board.routes.iter().filter(|x| x.tunnel).map(|x| x.tracks.len()).sum::<usize>(),
-        "ferries": board.routes.iter().filter(|x| x.ferry > 0).map(|x| x.tracks.len()).sum::<usize>(),
-        "stations": r.stations.as_ref().map(|s| json!({ "count": s.count(), "costs": s.costs, "points": s.points })),
-        "longestPathBonus": r.longest_path_bonus,
-        "deal": { "tickets": r.deal.tickets, "long": r.deal.long, "keep": r.deal.keep },
-    })
-}
-
-/// The board's rules for the game's model: [`rules_summary`] with the
+/// The board's rules for the game's model: [`rules_summary`](super::table::rules_summary) with the
 /// tracks (by `routeIndex`) that are tunnels, and the ferries' locomotives.
 fn rules(table: &Table) -> Value {
     let board = &table.board.board;
-    let mut out = rules_summary(board);
+    let mut out = super::table::rules_summary(board);
     let tracks = table.board.tracks.iter().enumerate();
     out["tunnelTracks"] = tracks
         .clone()
@@ -359,7 +346,7 @@ fn private_parts(table: &Table, seat: Option<usize>) -> Map<String, Value> {
             && g.current() == s
             && g.deck_len() == 0
             && g.discard_len() == 0
-            && g.legal() == [crate::game::rules::Action::Pass])
+            && g.legal() == [crate::engine::rules::Action::Pass])
         .into();
     }
     if seat.is_none() {

@@ -1590,7 +1590,7 @@ mod tests {
     /// The answer's plan, checked by the union-find verifier: it scores
     /// what the answer says and fits the instance's cars.
     pub(in crate::solve::branch) fn assert_verified(inst: &Instance, answer: &Answer) {
-        let plan = crate::solve::verify::evaluate(inst.board, &answer.routes, &inst.tickets);
+        let plan = crate::board::verify::evaluate(inst.board, &answer.routes, &inst.tickets);
         assert_eq!(plan.score(), answer.score, "{} cars", inst.cars);
         assert!(plan.cars_used <= inst.cars, "{} cars", inst.cars);
     }

@@ -8,19 +8,18 @@ pub mod frontier;
 pub mod heuristic;
 pub mod limits;
 pub mod sweep;
-pub mod verify;
 
 use std::time::Instant;
 
 use serde::Serialize;
 
+use crate::board::verify::{self, Claim, VerifyError};
 use crate::board::RouteId;
 use crate::model::mip::{MipError, MipStatus};
 use crate::model::{paper::PaperModel, Instance, Plan};
 use crate::solve::branch::{Answer, Lanes, Reach};
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::limits::Limits;
-use crate::solve::verify::{Claim, VerifyError};
 
 /// Whether the reported plan is proven optimal (`"optimal"`) or the time limit
 /// came first (`"time_limit"`): what the reports say, mapped from the
@@ -126,7 +125,7 @@ pub enum Produced {
     Base,
     /// HiGHS's MIP on the paper's model with stations
     /// ([`crate::model::stations`]): a plan in the middle of a game that
-    /// borrows other players' routes ([`crate::game::replan`]).
+    /// borrows other players' routes ([`crate::plans::replan`]).
     Stations,
 }
 

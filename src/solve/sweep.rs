@@ -44,12 +44,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use crate::board::verify::{evaluate, VerifyError};
 use crate::board::{Board, RouteId, TicketId};
 use crate::model::Instance;
 use crate::solve::frontier::{Frontier, Goal};
 use crate::solve::heuristic;
 use crate::solve::limits::Limits;
-use crate::solve::verify::{evaluate, VerifyError};
 use crate::solve::{self, Method, Outcome, Produced, SolveError, Stop};
 
 /// How the sweep chooses among alternate optima; written into its outputs.

@@ -18,8 +18,8 @@ use serde::{Deserialize, Serialize};
 use crate::analysis::balance::{deal_sample, ticket_table, TicketValue};
 use crate::analysis::{standings_within, FAMILY_LOSS};
 use crate::board::{Board, RouteId};
-use crate::game::deals::{deals_within, DealError};
-use crate::game::tournament::{self, Setup, TournamentError};
+use crate::leagues::tournament::{self, Setup, TournamentError};
+use crate::plans::deals::{deals_within, DealError};
 use crate::solve::limits::Limits;
 use crate::solve::sweep::{all_proven, sweep_with, Prior};
 use crate::solve::SolveError;
@@ -79,7 +79,7 @@ pub struct NewTicket {
 }
 
 /// Styles of play whose win rates should be close on a fair board: a
-/// seeded tournament of the bots ([`crate::game::tournament`]) on the
+/// seeded tournament of the bots ([`crate::leagues::tournament`]) on the
 /// board, every revision playing the same deals.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
