@@ -279,7 +279,7 @@ fn records_of(accounts: &Accounts, saved: &SavedGame, name: &str) -> Result<Reco
     Ok(Records { seats, moves, chat })
 }
 
-/// The journal's writes of a loaded game: the game (untimed, no coach),
+/// The journal's writes of a loaded game: the game as its record has it,
 /// its seats, its start with `seed`, then its moves and chat in order.
 fn journal_loaded(batch: &mut Batch, g: GameRecord, seed: u64) {
     batch.write(Write::Game {
@@ -289,8 +289,8 @@ fn journal_loaded(batch: &mut Batch, g: GameRecord, seed: u64) {
         board_key: g.board_key,
         board_hash: g.board_hash,
         created: g.created,
-        coach: false,
-        pace: (None, false),
+        coach: g.coach,
+        pace: (g.turn_limit, g.turn_based),
     });
     batch.write(Write::Seats {
         game: g.id,

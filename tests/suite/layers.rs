@@ -231,18 +231,21 @@ fn ident_at(code: &[char], at: usize) -> String {
         .collect()
 }
 
+/// The line (from 1) of each character of `code`.
+fn line_of_each(code: &[char]) -> Vec<usize> {
+    let mut lines = Vec::with_capacity(code.len());
+    let mut line = 1;
+    for &c in code {
+        lines.push(line);
+        line += usize::from(c == '\n');
+    }
+    lines
+}
+
 /// Every folder the code uses by path, with its line.
 fn uses(code: &[char], module: &[String]) -> Vec<Use> {
     let text: String = code.iter().collect();
-    let lines: Vec<usize> = {
-        let mut at = Vec::with_capacity(code.len());
-        let mut line = 1;
-        for &c in code {
-            at.push(line);
-            line += usize::from(c == '\n');
-        }
-        at
-    };
+    let lines = line_of_each(code);
     let chars: Vec<char> = text.chars().collect();
     let mut found = Vec::new();
     let word_start = |i: usize| i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
@@ -487,12 +490,7 @@ fn the_checker_finds_each_kind_of_use() {
 /// as module paths from the crate root (the items' names stay at the end:
 /// `[game, rules, Card]`), with their lines.
 fn paths(code: &[char], module: &[String]) -> Vec<(usize, Vec<String>)> {
-    let mut lines = Vec::with_capacity(code.len());
-    let mut line = 1;
-    for &c in code {
-        lines.push(line);
-        line += usize::from(c == '\n');
-    }
+    let lines = line_of_each(code);
     let word_start = |i: usize| i == 0 || !(code[i - 1].is_alphanumeric() || code[i - 1] == '_');
     let mut found = Vec::new();
     let mut i = 0;
@@ -612,6 +610,8 @@ fn member_uses(src: &Path) -> Edges {
     let mut files = Vec::new();
     rust_files(src, &mut files);
     let mut edges = Edges::new();
+    let mut members_of: std::collections::HashMap<Vec<String>, Vec<String>> =
+        std::collections::HashMap::new();
     for file in files {
         let rel = file.strip_prefix(src).unwrap();
         let module = module_path(rel);
@@ -628,7 +628,9 @@ fn member_uses(src: &Path) -> Edges {
                 if !target.starts_with(folder) || target.len() <= depth {
                     continue;
                 }
-                let names = members(&src.join(folder.join("/")));
+                let names = members_of
+                    .entry(folder.to_vec())
+                    .or_insert_with(|| members(&src.join(folder.join("/"))));
                 let (from, to) = (&module[depth], &target[depth]);
                 if from != to && names.contains(from) && names.contains(to) {
                     edges
@@ -720,12 +722,7 @@ fn long_functions(src: &Path) -> Vec<String> {
         let rel = file.strip_prefix(src).unwrap();
         let text = fs::read_to_string(&file).unwrap();
         let (code, _) = code_of(&text);
-        let mut line = 1;
-        let mut lines = Vec::with_capacity(code.len());
-        for &c in &code {
-            lines.push(line);
-            line += usize::from(c == '\n');
-        }
+        let lines = line_of_each(&code);
         let mut i = 0;
         while i + 3 < code.len() {
             let starts = (i == 0 || !(code[i - 1].is_alphanumeric() || code[i - 1] == '_'))
