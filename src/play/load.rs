@@ -366,7 +366,7 @@ impl Player {
                         let applied = self
                             .model
                             .as_mut()
-                            .is_some_and(|m| crate::play::view::apply(m, &v["output"]));
+                            .is_some_and(|m| crate::play::changes::apply(m, &v["output"]));
                         if applied {
                             self.fresh = true;
                         } else {

@@ -661,7 +661,7 @@ pub(super) fn joinable(tables: &Tables, user: UserId) -> Value {
         .filter(|t| {
             t.phase() == Phase::Open && t.seats.len() < t.board.seats && t.seat_of(user).is_none()
         })
-        .map(|t| view::lobby_entry(t, "playerId", None))
+        .map(|t| view::lobby_entry(t, view::Numbered::ById, None))
         .collect();
     json!({ "description": d::SUCCESS, "games": games })
 }
@@ -711,7 +711,12 @@ pub(super) fn send_lobby(tables: &Tables, conns: &Conns, batch: &mut Batch) {
     let open: Vec<(&Table, String)> = tables
         .iter()
         .filter(|t| t.phase() == Phase::Open && t.seats.len() < t.board.seats)
-        .map(|t| (t, view::lobby_entry(t, "playerId", None).to_string()))
+        .map(|t| {
+            (
+                t,
+                view::lobby_entry(t, view::Numbered::ById, None).to_string(),
+            )
+        })
         .collect();
     let mut lists: HashMap<UserId, String> = HashMap::new();
     for (_, c) in conns.iter() {

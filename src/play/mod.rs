@@ -10,12 +10,16 @@
 //!   [`sessions`] (users, sessions, logins), [`conns`] (the connections and
 //!   whom a message goes to), [`lobby`] (the boards offered, the lists of
 //!   games, a game before its start), [`tables`] (every game: deals, chat,
-//!   moves, the coach's inputs), [`saves`] (saved games);
+//!   moves, the coach's inputs), [`saves`] (saved games); `moves`: a move
+//!   command read into the rules engine's action, a refusal told in the
+//!   protocol's words;
 //! - [`table`]: one game: seats, the rules engine's game, moves, history;
 //! - [`timer`]: turn limits, deadlines and the bot that plays for a
 //!   person whose time is up or who left;
-//! - [`view`]: what each player may see (the only reader of secrets that
-//!   sends anything);
+//! - [`view`]: what each player may see, as typed structs (the only
+//!   reader of secrets that sends anything); [`changes`]: what each view
+//!   was last pushed and the changes since, compared field by field
+//!   (`delta`);
 //! - [`coach`]: the coach's plan and the review after the end, computed
 //!   on a thread of their own;
 //! - [`replay`]: a finished game move by move (`getReplay`), public
@@ -31,14 +35,17 @@
 //! - [`load`]: the load benchmark (`ttr-opt bench --play`).
 
 pub mod accounts;
+pub mod changes;
 pub mod coach;
 pub mod conns;
+mod delta;
 pub mod http;
 pub mod hub;
 pub mod journal;
 pub mod ladder;
 pub mod load;
 pub mod lobby;
+mod moves;
 pub mod protocol;
 pub mod ratings;
 pub mod replay;

@@ -56,7 +56,7 @@ impl Shelved {
     /// The shelved form of `table`, a game over.
     pub(super) fn of(table: &Table) -> Shelved {
         Shelved {
-            entry: super::view::lobby_entry(table, "playerOrder", None),
+            entry: super::view::lobby_entry(table, super::view::Numbered::ByOrder, None),
             users: table.users().collect(),
             board: table.board.clone(),
             seed: table.seed(),

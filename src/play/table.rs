@@ -120,7 +120,7 @@ pub struct TableBoard {
     pub seats: usize,
     /// Its rules in short, as every lobby entry shows them
     /// ([`rules_summary`]): built once, not for each entry.
-    pub rules_summary: serde_json::Value,
+    pub rules_summary: Arc<serde_json::Value>,
 }
 
 impl TableBoard {
@@ -138,7 +138,7 @@ impl TableBoard {
             .rev()
             .find(|&n| Game::new(&board, n, 0).is_ok())
             .unwrap_or(0);
-        let rules_summary = rules_summary(&board);
+        let rules_summary = Arc::new(rules_summary(&board));
         TableBoard {
             key,
             hash,

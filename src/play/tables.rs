@@ -13,17 +13,18 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::accounts;
+use super::changes;
 use super::conns::{ConnId, Conns};
 use super::journal::Batch;
+use super::moves::{answer_name, move_of, refusal};
 use super::protocol::{self, description as d, Chat, GameOnly, MoveCommand, Page};
 use super::ratings::{Finish, Ratings};
 use super::sessions::{now, Accounts};
 use super::shelf::{Shelf, Shelved};
 use super::store::{ChatRecord, GameId, MoveRecord, UserId, Write};
-use super::table::{parse_colour, Phase, ReviewSlot, Table, TableBoard, Who};
+use super::table::{Phase, ReviewSlot, Table, TableBoard, Who};
 use super::timer::{self, now_ms};
-use super::view;
-use crate::board::Colour;
+use super::view::{self, LobbyEntry, Numbered::ByOrder};
 use crate::engine::event::Happened;
 use crate::engine::rules::{Action, Illegal, RuleError};
 use crate::engine::saved::{Move, SavedGame};
@@ -97,7 +98,7 @@ pub(super) struct Tables {
     /// Every player's rating, from the games that ended.
     pub(super) ratings: Ratings,
     /// What each game's views were last pushed (a push sends the changes).
-    sent: HashMap<GameId, view::Sent>,
+    sent: HashMap<GameId, changes::Sent>,
     /// The lists of joinable games changed since they were last sent
     /// ([`super::lobby::lobby_changed`]).
     pub(super) lobby_stale: bool,
@@ -263,7 +264,7 @@ impl Tables {
             .values()
             .filter_map(|t| {
                 t.seat_of(user)
-                    .map(|s| (t.id, view::lobby_entry(t, "playerOrder", Some(s))))
+                    .map(|s| (t.id, view::lobby_entry(t, ByOrder, Some(s))))
             })
             .chain(
                 self.shelf
@@ -333,9 +334,9 @@ impl Tables {
     }
 
     /// Each user seated at game `table` whose entry in their list of
-    /// games changed since last pushed ([`view::Sent::entry_changed`]),
+    /// games changed since last pushed ([`changes::Sent::entry_changed`]),
     /// with the entry.
-    pub(super) fn entries_changed(&mut self, table: GameId) -> Vec<(UserId, Value)> {
+    pub(super) fn entries_changed(&mut self, table: GameId) -> Vec<(UserId, LobbyEntry)> {
         let Some(t) = self.games.get(&table) else {
             return Vec::new();
         };
@@ -344,7 +345,7 @@ impl Tables {
             .iter()
             .enumerate()
             .filter_map(|(seat, s)| match s.who {
-                Who::User(u) => Some((u, view::lobby_entry(t, "playerOrder", Some(seat)))),
+                Who::User(u) => Some((u, LobbyEntry::new(t, ByOrder, Some(seat)))),
                 Who::Bot(_) => None,
             })
             .filter(|(u, entry)| sent.entry_changed(*u, entry))
@@ -352,7 +353,7 @@ impl Tables {
     }
 
     /// What changed in each seated user's own view of the game, and in
-    /// the spectators' ([`view::Sent::push`]): every person's seat is
+    /// the spectators' ([`changes::Sent::push`]): every person's seat is
     /// followed whether or not they are connected, and the spectators'
     /// while anyone watches (a first spectator gets the whole model).
     pub(super) fn push_models(&mut self, conns: &Conns, batch: &mut Batch, table: GameId) {
@@ -465,7 +466,7 @@ impl Tables {
         p: &GameOnly,
     ) -> Result<(), Value> {
         let (t, seat) = self.seated(ask.user, p.game_id)?;
-        let out = view::model(t, Some(seat), self.sent.get(&t.id));
+        let out = changes::model(t, Some(seat), self.sent.get(&t.id));
         conns.send(batch, ask.conn, ask.id, "sendClientModelInformation", out);
         Ok(())
     }
@@ -498,7 +499,7 @@ impl Tables {
             )));
         }
         conns.set_watching(ask.conn, Some(t.id));
-        let out = view::model(t, None, self.sent.get(&t.id));
+        let out = changes::model(t, None, self.sent.get(&t.id));
         conns.send(batch, ask.conn, ask.id, "watchGame", out);
         Ok(())
     }
@@ -511,7 +512,7 @@ impl Tables {
             .values()
             .rev()
             .filter(|t| t.phase() != Phase::Open && t.seat_of(user).is_none())
-            .map(|t| (t.id, view::lobby_entry(t, "playerOrder", None)));
+            .map(|t| (t.id, view::lobby_entry(t, ByOrder, None)));
         let shelved = self
             .shelf
             .newest_first()
@@ -897,154 +898,6 @@ fn clock_write(t: &Table) -> Write {
         game: t.id,
         turn_start: t.clock.turn_start(),
         away: t.clock.away_bits(),
-    }
-}
-
-/// The rules engine's action for a move command of `seat`.
-fn move_of(t: &Table, seat: usize, m: &MoveCommand) -> Result<Action, Value> {
-    match m {
-        MoveCommand::BuyRoute(p) => {
-            let &(route, track) = usize::try_from(p.route_index)
-                .ok()
-                .and_then(|i| t.board.tracks.get(i))
-                .ok_or_else(|| protocol::described(d::INVALID_ROUTE))?;
-            let length = t.board.board.route(route).length;
-            let locomotives = u32::try_from(p.number_of_wilds).ok().filter(|&w| w <= length).ok_or_else(|| {
-                json!({ "description": d::INSUFFICIENT_CARDS, "reason": format!("{} wilds for a route of {length}", p.number_of_wilds) })
-            })?;
-            let colour = if p.train_color.trim().eq_ignore_ascii_case("wild") {
-                if locomotives < length {
-                    return Err(
-                        json!({ "description": d::INVALID_TRAIN_COLOR, "reason": "wild names a payment in wilds only" }),
-                    );
-                }
-                match t.board.board.route(route).tracks[track] {
-                    Colour::Gray => Colour::Red,
-                    c => c,
-                }
-            } else {
-                parse_colour(&p.train_color)
-                    .ok_or_else(|| protocol::described(d::INVALID_TRAIN_COLOR))?
-            };
-            Ok(Action::Claim {
-                route,
-                track,
-                colour,
-                locomotives,
-            })
-        }
-        MoveCommand::DrawTrainCard(p) => match p.card_location {
-            0..=4 => Ok(Action::DrawFaceUp(p.card_location as usize)),
-            5 => Ok(Action::DrawDeck),
-            _ => Err(protocol::described(d::INVALID_CARD_LOCATION)),
-        },
-        MoveCommand::GetDestinations(_) => Ok(Action::DrawTickets),
-        MoveCommand::PassTurn(_) => Ok(Action::Pass),
-        MoveCommand::GiveUpTunnel(_) => Ok(Action::GiveUpTunnel),
-        MoveCommand::PayTunnel(p) => {
-            let locomotives = u32::try_from(p.number_of_wilds).map_err(|_| {
-                json!({ "description": d::TUNNEL, "reason": format!("{} wilds", p.number_of_wilds) })
-            })?;
-            Ok(Action::PayTunnel { locomotives })
-        }
-        MoveCommand::BuildStation(p) => {
-            let cities = &t.board.board.cities;
-            let name = p.city.trim();
-            let city = cities
-                .iter()
-                .position(|c| c.name == name)
-                .or_else(|| cities.iter().position(|c| c.name.eq_ignore_ascii_case(name)))
-                .map(crate::board::CityId)
-                .ok_or_else(|| {
-                    json!({ "description": d::INVALID_STATION, "reason": format!("no city is named {name:?}") })
-                })?;
-            let locomotives = u32::try_from(p.number_of_wilds).map_err(|_| {
-                json!({ "description": d::INSUFFICIENT_CARDS, "reason": format!("{} wilds", p.number_of_wilds) })
-            })?;
-            let colour = if p.train_color.trim().eq_ignore_ascii_case("wild") {
-                // Paid in wilds alone: the colour is not read.
-                Colour::Red
-            } else {
-                parse_colour(&p.train_color)
-                    .ok_or_else(|| protocol::described(d::INVALID_TRAIN_COLOR))?
-            };
-            Ok(Action::BuildStation {
-                city,
-                colour,
-                locomotives,
-            })
-        }
-        MoveCommand::SelectDestinations(p) => {
-            let g = t
-                .game()
-                .ok_or_else(|| protocol::described(d::NOT_YOUR_TURN))?;
-            let Some((offered, _)) = g.offer(seat) else {
-                let mine = !g.is_over() && !g.in_setup() && g.current() == seat;
-                return Err(protocol::described(if mine {
-                    d::NO_DESTINATIONS
-                } else {
-                    d::NOT_YOUR_TURN
-                }));
-            };
-            if p.destinations_selected.len() > offered.len() {
-                return Err(protocol::described(d::NOT_A_VALID_INDEX));
-            }
-            let kept = p
-                .destinations_selected
-                .iter()
-                .map(|&i| {
-                    usize::try_from(i)
-                        .ok()
-                        .and_then(|i| offered.get(i))
-                        .copied()
-                })
-                .collect::<Option<Vec<_>>>()
-                .ok_or_else(|| protocol::described(d::NOT_A_VALID_INDEX))?;
-            Ok(Action::KeepTickets(kept))
-        }
-    }
-}
-
-/// The command that asks for `action`: the name of the answer to it.
-fn answer_name(action: &Action) -> &'static str {
-    use protocol::Name;
-    let name = match action {
-        Action::Claim { .. } => Name::BuyRoute,
-        Action::DrawFaceUp(_) | Action::DrawDeck => Name::DrawTrainCard,
-        Action::DrawTickets => Name::GetDestinations,
-        Action::KeepTickets(_) => Name::SelectDestinations,
-        Action::Pass => Name::PassTurn,
-        Action::PayTunnel { .. } => Name::PayTunnel,
-        Action::GiveUpTunnel => Name::GiveUpTunnel,
-        Action::BuildStation { .. } => Name::BuildStation,
-    };
-    name.as_str()
-}
-
-/// 003's description of a move the rules engine refused.
-fn refusal(m: &MoveCommand, e: &RuleError) -> &'static str {
-    match e.kind {
-        Illegal::NotYourTurn => d::NOT_YOUR_TURN,
-        Illegal::Over => d::GAME_OVER,
-        Illegal::ChooseTickets => d::SELECT_FIRST,
-        Illegal::DrawSecond => d::DRAW_SECOND,
-        Illegal::LocomotiveSecond => d::WILD_ON_DRAW_AGAIN,
-        Illegal::NoCard => match m {
-            MoveCommand::DrawTrainCard(p) if p.card_location == 5 => d::NO_MORE_CARDS,
-            _ => d::INVALID_CARD_LOCATION,
-        },
-        Illegal::NoTicket if matches!(m, MoveCommand::SelectDestinations(_)) => d::NO_DESTINATIONS,
-        Illegal::NoTicket => d::NO_MORE_DESTINATIONS,
-        Illegal::KeepMore => d::SELECT_MORE,
-        Illegal::NotOffered => d::NOT_A_VALID_INDEX,
-        Illegal::RouteUnavailable => d::INVALID_ROUTE,
-        Illegal::Cars => d::INSUFFICIENT_TRAINS,
-        Illegal::Colour => d::INVALID_TRAIN_COLOR,
-        Illegal::Cards => d::INSUFFICIENT_CARDS,
-        Illegal::Pass => d::PASS_NOT_ALLOWED,
-        Illegal::Tunnel => d::TUNNEL,
-        Illegal::Station => d::INVALID_STATION,
-        Illegal::Setup => d::SERVER_ERROR,
     }
 }
 

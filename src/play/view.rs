@@ -9,17 +9,18 @@
 //! [`Event`], whose secrets (the card drawn from the deck, the tickets
 //! offered) go to the player who moved alone.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::{json, Map, Value};
 
 use crate::board::{Board, CityId, TicketId};
 use crate::engine::event::{Event, Happened, Next, Paid, Source};
 use crate::engine::rules::{Expect, Game, Payment};
 
+use super::delta::{json as json_of, object, view_part};
 use super::protocol::description as d;
-use super::store::UserId;
+use super::store::GameId;
 use super::table::{card_name, card_of_index, Phase, Table, Who};
 
 /// The lines of history a model carries: the latest (a whole game's would
@@ -64,43 +65,108 @@ pub fn chat_page(table: &Table, from: usize) -> Value {
 
 /// A ticket as the protocol names it: `start`, `end`, `points`, the city
 /// indexes and the label (every trip of a ticket with several).
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Destination {
+    start: String,
+    end: String,
+    points: u32,
+    city_index1: usize,
+    city_index2: usize,
+    label: String,
+}
+
+impl Destination {
+    /// Ticket `t` of `board`.
+    pub fn new(board: &Board, t: TicketId) -> Destination {
+        let x = board.ticket(t);
+        let card = &board.cards[x.card];
+        Destination {
+            start: board.city(x.a).name.clone(),
+            end: board.city(x.b).name.clone(),
+            points: x.points,
+            city_index1: x.a.0,
+            city_index2: x.b.0,
+            label: if card.trips.len() > 1 {
+                card.name.clone()
+            } else {
+                board.ticket_label(t)
+            },
+        }
+    }
+}
+
+/// [`Destination`] as JSON.
 pub fn destination(board: &Board, t: TicketId) -> Value {
-    let x = board.ticket(t);
-    let card = &board.cards[x.card];
-    json!({
-        "start": board.city(x.a).name,
-        "end": board.city(x.b).name,
-        "points": x.points,
-        "cityIndex1": x.a.0,
-        "cityIndex2": x.b.0,
-        "label": if card.trips.len() > 1 { card.name.clone() } else { board.ticket_label(t) },
-    })
+    json_of(&Destination::new(board, t))
+}
+
+/// A ticket its player holds: the [`Destination`], its cities again as
+/// `from` and `to`, and whether it is completed.
+#[derive(Serialize, Clone, PartialEq)]
+struct Held {
+    #[serde(flatten)]
+    ticket: Destination,
+    from: String,
+    to: String,
+    completed: bool,
+}
+
+/// Cards of one colour in a hand.
+#[derive(Serialize, Clone, PartialEq)]
+struct Cards {
+    color: String,
+    amount: u32,
 }
 
 /// A hand as `[{color, amount}]`, colours with none left out.
-fn hand(h: &[u32; 9]) -> Value {
+fn hand(h: &[u32; 9]) -> Vec<Cards> {
     (0..9)
         .filter(|&k| h[k] > 0)
-        .map(|k| json!({ "color": card_name(Some(card_of_index(k))), "amount": h[k] }))
+        .map(|k| Cards {
+            color: card_name(Some(card_of_index(k))),
+            amount: h[k],
+        })
         .collect()
 }
 
 /// A payment's cards as `{color, amount, numberOfWilds}` (`color` is
 /// `wild` when only wilds were paid).
-fn paid(p: &Paid) -> Value {
-    let (colour, amount) = match p.cards {
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct PaidCards {
+    color: String,
+    amount: u32,
+    number_of_wilds: u32,
+}
+
+fn paid(p: &Paid) -> PaidCards {
+    let (color, amount) = match p.cards {
         Some((c, n)) => (c.to_string(), n),
         None => ("wild".to_string(), 0),
     };
-    json!({ "color": colour, "amount": amount, "numberOfWilds": p.locomotives })
+    PaidCards {
+        color,
+        amount,
+        number_of_wilds: p.locomotives,
+    }
 }
 
-/// Ways to pay as `[{color, minWilds, maxWilds}]` (wilds alone: `wild`).
-fn payments(list: &[Payment]) -> Value {
+/// A way to pay as `{color, minWilds, maxWilds}` (wilds alone: `wild`).
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Way {
+    color: String,
+    min_wilds: u32,
+    max_wilds: u32,
+}
+
+fn payments(list: &[Payment]) -> Vec<Way> {
     list.iter()
-        .map(|p| {
-            let colour = p.colour.map_or("wild".to_string(), |c| c.to_string());
-            json!({ "color": colour, "minWilds": p.min_locomotives, "maxWilds": p.max_locomotives })
+        .map(|p| Way {
+            color: p.colour.map_or("wild".to_string(), |c| c.to_string()),
+            min_wilds: p.min_locomotives,
+            max_wilds: p.max_locomotives,
         })
         .collect()
 }
@@ -127,30 +193,49 @@ fn rules(table: &Table) -> Value {
 /// paid first, the cards turned, the extra cards asked for), with the
 /// legal extra payments ([`Game::tunnel_options`]) for the player who
 /// claims it alone.
-fn tunnel(table: &Table, game: &Game, seat: Option<usize>) -> Value {
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Tunnel {
+    player_id: usize,
+    route_index: usize,
+    paid: PaidCards,
+    drawn_cards: Vec<String>,
+    additional_cards: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    options: Option<Vec<PaidCards>>,
+}
+
+fn tunnel(table: &Table, game: &Game, seat: Option<usize>) -> Option<Tunnel> {
     let Expect::Tunnel(t) = game.expect() else {
-        return Value::Null;
+        return None;
     };
     if game.is_over() {
-        return Value::Null;
+        return None;
     }
-    let mut out = json!({
-        "playerId": game.current(),
-        "routeIndex": table.board.index_of(t.route, t.track),
-        "paid": paid(&t.paid),
-        "drawnCards": t.turned.iter().map(|&c| card_name(Some(c))).collect::<Vec<_>>(),
-        "additionalCards": t.required,
-    });
-    if seat == Some(game.current()) {
-        out["options"] = game.tunnel_options().iter().map(paid).collect();
-    }
-    out
+    let mine = seat == Some(game.current());
+    Some(Tunnel {
+        player_id: game.current(),
+        route_index: table.board.index_of(t.route, t.track),
+        paid: paid(&t.paid),
+        drawn_cards: t.turned.iter().map(|&c| card_name(Some(c))).collect(),
+        additional_cards: t.required,
+        options: mine.then(|| game.tunnel_options().iter().map(paid).collect()),
+    })
 }
 
 /// The phase of the turn, for clients.
-fn turn(game: &Game) -> Value {
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Turn {
+    /// None at the start, when everyone chooses at once.
+    player_id: Option<usize>,
+    phase: &'static str,
+    last_round: bool,
+}
+
+fn turn(game: &Game) -> Option<Turn> {
     if game.is_over() {
-        return Value::Null;
+        return None;
     }
     let phase = if game.in_setup() {
         "setup"
@@ -162,44 +247,288 @@ fn turn(game: &Game) -> Value {
             Expect::Tunnel(_) => "tunnel",
         }
     };
-    // At the start everyone chooses at once: no one is to move.
-    let player = if game.in_setup() {
-        Value::Null
-    } else {
-        game.current().into()
-    };
-    json!({ "playerId": player, "phase": phase, "lastRound": game.in_last_round() })
+    Some(Turn {
+        player_id: (!game.in_setup()).then(|| game.current()),
+        phase,
+        last_round: game.in_last_round(),
+    })
+}
+
+/// A track `seat` may claim now, every way to pay it, whether it is a
+/// tunnel and a ferry's wilds.
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Claimable {
+    route_index: usize,
+    payments: Vec<Way>,
+    tunnel: bool,
+    ferry_wilds: u32,
 }
 
 /// Every track `seat` may claim now and every way to pay (the engine's
 /// [`Game::payments`], a ferry's wilds counted in): per card colour, the
 /// fewest and the most wilds; paying with wilds alone is the colour
-/// `wild`. Each says whether it is a tunnel and a ferry's wilds.
-fn claimable(table: &Table, game: &Game, seat: usize) -> Value {
+/// `wild`.
+fn claimable(table: &Table, game: &Game, seat: usize) -> Vec<Claimable> {
     if game.is_over() || game.in_setup() || game.current() != seat || *game.expect() != Expect::Turn
     {
-        return json!([]);
+        return Vec::new();
     }
     let mut out = Vec::new();
     for (index, &(route, track)) in table.board.tracks.iter().enumerate() {
         let list = game.payments(seat, route, track);
         if !list.is_empty() {
             let r = table.board.board.route(route);
-            out.push(json!({
-                "routeIndex": index, "payments": payments(&list),
-                "tunnel": r.tunnel, "ferryWilds": r.ferry,
-            }));
+            out.push(Claimable {
+                route_index: index,
+                payments: payments(&list),
+                tunnel: r.tunnel,
+                ferry_wilds: r.ferry,
+            });
         }
     }
-    Value::Array(out)
+    out
+}
+
+/// A player as every viewer sees them.
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct Player {
+    player_id: usize,
+    username: String,
+    order: usize,
+    color: &'static str,
+    bot: Option<&'static str>,
+    trains_left: u32,
+    points: u32,
+    card_count: u32,
+    destination_count: usize,
+    stations: Vec<String>,
+    stations_left: usize,
+    next_station_cost: Option<u32>,
+    away: bool,
+}
+
+view_part! {
+    /// What every viewer of the game sees alike: built once for each push.
+    pub(super) struct Public {
+        game_id: GameId => "gameId",
+        game_name: String => "gameName",
+        board: String => "board",
+        board_name: String => "boardName",
+        state: &'static str => "state",
+        coach: bool => "coach",
+        turn_limit: Value => "turnLimit",
+        turn_based: bool => "turnBased",
+        deadline: Option<i64> => "deadline",
+        creator: Option<String> => "creator",
+        players: Vec<Player> => "players",
+        turn: Option<Turn> => "turn",
+        routes: Vec<Option<usize>> => "routes",
+        face_up: Vec<String> => "faceUp",
+        deck_count: usize => "deckCount",
+        discard_count: usize => "discardCount",
+        destination_deck_count: usize => "destinationDeckCount",
+        can_draw_wild: bool => "canDrawWild",
+        history_length: usize => "historyLength",
+        chat_length: usize => "chatLength",
+        results: Value => "results",
+    }
+}
+
+/// Tickets offered to a player and the fewest they must keep.
+#[derive(Serialize, Clone, PartialEq)]
+struct Offer {
+    destinations: Vec<Destination>,
+    min: usize,
+}
+
+view_part! {
+    /// What one seat alone sees (the spectators: nothing of their own):
+    /// its tickets, its offer, what it may do now and the tunnel's
+    /// payments if it claims one. Its hand is apart ([`Own::hand`]): the
+    /// model shows it as its player's `cards`.
+    pub(super) struct Own {
+        you: Option<usize> => "you",
+        cities: Vec<Held> => "cities",
+        offer: Option<Offer> => "offer",
+        can_pass: bool => "canPass",
+        claimable: Vec<Claimable> => "claimable",
+        tunnel: Option<Tunnel> => "tunnel",
+        station_payments: Vec<Way> => "stationPayments",
+    }
+}
+
+/// The cards of a seat's hand, as its player's `cards` in the model.
+#[derive(Serialize, Clone, PartialEq)]
+pub(super) struct Hand(Vec<Cards>);
+
+/// What every viewer of the game sees alike.
+pub(super) fn public_parts(table: &Table) -> Public {
+    let board = &table.board.board;
+    let game = table.game();
+    let state = match table.phase() {
+        Phase::Open => "open",
+        Phase::Playing => "playing",
+        Phase::Over => "over",
+    };
+    let stations = board.rules.stations.as_ref();
+    let players = table
+        .seats
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Player {
+            player_id: i,
+            username: s.name.clone(),
+            order: i,
+            color: s.color,
+            bot: match s.who {
+                Who::Bot(d) => Some(d.name()),
+                Who::User(_) => None,
+            },
+            trains_left: game.map_or(board.cars, |g| g.players[i].cars),
+            points: game.map_or(0, |g| g.players[i].route_points),
+            card_count: game.map_or(0, |g| g.players[i].cards()),
+            destination_count: game.map_or(0, |g| g.players[i].tickets.len()),
+            stations: game.map_or(Vec::new(), |g| {
+                let built = g.players[i].stations.iter();
+                built.map(|&c| board.city(c).name.clone()).collect()
+            }),
+            stations_left: game.map_or(stations.map_or(0, |r| r.count()), |g| g.stations_left(i)),
+            next_station_cost: stations.and_then(|r| {
+                let built = game.map_or(0, |g| g.players[i].stations.len());
+                r.costs.get(built).copied()
+            }),
+            away: table.clock.is_away(i),
+        })
+        .collect();
+    let (turn_limit, turn_based) = table.clock.pace.fields();
+    Public {
+        game_id: table.id,
+        game_name: table.name.clone(),
+        board: table.board.key.clone(),
+        board_name: board.name.clone(),
+        state,
+        coach: table.coach,
+        turn_limit,
+        turn_based,
+        deadline: table.clock.deadline,
+        creator: table
+            .seats
+            .iter()
+            .find(|s| s.who == Who::User(table.creator))
+            .map(|s| s.name.clone()),
+        players,
+        turn: game.and_then(turn),
+        routes: table
+            .board
+            .tracks
+            .iter()
+            .map(|&(r, t)| game.and_then(|g| g.owner(r, t)))
+            .collect(),
+        face_up: game.map_or(Vec::new(), |g| {
+            g.face_up().iter().map(|&c| card_name(Some(c))).collect()
+        }),
+        deck_count: game.map_or(0, |g| g.deck_len()),
+        discard_count: game.map_or(0, |g| g.discard_len()),
+        destination_deck_count: game.map_or(0, |g| g.tickets_left()),
+        can_draw_wild: game.is_some_and(|g| !g.drawing_second()),
+        history_length: table.history.len(),
+        chat_length: table.chat.len(),
+        results: game
+            .filter(|g| g.is_over())
+            .map_or(Value::Null, |_| results(table)),
+    }
+}
+
+/// What `seat` alone sees (`None`: the spectators), and its hand once
+/// dealt.
+pub(super) fn private_parts(table: &Table, seat: Option<usize>) -> (Own, Option<Hand>) {
+    let board = &table.board.board;
+    let game = table.game();
+    let mut own = Own {
+        you: seat,
+        cities: Vec::new(),
+        offer: None,
+        can_pass: false,
+        claimable: Vec::new(),
+        tunnel: game.and_then(|g| tunnel(table, g, seat)),
+        station_payments: Vec::new(),
+    };
+    let (Some(g), Some(s)) = (game, seat) else {
+        return (own, None);
+    };
+    let done = g.completed_tickets(s);
+    own.cities = g.players[s]
+        .tickets
+        .iter()
+        .map(|&t| {
+            let ticket = Destination::new(board, t);
+            Held {
+                from: ticket.start.clone(),
+                to: ticket.end.clone(),
+                completed: done.contains(&t),
+                ticket,
+            }
+        })
+        .collect();
+    own.offer = g.offer(s).map(|(offered, min)| Offer {
+        destinations: offered
+            .iter()
+            .map(|&t| Destination::new(board, t))
+            .collect(),
+        min: min.min(offered.len()),
+    });
+    own.claimable = claimable(table, g, s);
+    let moving = !g.is_over() && !g.in_setup() && g.current() == s;
+    if moving && *g.expect() == Expect::Turn {
+        // None when every city has a station.
+        let free = (0..board.cities.len()).any(|c| g.station_owner(CityId(c)).is_none());
+        if free {
+            own.station_payments = payments(&g.station_payments(s));
+        }
+    }
+    // Passing is legal only when nothing else is: while the deck or the
+    // discard holds a card, drawing is (and listing every legal move to
+    // find out was the costliest part of a push).
+    own.can_pass = moving
+        && g.deck_len() == 0
+        && g.discard_len() == 0
+        && g.legal() == [crate::engine::rules::Action::Pass];
+    (own, Some(Hand(hand(&g.players[s].hand))))
+}
+
+/// The parts of `seat`'s model (`None`: the spectators') that a push
+/// compares with the last sent, as JSON: all but the rules (fixed when
+/// the game is made), the history's lines (a push adds the new ones) and
+/// the chat's (each line reaches the players as it is sent). A seat's
+/// hand is its player's `cards`; the spectators' view says `spectator`.
+pub(super) fn parts_json(
+    public: &Public,
+    own: &Own,
+    hand: Option<&Hand>,
+    seat: Option<usize>,
+) -> Map<String, Value> {
+    let mut out = object(public);
+    if let (Some(hand), Some(s)) = (hand, seat) {
+        if let Some(p) = out.get_mut("players").and_then(|p| p.get_mut(s)) {
+            p["cards"] = json_of(hand);
+        }
+    }
+    out.extend(object(own));
+    if seat.is_none() {
+        out.insert("spectator".into(), true.into());
+    }
+    out
 }
 
 /// The game as `seat` may see it (`None`: a spectator, who sees only what
 /// is public): 003's `sendClientModelInformation` output, with the
-/// version of that view the server last pushed (`version`: a later
-/// [`Sent::push`] applies to it).
-pub fn model(table: &Table, seat: Option<usize>, sent: Option<&Sent>) -> Value {
-    let mut out = parts(table, seat);
+/// version of that view a later push applies to
+/// ([`super::changes::model`] knows it).
+pub fn model_at(table: &Table, seat: Option<usize>, version: u64) -> Value {
+    let (own, hand) = private_parts(table, seat);
+    let mut out = parts_json(&public_parts(table), &own, hand.as_ref(), seat);
     out.insert("description".into(), "success".into());
     out.insert("rules".into(), rules(table));
     out.insert(
@@ -213,149 +542,8 @@ pub fn model(table: &Table, seat: Option<usize>, sent: Option<&Sent>) -> Value {
             .map(chat_line)
             .collect(),
     );
-    let version = sent.map_or_else(first_version, |s| s.version(seat));
     out.insert("version".into(), version.into());
     Value::Object(out)
-}
-
-/// The parts of `seat`'s model (`None`: the spectators') that a push
-/// compares with the last sent: all but the rules (fixed when the game is
-/// made), the history's lines (a push adds the new ones) and the chat's
-/// (each line reaches the players as it is sent).
-fn parts(table: &Table, seat: Option<usize>) -> Map<String, Value> {
-    let mut out = public_parts(table);
-    let mut own = private_parts(table, seat);
-    if let (Some(hand), Some(s)) = (own.remove("hand"), seat) {
-        if let Some(p) = out.get_mut("players").and_then(|p| p.get_mut(s)) {
-            p["cards"] = hand;
-        }
-    }
-    out.extend(own);
-    out
-}
-
-/// What every viewer of the game sees alike: built once for each push.
-fn public_parts(table: &Table) -> Map<String, Value> {
-    let board = &table.board.board;
-    let game = table.game();
-    let phase = match table.phase() {
-        Phase::Open => "open",
-        Phase::Playing => "playing",
-        Phase::Over => "over",
-    };
-    let players: Vec<Value> = table
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            json!({
-                "playerId": i,
-                "username": s.name,
-                "order": i,
-                "color": s.color,
-                "bot": match s.who { Who::Bot(d) => Value::from(d.name()), Who::User(_) => Value::Null },
-                "trainsLeft": game.map_or(board.cars, |g| g.players[i].cars),
-                "points": game.map_or(0, |g| g.players[i].route_points),
-                "cardCount": game.map_or(0, |g| g.players[i].cards()),
-                "destinationCount": game.map_or(0, |g| g.players[i].tickets.len()),
-                "stations": game.map_or(Vec::new(), |g| g.players[i].stations.iter().map(|&c| board.city(c).name.clone()).collect()),
-                "stationsLeft": game.map_or(board.rules.stations.as_ref().map_or(0, |r| r.count()), |g| g.stations_left(i)),
-                "nextStationCost": board.rules.stations.as_ref().and_then(|r| r.costs.get(game.map_or(0, |g| g.players[i].stations.len())).copied()),
-                "away": table.clock.is_away(i),
-            })
-        })
-        .collect();
-    let out = json!({
-        "gameId": table.id,
-        "gameName": table.name,
-        "board": table.board.key,
-        "boardName": board.name,
-        "state": phase,
-        "coach": table.coach,
-        "turnLimit": table.clock.pace.fields().0,
-        "turnBased": table.clock.pace.fields().1,
-        "deadline": table.clock.deadline,
-        "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
-        "players": players,
-        "turn": game.map_or(Value::Null, turn),
-        "routes": table.board.tracks.iter().map(|&(r, t)| game.and_then(|g| g.owner(r, t))).collect::<Vec<_>>(),
-        "faceUp": game.map_or(Vec::new(), |g| g.face_up().iter().map(|&c| card_name(Some(c))).collect::<Vec<_>>()),
-        "deckCount": game.map_or(0, |g| g.deck_len()),
-        "discardCount": game.map_or(0, |g| g.discard_len()),
-        "destinationDeckCount": game.map_or(0, |g| g.tickets_left()),
-        "canDrawWild": game.is_some_and(|g| !g.drawing_second()),
-        "historyLength": table.history.len(),
-        "chatLength": table.chat.len(),
-        "results": game.filter(|g| g.is_over()).map_or(Value::Null, |_| results(table)),
-    });
-    match out {
-        Value::Object(map) => map,
-        _ => unreachable!("a model is an object"),
-    }
-}
-
-/// What `seat` alone sees (`None`: the spectators, who see nothing of
-/// their own): its tickets, its offer, what it may do now, the tunnel's
-/// payments if it claims one, and its hand (`hand`, which the model
-/// shows as its player's `cards`).
-fn private_parts(table: &Table, seat: Option<usize>) -> Map<String, Value> {
-    let board = &table.board.board;
-    let game = table.game();
-    let mut out = json!({
-        "you": seat,
-        "cities": [],
-        "offer": Value::Null,
-        "canPass": false,
-        "claimable": [],
-        "tunnel": game.map_or(Value::Null, |g| tunnel(table, g, seat)),
-        "stationPayments": [],
-    });
-    if let (Some(g), Some(s)) = (game, seat) {
-        out["hand"] = hand(&g.players[s].hand);
-        let done = g.completed_tickets(s);
-        out["cities"] = g.players[s]
-            .tickets
-            .iter()
-            .map(|&t| {
-                let mut d = destination(board, t);
-                d["from"] = d["start"].clone();
-                d["to"] = d["end"].clone();
-                d["completed"] = done.contains(&t).into();
-                d
-            })
-            .collect();
-        out["offer"] = g.offer(s).map_or(Value::Null, |(offered, min)| {
-            json!({
-                "destinations": offered.iter().map(|&t| destination(board, t)).collect::<Vec<_>>(),
-                "min": min.min(offered.len()),
-            })
-        });
-        out["claimable"] = claimable(table, g, s);
-        if !g.is_over() && !g.in_setup() && g.current() == s && *g.expect() == Expect::Turn {
-            // None when every city has a station.
-            let free = (0..board.cities.len()).any(|c| g.station_owner(CityId(c)).is_none());
-            if free {
-                out["stationPayments"] = payments(&g.station_payments(s));
-            }
-        }
-        // Passing is legal only when nothing else is: while the deck or
-        // the discard holds a card, drawing is (and listing every legal
-        // move to find out was the costliest part of a push).
-        out["canPass"] = (!g.is_over()
-            && !g.in_setup()
-            && g.current() == s
-            && g.deck_len() == 0
-            && g.discard_len() == 0
-            && g.legal() == [crate::engine::rules::Action::Pass])
-        .into();
-    }
-    if seat.is_none() {
-        out["spectator"] = true.into();
-    }
-    match out {
-        Value::Object(map) => map,
-        _ => unreachable!("a model is an object"),
-    }
 }
 
 /// 003's `gameEnded` output: every player's final score, its parts, and
@@ -428,50 +616,113 @@ pub fn deal(table: &Table, seat: usize) -> Value {
     })
 }
 
-/// A game in the lobby's lists; `order_key` is `playerId` (joinable
-/// games) or `playerOrder` (the user's games).
-pub fn lobby_entry(table: &Table, order_key: &str, you: Option<usize>) -> Value {
-    let players: Vec<Value> = table
-        .seats
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let mut p = json!({ "username": s.name, "color": s.color });
-            p[order_key] = i.into();
-            if let Who::Bot(d) = s.who {
-                p["bot"] = d.name().into();
+/// How a lobby entry numbers its players: `playerId` in the list of
+/// joinable games, `playerOrder` in a user's own list.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Numbered {
+    /// `playerId`.
+    ById,
+    /// `playerOrder`.
+    ByOrder,
+}
+
+/// A player in a lobby entry.
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+struct EntryPlayer {
+    username: String,
+    color: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_id: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    player_order: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bot: Option<&'static str>,
+}
+
+/// A game in the lobby's lists.
+#[derive(Serialize, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LobbyEntry {
+    game_id: GameId,
+    game_name: String,
+    board: String,
+    board_name: String,
+    /// The board's rules in short, shared by every entry of the board.
+    rules: Arc<Value>,
+    creator: Option<String>,
+    players: Vec<EntryPlayer>,
+    colors: Vec<&'static str>,
+    state: &'static str,
+    coach: bool,
+    turn_limit: Value,
+    turn_based: bool,
+    deadline: Option<i64>,
+    your_turn: bool,
+    turn_of: Option<String>,
+}
+
+impl LobbyEntry {
+    /// `table` as the lobby lists it, to seat `you` if any (whose turn
+    /// it may be).
+    pub fn new(table: &Table, numbered: Numbered, you: Option<usize>) -> LobbyEntry {
+        let players = table
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| EntryPlayer {
+                username: s.name.clone(),
+                color: s.color,
+                player_id: (numbered == Numbered::ById).then_some(i),
+                player_order: (numbered == Numbered::ByOrder).then_some(i),
+                bot: match s.who {
+                    Who::Bot(d) => Some(d.name()),
+                    Who::User(_) => None,
+                },
+            })
+            .collect();
+        let state = match table.phase() {
+            Phase::Open => "open",
+            Phase::Playing => "playing",
+            Phase::Over => "over",
+        };
+        let your_turn = match (table.game(), you) {
+            (Some(g), Some(s)) => {
+                !g.is_over() && (g.offer(s).is_some() || (!g.in_setup() && g.current() == s))
             }
-            p
-        })
-        .collect();
-    let state = match table.phase() {
-        Phase::Open => "open",
-        Phase::Playing => "playing",
-        Phase::Over => "over",
-    };
-    let your_turn = match (table.game(), you) {
-        (Some(g), Some(s)) => {
-            !g.is_over() && (g.offer(s).is_some() || (!g.in_setup() && g.current() == s))
+            _ => false,
+        };
+        let (turn_limit, turn_based) = table.clock.pace.fields();
+        LobbyEntry {
+            game_id: table.id,
+            game_name: table.name.clone(),
+            board: table.board.key.clone(),
+            board_name: table.board.board.name.clone(),
+            rules: table.board.rules_summary.clone(),
+            creator: table
+                .seats
+                .iter()
+                .find(|s| s.who == Who::User(table.creator))
+                .map(|s| s.name.clone()),
+            players,
+            colors: table.free_colors(),
+            state,
+            coach: table.coach,
+            turn_limit,
+            turn_based,
+            deadline: table.clock.deadline,
+            your_turn,
+            turn_of: table
+                .game()
+                .filter(|g| !g.is_over() && !g.in_setup())
+                .map(|g| table.seats[g.current()].name.clone()),
         }
-        _ => false,
-    };
-    json!({
-        "gameId": table.id,
-        "gameName": table.name,
-        "board": table.board.key,
-        "boardName": table.board.board.name,
-        "rules": table.board.rules_summary.clone(),
-        "creator": table.seats.iter().find(|s| s.who == Who::User(table.creator)).map(|s| s.name.clone()),
-        "players": players,
-        "colors": table.free_colors(),
-        "state": state,
-        "coach": table.coach,
-        "turnLimit": table.clock.pace.fields().0,
-        "turnBased": table.clock.pace.fields().1,
-        "deadline": table.clock.deadline,
-        "yourTurn": your_turn,
-        "turnOf": table.game().filter(|g| !g.is_over() && !g.in_setup()).map(|g| table.seats[g.current()].name.clone()),
-    })
+    }
+}
+
+/// [`LobbyEntry`] as JSON.
+pub fn lobby_entry(table: &Table, numbered: Numbered, you: Option<usize>) -> Value {
+    json_of(&LobbyEntry::new(table, numbered, you))
 }
 
 /// The viewer of [`move_message`] who has no seat (a spectator): sees what
@@ -573,7 +824,8 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
             });
             // The legal extra payments are the mover's: they tell their hand.
             if mine && !given_up {
-                out["options"] = game.tunnel_options().iter().map(paid).collect();
+                let options: Vec<PaidCards> = game.tunnel_options().iter().map(paid).collect();
+                out["options"] = json_of(&options);
             }
             (
                 if given_up {
@@ -590,7 +842,7 @@ pub fn move_message(table: &Table, viewer: usize, event: &Event) -> (&'static st
                 "description": d::SUCCESS, "gameId": id, "playerId": seat,
                 "city": board.city(*city).name,
                 "cityIndex": city.0,
-                "trainColor": paid(p)["color"],
+                "trainColor": paid(p).color,
                 "numberOfWilds": p.locomotives,
                 "stationsLeft": game.stations_left(seat),
             }),
@@ -618,248 +870,4 @@ pub fn ticket_completed(table: &Table, event: &Event, ticket: TicketId) -> Value
 pub fn turn_started(table: &Table) -> Value {
     let game = table.game().expect("a move was made");
     json!({ "gameId": table.id, "playerId": game.current(), "lastRound": game.in_last_round() })
-}
-
-/// The first version of every view in this run of the server: its start
-/// time in milliseconds, so that a version a page kept from before a
-/// restart never matches one of this run (the page then asks for the
-/// whole model again).
-fn first_version() -> u64 {
-    static FIRST: OnceLock<u64> = OnceLock::new();
-    *FIRST.get_or_init(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(1, |d| d.as_millis() as u64)
-    })
-}
-
-/// A version no view has had in this run: versions are unique across
-/// views and games, so that a page whose seat moved (a player left an
-/// open game before it) never applies another view's changes.
-fn next_version() -> u64 {
-    static PUSHES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    first_version() + PUSHES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-}
-
-/// What one view of a game (a seat, or the spectators) was last pushed.
-struct SentView {
-    /// The version the next push's changes apply to.
-    version: u64,
-    /// Its own parts ([`private_parts`]) as pushed, the hand apart.
-    own: Map<String, Value>,
-    /// The hand as pushed (a seat's, once dealt).
-    hand: Option<Value>,
-    /// The history's length then.
-    history: usize,
-}
-
-/// What a game's views were last pushed: a push sends each only what
-/// changed since ([`Sent::push`]). Before, every change pushed each
-/// player the whole model (the rules, 60 history lines, 50 chat lines: 10
-/// to 20 KB on the shipped boards), built again for each; building and
-/// writing those was most of the server's CPU under load.
-#[derive(Default)]
-pub struct Sent {
-    /// The parts every view shares ([`public_parts`]), as last pushed.
-    public: Option<Map<String, Value>>,
-    views: HashMap<Option<usize>, SentView>,
-    /// Each player's entry of the game in their list of games, as last
-    /// pushed (`userGameChanged`).
-    entries: HashMap<UserId, Value>,
-}
-
-impl Sent {
-    /// The version of `seat`'s view (`None`: the spectators') that the
-    /// next push's changes apply to.
-    pub fn version(&self, seat: Option<usize>) -> u64 {
-        self.views
-            .get(&seat)
-            .map_or_else(first_version, |v| v.version)
-    }
-
-    /// Whether `entry`, `user`'s entry of the game in their list of
-    /// games, differs from the one last pushed to them (then it is kept as
-    /// pushed). A move within a turn (a first card drawn) changes no
-    /// entry: pushing it anyway was about 3 % of a move's CPU at 1,000
-    /// games.
-    pub fn entry_changed(&mut self, user: UserId, entry: &Value) -> bool {
-        if self.entries.get(&user) == Some(entry) {
-            return false;
-        }
-        self.entries.insert(user, entry.clone());
-        true
-    }
-
-    /// `modelChanged` for each of `views` (a seat, or `None`: the
-    /// spectators) whose model changed since the last push: what
-    /// changed, applied by [`apply`] to the model of version `base`,
-    /// gives the model of version `version`. Each key of `changed`
-    /// replaces the model's; `patched` names, for a list that kept its
-    /// length (the players, the tracks' owners), the items that changed
-    /// by index (an object's changed keys, another value whole);
-    /// `historyAdded` lines are appended to `history`, of which the model
-    /// keeps the last [`HISTORY`]. A view pushed for the first time gets
-    /// every part. The views not named are forgotten (a seat that left, or
-    /// spectators no longer there): their next push sends every part.
-    pub fn push(&mut self, table: &Table, views: &[Option<usize>]) -> Vec<(Option<usize>, Value)> {
-        self.views.retain(|v, _| views.contains(v));
-        let public = public_parts(table);
-        let shared = self.public.as_ref().map(|old| diff(old, &public));
-        let mut out = Vec::new();
-        for &seat in views {
-            let mut own = private_parts(table, seat);
-            let hand = own.remove("hand");
-            let view = self.views.get_mut(&seat);
-            let (mut changed, mut patched, added, base) = match (view, &shared) {
-                (Some(view), Some((changed, patched))) => {
-                    let (c, p) = diff(&view.own, &own);
-                    let (mut changed, mut patched) = (changed.clone(), patched.clone());
-                    changed.extend(c);
-                    patched.extend(p);
-                    let added = table.history.get(view.history..).unwrap_or(&[]);
-                    (changed, patched, added, view.version)
-                }
-                _ => {
-                    let mut changed = public.clone();
-                    changed.extend(own.clone());
-                    let h = &table.history[table.history.len().saturating_sub(HISTORY)..];
-                    changed.insert("history".into(), h.into());
-                    (changed, Map::new(), &[][..], first_version())
-                }
-            };
-            let old_hand = self.views.get(&seat).and_then(|v| v.hand.as_ref());
-            if let (Some(h), Some(s)) = (&hand, seat) {
-                if let Some(p) = changed.get_mut("players").and_then(|p| p.get_mut(s)) {
-                    p["cards"] = h.clone();
-                } else if old_hand != Some(h) {
-                    let items = patched.entry("players").or_insert_with(|| json!({}));
-                    let item = &mut items[s.to_string()];
-                    if item.is_null() {
-                        *item = json!({});
-                    }
-                    item["cards"] = h.clone();
-                }
-            }
-            if changed.is_empty() && patched.is_empty() && added.is_empty() {
-                continue;
-            }
-            let version = next_version();
-            let mut change = json!({ "gameId": table.id, "base": base, "version": version });
-            if !changed.is_empty() {
-                change["changed"] = Value::Object(changed);
-            }
-            if !patched.is_empty() {
-                change["patched"] = Value::Object(patched);
-            }
-            if !added.is_empty() {
-                change["historyAdded"] = added.into();
-            }
-            self.views.insert(
-                seat,
-                SentView {
-                    version,
-                    own,
-                    hand,
-                    history: table.history.len(),
-                },
-            );
-            out.push((seat, change));
-        }
-        self.public = Some(public);
-        out
-    }
-}
-
-/// The keys of `new` that differ from `old`'s: those replaced whole, and
-/// the lists patched item by item ([`patch`]).
-fn diff(
-    old: &Map<String, Value>,
-    new: &Map<String, Value>,
-) -> (Map<String, Value>, Map<String, Value>) {
-    let (mut changed, mut patched) = (Map::new(), Map::new());
-    for (key, value) in new {
-        match old.get(key) {
-            Some(o) if o == value => {}
-            Some(o) => match patch(o, value) {
-                Some(p) => {
-                    patched.insert(key.clone(), Value::Object(p));
-                }
-                None => {
-                    changed.insert(key.clone(), value.clone());
-                }
-            },
-            None => {
-                changed.insert(key.clone(), value.clone());
-            }
-        }
-    }
-    (changed, patched)
-}
-
-/// The items of list `new` that differ from `old`'s, by index (an
-/// object's changed keys, any other value whole), or `None` when the
-/// lists differ in length, or an object lost a key: then the list is
-/// sent whole. A move changes one player's counts and one track's owner:
-/// the whole lists were most of a change's bytes.
-fn patch(old: &Value, new: &Value) -> Option<Map<String, Value>> {
-    let (Value::Array(old), Value::Array(new)) = (old, new) else {
-        return None;
-    };
-    if old.len() != new.len() {
-        return None;
-    }
-    let mut out = Map::new();
-    for (i, (o, n)) in old.iter().zip(new).enumerate() {
-        if o == n {
-            continue;
-        }
-        let item = match (o, n) {
-            (Value::Object(o), Value::Object(n)) => {
-                if o.keys().any(|k| !n.contains_key(k)) {
-                    return None;
-                }
-                let keys = n.iter().filter(|(k, v)| o.get(*k) != Some(v));
-                Value::Object(keys.map(|(k, v)| (k.clone(), v.clone())).collect())
-            }
-            (Value::Object(_), _) | (_, Value::Object(_)) => return None,
-            _ => n.clone(),
-        };
-        out.insert(i.to_string(), item);
-    }
-    Some(out)
-}
-
-/// Applies `modelChanged`'s output to `model`, as a page does: the
-/// protocol's meaning of a change, kept beside [`Sent::push`] so that the
-/// tests check one against the other. False (and `model` untouched) if
-/// the change does not follow it.
-pub fn apply(model: &mut Value, change: &Value) -> bool {
-    if model["version"] != change["base"] || model["gameId"] != change["gameId"] {
-        return false;
-    }
-    if let (Some(m), Some(c)) = (model.as_object_mut(), change["changed"].as_object()) {
-        for (k, v) in c {
-            m.insert(k.clone(), v.clone());
-        }
-    }
-    for (key, items) in change["patched"].as_object().into_iter().flatten() {
-        for (i, item) in items.as_object().into_iter().flatten() {
-            let Some(slot) = i.parse::<usize>().ok().and_then(|i| model[key].get_mut(i)) else {
-                continue;
-            };
-            match (slot.as_object_mut(), item.as_object()) {
-                (Some(o), Some(keys)) => o.extend(keys.clone()),
-                _ => *slot = item.clone(),
-            }
-        }
-    }
-    if let Some(added) = change["historyAdded"].as_array() {
-        if let Some(h) = model["history"].as_array_mut() {
-            h.extend(added.iter().cloned());
-            let extra = h.len().saturating_sub(HISTORY);
-            h.drain(..extra);
-        }
-    }
-    model["version"] = change["version"].clone();
-    true
 }

@@ -818,7 +818,6 @@ const TO_SPLIT: &[(&str, usize)] = &[
     ("output/plot.rs", 1214),
     ("plans/replan.rs", 1093),
     ("play/store.rs", 1030),
-    ("play/tables.rs", 1094),
     ("solve/mod.rs", 1282),
 ];
 

@@ -3056,7 +3056,7 @@ fn follow(log: &[Value], command: &str, game: i64) -> Followed {
             let Some(k) = kept.as_mut() else { continue };
             f.change_bytes += out.to_string().len();
             assert!(
-                ttr_opt::play::view::apply(k, out),
+                ttr_opt::play::changes::apply(k, out),
                 "a change that does not follow the model kept: {out}"
             );
             f.changes += 1;
