@@ -6,14 +6,14 @@ mod common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ttr_opt::analysis::{break_even, break_even_with};
+use ttr_opt::analysis::{break_even, AnalysisOptions, Step};
 
 #[test]
 fn an_interrupted_break_even_reports_the_rows_it_finished() {
     let b = common::ring();
     let cars = 10;
     // Uninterrupted first: every row.
-    let full = break_even(&b, cars, 1).unwrap();
+    let full = break_even(&b, cars, &AnalysisOptions::threads(1)).unwrap();
     assert!(full.unfinished.is_empty());
     assert_eq!(full.tickets.len(), b.cards.len());
 
@@ -21,12 +21,16 @@ fn an_interrupted_break_even_reports_the_rows_it_finished() {
     // (one worker takes the solves in order): the solves after it start
     // past the interruption and prove nothing.
     let heard = AtomicUsize::new(0);
-    let cut = break_even_with(&b, cars, 1, &|_| {
+    let progress = |_: Step| {
         if heard.fetch_add(1, Ordering::SeqCst) == 1 {
             ttr_opt::solve::limits::interrupt();
         }
-    })
-    .unwrap();
+    };
+    let options = AnalysisOptions {
+        progress: &progress,
+        ..AnalysisOptions::threads(1)
+    };
+    let cut = break_even(&b, cars, &options).unwrap();
     assert_eq!(cut.optimum, full.optimum);
     assert!(!cut.unfinished.is_empty());
     // Every finished row is the uninterrupted one; every other is named.

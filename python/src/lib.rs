@@ -20,7 +20,7 @@ use ttr_opt::analysis::check::{check_within, PlanFile};
 use ttr_opt::analysis::optima::all_optima_within;
 use ttr_opt::analysis::scenario::{compare_within, Scenario};
 use ttr_opt::analysis::tune::{tune as tune_board, Targets, TuneOptions, Tuning};
-use ttr_opt::analysis::{break_even_within, sensitivity_with};
+use ttr_opt::analysis::{break_even, sensitivity, AnalysisOptions};
 use ttr_opt::board::Board;
 use ttr_opt::bots::check_players;
 use ttr_opt::engine::cards::{Card, Hand, COLOURS};
@@ -237,9 +237,18 @@ fn sensitivity_json(
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let threads = self::threads(threads)?;
     run(py, time_limit, |limits| {
-        let s = sensitivity_with(&b, cars, threads, limits, &|_| {}).map_err(failed)?;
+        let s = sensitivity(&b, cars, &analysis_options(threads, limits)).map_err(failed)?;
         json(&SensitivityReport::new(&b, &s))
     })
+}
+
+/// The options of `sensitivity` and `breakeven`: no progress told.
+fn analysis_options(threads: usize, limits: &Limits) -> AnalysisOptions<'static> {
+    AnalysisOptions {
+        threads,
+        limits: limits.clone(),
+        ..AnalysisOptions::default()
+    }
 }
 
 #[pyfunction]
@@ -255,7 +264,7 @@ fn breakeven(
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     let threads = self::threads(threads)?;
     run(py, time_limit, |limits| {
-        let r = break_even_within(&b, cars, threads, None, limits, &|_| {}).map_err(failed)?;
+        let r = break_even(&b, cars, &analysis_options(threads, limits)).map_err(failed)?;
         json(&BreakEvenReport::new(&b, &r))
     })
 }

@@ -12,7 +12,9 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::analysis::{break_even_within, frequency, Balance, Frequency, Membership, Standing};
+use crate::analysis::{
+    break_even, frequency, AnalysisOptions, Balance, Frequency, Membership, Standing, Step,
+};
 use crate::board::graph::BoardGraph;
 use crate::board::Board;
 use crate::plans::deals::{deals_within, keepable_per_hand, DealError, DealOptions, DealReport};
@@ -200,9 +202,14 @@ pub fn balance_within(
     let beside = threads > 1;
     let (balance, deal) = std::thread::scope(|scope| {
         let deal = beside.then(|| scope.spawn(|| sample(crate::solve::idle_pool(threads))));
-        let balance = break_even_within(board, cars, threads, base, limits, &|step| {
-            progress(Progress::Step(step))
-        });
+        let step = |step: Step| progress(Progress::Step(step));
+        let options = AnalysisOptions {
+            threads,
+            base,
+            limits: limits.clone(),
+            progress: &step,
+        };
+        let balance = break_even(board, cars, &options);
         let deal = deal.map(|d| d.join().expect("the deal sample does not panic"));
         (balance, deal)
     });

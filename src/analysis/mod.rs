@@ -82,54 +82,98 @@ pub struct Step<'a> {
 /// #     "routes": [ { "from": "Albany", "to": "Hartford", "length": 3, "tracks": ["red"] },
 /// #                 { "from": "Hartford", "to": "Boston", "length": 2, "tracks": ["gray"] } ],
 /// #     "tickets": [ { "from": "Albany", "to": "Boston", "points": 9 } ] }"#, "tiny.json")?;
-/// let s = ttr_opt::analysis::sensitivity(&board, 5, 1)?;
+/// let options = ttr_opt::analysis::AnalysisOptions::default();
+/// let s = ttr_opt::analysis::sensitivity(&board, 5, &options)?;
 /// assert_eq!(s.base.plan.score(), 15);
 /// assert_eq!((s.tickets[0].optimum, s.tickets[0].change), (6, -9));
 /// assert_eq!(s.routes[0].name, "Albany – Hartford");
 /// assert_eq!((s.routes[0].optimum, s.routes[0].change), (2, -13));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn sensitivity(board: &Board, cars: u32, threads: usize) -> Result<Sensitivity, SolveError> {
-    sensitivity_with(board, cars, threads, &Limits::none(), &|_| {})
-}
-
-/// [`sensitivity`] within the call's `limits`, telling `progress` about
-/// each solve as it finishes.
-pub fn sensitivity_with(
+pub fn sensitivity(
     board: &Board,
     cars: u32,
-    threads: usize,
-    limits: &Limits,
-    progress: &(dyn Fn(Step) + Sync),
+    options: &AnalysisOptions,
 ) -> Result<Sensitivity, SolveError> {
-    Ok(sensitivity_steps(board, cars, threads, None, limits, progress, &|_| 0, false)?.0)
+    Ok(sensitivity_steps(board, cars, options, &|_| 0, false)?.sensitivity)
+}
+
+/// How [`sensitivity`] and [`break_even`] run: on how many threads, from
+/// which proven optimum, within which limits, telling whom of each solve.
+/// The default: one thread, the optimum solved first, no limits, no one
+/// told.
+#[derive(Clone)]
+pub struct AnalysisOptions<'a> {
+    /// Solver threads (0 or 1: one).
+    pub threads: usize,
+    /// The optimum at the budget where one is proven already (a sweep's),
+    /// then not solved again; an unproven one is ignored.
+    pub base: Option<Outcome>,
+    /// The call's limits: past them, the rows whose solves finished, the
+    /// others named in the result's `unfinished`.
+    pub limits: Limits,
+    /// Told about each solve as it finishes.
+    pub progress: &'a (dyn Fn(Step) + Sync),
+}
+
+impl Default for AnalysisOptions<'_> {
+    fn default() -> Self {
+        AnalysisOptions {
+            threads: 1,
+            base: None,
+            limits: Limits::none(),
+            progress: &|_| {},
+        }
+    }
+}
+
+impl AnalysisOptions<'_> {
+    /// The default options on `threads` threads.
+    pub fn threads(threads: usize) -> Self {
+        AnalysisOptions {
+            threads,
+            ..AnalysisOptions::default()
+        }
+    }
 }
 
 /// The optimum without each ticket of the optimal plan whose solve
 /// finished, by ticket (two tickets may share a label).
 type Without = Vec<(TicketId, u32)>;
 
-/// What [`sensitivity_steps`] finds: the sensitivity, the total of solves
-/// it reported, the optimum without each ticket, how many of `unfinished`
-/// are tickets (they come first), and by card the best plan completing
-/// each ticket the optimal plan leaves out where the family search
-/// answered it (asked for with `needed`; empty without one).
-type Steps = (Sensitivity, usize, Without, usize, Vec<Option<Outcome>>);
+/// What [`sensitivity_steps`] finds.
+struct Steps {
+    /// The sensitivity.
+    sensitivity: Sensitivity,
+    /// The total of solves it reported.
+    total: usize,
+    /// The optimum without each ticket.
+    without: Without,
+    /// How many of the sensitivity's `unfinished` are tickets (they come
+    /// first).
+    tickets_unfinished: usize,
+    /// By card, the best plan completing each ticket the optimal plan
+    /// leaves out, where the family search answered it (asked for with
+    /// `needed`; empty without one).
+    needed: Vec<Option<Outcome>>,
+}
 
-/// [`sensitivity_with`], counting `more(plan)` solves the caller makes
-/// after it into the total it reports. `base`, where given, is the optimum
-/// at `cars` proven already (a sweep's), which is then not solved again.
-#[allow(clippy::too_many_arguments)]
+/// [`sensitivity`], counting `more(plan)` solves the caller makes after
+/// it into the total it reports.
 fn sensitivity_steps(
     board: &Board,
     cars: u32,
-    threads: usize,
-    base: Option<Outcome>,
-    limits: &Limits,
-    progress: &(dyn Fn(Step) + Sync),
+    options: &AnalysisOptions,
     more: &(dyn Fn(&Plan) -> usize + Sync),
     needed: bool,
 ) -> Result<Steps, SolveError> {
+    let AnalysisOptions {
+        threads,
+        base,
+        limits,
+        progress,
+    } = options;
+    let (threads, base, limits) = (*threads, base.clone(), limits);
     let within = SolveOptions {
         limits: limits.clone(),
         ..SolveOptions::default()
@@ -217,8 +261,8 @@ fn sensitivity_steps(
         // By ticket, not by label: two cards may join the same two cities.
         let without = tickets.iter().map(|(t, i)| (*t, i.optimum)).collect();
         let tickets = tickets.into_iter().map(|(_, i)| i).collect();
-        Ok((
-            Sensitivity {
+        Ok(Steps {
+            sensitivity: Sensitivity {
                 cars,
                 base,
                 tickets,
@@ -228,8 +272,8 @@ fn sensitivity_steps(
             total,
             without,
             tickets_unfinished,
-            known.map(|k| k.needed).unwrap_or_default(),
-        ))
+            needed: known.map(|k| k.needed).unwrap_or_default(),
+        })
     })
 }
 
@@ -559,47 +603,28 @@ pub struct Balance {
 /// (if R is reached without completing t; else never). R comes from the
 /// sensitivity solves for the plan's tickets (and is S for the others);
 /// S_in comes from one solve with t made worth more than everything else.
-pub fn break_even(board: &Board, cars: u32, threads: usize) -> Result<Balance, SolveError> {
-    break_even_with(board, cars, threads, &|_| {})
-}
-
-/// [`break_even`], telling `progress` about each solve as it finishes.
-pub fn break_even_with(
+pub fn break_even(
     board: &Board,
     cars: u32,
-    threads: usize,
-    progress: &(dyn Fn(Step) + Sync),
-) -> Result<Balance, SolveError> {
-    break_even_from(board, cars, threads, None, progress)
-}
-
-/// [`break_even_with`] from the optimum at `cars` where one is proven
-/// already (`base`, a sweep's: the balance report's), not solved again.
-pub fn break_even_from(
-    board: &Board,
-    cars: u32,
-    threads: usize,
-    base: Option<Outcome>,
-    progress: &(dyn Fn(Step) + Sync),
-) -> Result<Balance, SolveError> {
-    break_even_within(board, cars, threads, base, &Limits::none(), progress)
-}
-
-/// [`break_even_from`] within the call's `limits`: past them, the rows
-/// whose solves finished, the others named.
-pub fn break_even_within(
-    board: &Board,
-    cars: u32,
-    threads: usize,
-    base: Option<Outcome>,
-    limits: &Limits,
-    progress: &(dyn Fn(Step) + Sync),
+    options: &AnalysisOptions,
 ) -> Result<Balance, SolveError> {
     // One forced solve per ticket the optimum does not complete (a plan
     // completes one trip per ticket at most, its best).
     let forced = |plan: &Plan| board.cards.len() - plan.tickets.len();
-    let (s, total, without, tickets_unfinished, needed) =
-        sensitivity_steps(board, cars, threads, base, limits, progress, &forced, true)?;
+    let Steps {
+        sensitivity: s,
+        total,
+        without,
+        tickets_unfinished,
+        needed,
+    } = sensitivity_steps(board, cars, options, &forced, true)?;
+    let AnalysisOptions {
+        threads,
+        limits,
+        progress,
+        ..
+    } = options;
+    let (threads, progress) = (*threads, *progress);
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     let method = forced_method(board, cars, optimum, limits);
@@ -668,15 +693,15 @@ impl From<&BreakEven> for Standing {
 /// Every ticket's [`Standing`] at `cars`, from `base`, the optimum there
 /// proven already (a sweep's): whether every, some or no optimum completes
 /// it, exactly, and its break-even values where they are at most `reach`
-/// points (beyond, `None`). This is [`break_even_within`] for a caller that
+/// points (beyond, `None`). This is [`break_even`] for a caller that
 /// needs the memberships and only the nearby break-evens (`tune`, whose
 /// changes move a ticket a few points): its family search asks nothing of
 /// the plan's routes, looks `reach` points below the optimum, and where it
 /// runs to its end a question it leaves unanswered is settled by that
 /// alone (its ticket's loss or gain is more than `reach`), where
-/// `break_even_within` solves it exactly. On Europe at 45 cars those are
+/// `break_even` solves it exactly. On Europe at 45 cars those are
 /// 19 proofs of about 5 s each. Questions the search does not settle are
-/// solved as `break_even_within` solves them, so the memberships are the
+/// solved as `break_even` solves them, so the memberships are the
 /// same as its rows'. Past the call's `limits`, [`SolveError::TimeLimit`].
 pub fn standings_within(
     board: &Board,

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use super::StepBar;
 use super::{budget, finished_or_cut_short, list, load_board, write_csv, write_json, FilesArgs};
 use crate::analysis::optima::all_optima_within;
-use crate::analysis::{break_even_within, sensitivity_with};
+use crate::analysis::{break_even, sensitivity, AnalysisOptions, Step};
 use crate::output::plot;
 use crate::output::report::{BreakEvenReport, OptimaReport, SensitivityReport};
 use crate::output::rows::{impact_rows, share_rows};
@@ -24,15 +24,32 @@ pub(super) struct BudgetArgs {
     files: FilesArgs,
 }
 
+/// The options of `sensitivity` and `breakeven`: the command's threads
+/// and limits, each solve told to `progress`.
+fn analysis_options<'a>(
+    args: &BudgetArgs,
+    limits: &Limits,
+    progress: &'a (dyn Fn(Step) + Sync),
+) -> AnalysisOptions<'a> {
+    AnalysisOptions {
+        threads: args.files.threads,
+        base: None,
+        limits: limits.clone(),
+        progress,
+    }
+}
+
 pub(super) fn run_sensitivity(args: &BudgetArgs, limits: &Limits) -> Result<ExitCode> {
     let board = load_board(args.files.board.as_ref())?;
     let cars = args.cars.unwrap_or(board.cars);
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then once without each ticket and route of the optimum ...");
     let bar = StepBar::new();
-    let result = sensitivity_with(&board, cars, args.files.threads, limits, &|step| {
-        bar.step(step)
-    });
+    let result = sensitivity(
+        &board,
+        cars,
+        &analysis_options(args, limits, &|s| bar.step(s)),
+    );
     bar.finish();
     let result = result.context("sensitivity failed")?;
     let report = SensitivityReport::new(&board, &result);
@@ -100,9 +117,11 @@ pub(super) fn run_break_even(args: &BudgetArgs, limits: &Limits) -> Result<ExitC
     let out = args.files.out_dir(&board)?;
     eprintln!("solving {cars} cars, then per ticket and per route of the optimum ...");
     let bar = StepBar::new();
-    let r = break_even_within(&board, cars, args.files.threads, None, limits, &|step| {
-        bar.step(step)
-    });
+    let r = break_even(
+        &board,
+        cars,
+        &analysis_options(args, limits, &|s| bar.step(s)),
+    );
     bar.finish();
     let r = r.context("break-even analysis failed")?;
     let report = BreakEvenReport::new(&board, &r);

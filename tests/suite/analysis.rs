@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use ttr_opt::analysis::{frequency, sensitivity};
+use ttr_opt::analysis::{frequency, sensitivity, AnalysisOptions};
 use ttr_opt::board::{RouteId, TicketId};
 use ttr_opt::model::Plan;
 
@@ -15,7 +15,7 @@ fn sensitivity_on_a_line() {
         &[("A", "B", 1), ("B", "C", 1), ("C", "D", 1)],
         &[("A", "D", 10), ("B", "C", 3)],
     );
-    let s = sensitivity(&b, 3, 2).unwrap();
+    let s = sensitivity(&b, 3, &AnalysisOptions::threads(2)).unwrap();
     assert_eq!(s.base.plan.score(), 16);
     let tickets: Vec<(&str, u32, i64)> = s
         .tickets
@@ -84,7 +84,7 @@ fn break_even_values_derived_by_hand() {
         &[("A", "B", 1), ("B", "C", 1), ("C", "D", 2), ("A", "D", 2)],
         &[("A", "C", 4), ("B", "D", 2)],
     );
-    let r = break_even(&b, 3, 2).unwrap();
+    let r = break_even(&b, 3, &AnalysisOptions::threads(2)).unwrap();
     assert_eq!(r.optimum, 6);
     let ac = &r.tickets[0];
     let bd = &r.tickets[1];
@@ -115,7 +115,7 @@ fn two_tickets_between_the_same_cities_each_keep_their_own_values() {
         &[("A", "B", 1)],
         &[("A", "B", 1), ("A", "B", 2)],
     );
-    let r = break_even(&b, 1, 2).unwrap();
+    let r = break_even(&b, 1, &AnalysisOptions::threads(2)).unwrap();
     assert_eq!(r.optimum, 4);
     let rows: Vec<_> = r
         .tickets
@@ -135,7 +135,7 @@ fn a_ticket_completed_even_when_worthless_never_drops_out() {
         &[("A", "B", 1), ("B", "C", 1)],
         &[("A", "C", 5)],
     );
-    let r = break_even(&b, 2, 1).unwrap();
+    let r = break_even(&b, 2, &AnalysisOptions::threads(1)).unwrap();
     assert_eq!(r.tickets[0].membership, Membership::Every);
     assert_eq!(r.tickets[0].lower_by, None);
 }
@@ -180,17 +180,21 @@ fn progress_hears_every_solve_with_the_right_total() {
     use std::sync::Mutex;
     let b = common::ring();
     let heard: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
-    let r = ttr_opt::analysis::break_even_with(&b, 9, 2, &|step| {
+    let progress = |step: ttr_opt::analysis::Step| {
         heard
             .lock()
             .unwrap()
             .push((step.total, step.what.to_string()))
-    })
-    .unwrap();
+    };
+    let options = AnalysisOptions {
+        progress: &progress,
+        ..AnalysisOptions::threads(2)
+    };
+    let r = ttr_opt::analysis::break_even(&b, 9, &options).unwrap();
     let heard = heard.into_inner().unwrap();
     // The optimum, each ticket and route of its plan without it, and one
     // forced solve per ticket the plan does not complete.
-    let s = ttr_opt::analysis::sensitivity(&b, 9, 1).unwrap();
+    let s = ttr_opt::analysis::sensitivity(&b, 9, &AnalysisOptions::threads(1)).unwrap();
     let forced = b.cards.len() - s.base.plan.tickets.len();
     let total = 1 + s.base.plan.tickets.len() + s.base.plan.routes.len() + forced;
     assert_eq!(heard.len(), total, "{heard:?}");
@@ -203,7 +207,7 @@ fn progress_hears_every_solve_with_the_right_total() {
 
 #[test]
 fn break_even_from_a_sweeps_optimum_agrees_with_solving_it_again() {
-    use ttr_opt::analysis::{blocked, break_even, break_even_from};
+    use ttr_opt::analysis::{blocked, break_even};
     use ttr_opt::solve::{solve_proven, SolveOptions};
     // The balance report hands the sweep's optimum to the break-even
     // analysis instead of solving it again: the tickets' rows do not
@@ -218,8 +222,8 @@ fn break_even_from_a_sweeps_optimum_agrees_with_solving_it_again() {
         .unwrap()
         .outcome
         .clone();
-    let given = break_even_from(&b, cars, 2, Some(base.clone()), &|_| {}).unwrap();
-    let solved = break_even(&b, cars, 2).unwrap();
+    let given = break_even(&b, cars, &from(&base)).unwrap();
+    let solved = break_even(&b, cars, &AnalysisOptions::threads(2)).unwrap();
     assert_eq!(given.optimum, base.plan.score());
     assert_eq!(given.optimum, solved.optimum);
     let rows = |r: &ttr_opt::analysis::Balance| {
@@ -246,7 +250,7 @@ fn break_even_from_a_sweeps_optimum_agrees_with_solving_it_again() {
 
 #[test]
 fn standings_agree_with_the_break_even_within_their_reach() {
-    use ttr_opt::analysis::{break_even_from, standings_within};
+    use ttr_opt::analysis::{break_even, standings_within};
     use ttr_opt::model::Instance;
     use ttr_opt::solve::limits::Limits;
     use ttr_opt::solve::{solve_proven, Produced, SolveOptions};
@@ -262,7 +266,7 @@ fn standings_agree_with_the_break_even_within_their_reach() {
     })
     .unwrap();
     assert_eq!(base.method, Produced::Forest);
-    let rows = break_even_from(&b, cars, 2, Some(base.clone()), &|_| {}).unwrap();
+    let rows = break_even(&b, cars, &from(&base)).unwrap();
     let reach = 4;
     let standings = standings_within(&b, cars, 2, base, reach, &Limits::none()).unwrap();
     assert_eq!(standings.len(), b.cards.len());
@@ -287,4 +291,12 @@ fn standings_agree_with_the_break_even_within_their_reach() {
         beyond > 0,
         "no row lies beyond the reach: nothing was settled"
     );
+}
+
+/// The analyses' options from a proven optimum, on two threads.
+fn from(base: &ttr_opt::solve::Outcome) -> AnalysisOptions<'static> {
+    AnalysisOptions {
+        base: Some(base.clone()),
+        ..AnalysisOptions::threads(2)
+    }
 }

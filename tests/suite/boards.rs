@@ -46,7 +46,12 @@ fn every_board_runs_every_analysis() {
         assert_eq!(optima.score, optimum, "{file}");
         assert!(optima.count >= 1 && !optima.plans.is_empty(), "{file}");
 
-        let balance = ttr_opt::analysis::break_even(&board, CARS, 2).unwrap();
+        let balance = ttr_opt::analysis::break_even(
+            &board,
+            CARS,
+            &ttr_opt::analysis::AnalysisOptions::threads(2),
+        )
+        .unwrap();
         assert_eq!(balance.optimum, optimum);
         assert_eq!(
             balance.tickets.len(),

@@ -90,7 +90,9 @@ fn break_even_gives_no_lower_by_for_a_ticket_with_several_trips() {
         &[("A", "B", 1), ("A", "C", 2), ("D", "E", 2)],
         &[vec![("A", "B", 2), ("A", "C", 9)], vec![("D", "E", 10)]],
     );
-    let balance = ttr_opt::analysis::break_even(&b, 3, 1).unwrap();
+    let balance =
+        ttr_opt::analysis::break_even(&b, 3, &ttr_opt::analysis::AnalysisOptions::threads(1))
+            .unwrap();
     assert_eq!(balance.optimum, 15);
     let x = &balance.tickets[0];
     assert_eq!(x.membership, ttr_opt::analysis::Membership::Every);

@@ -4,7 +4,7 @@ use crate::common;
 
 use std::path::Path;
 
-use ttr_opt::analysis::{frequency, sensitivity};
+use ttr_opt::analysis::{frequency, sensitivity, AnalysisOptions};
 use ttr_opt::output::plot;
 use ttr_opt::solve::sweep::sweep;
 
@@ -60,7 +60,7 @@ fn every_figure_is_written_non_empty() {
     check(&plot::frequency("ring", &freq, 10, &at("frequency")).unwrap());
     let last = &entries[entries.len() - 1];
     check(&plot::map(&b, &last.outcome.plan, last.cars, &at("map")).unwrap());
-    let s = sensitivity(&b, 8, 2).unwrap();
+    let s = sensitivity(&b, 8, &AnalysisOptions::threads(2)).unwrap();
     check(&plot::sensitivity("ring", &s.tickets, &s.routes, &at("sensitivity")).unwrap());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -419,7 +419,7 @@ proptest! {
     /// ticket out of the game.
     #[test]
     fn break_even_matches_brute_force((board, cars) in random_multi_trip_board()) {
-        let balance = ttr_opt::analysis::break_even(&board, cars, 2).unwrap();
+        let balance = ttr_opt::analysis::break_even(&board, cars, &ttr_opt::analysis::AnalysisOptions::threads(2)).unwrap();
         let all: Vec<_> = board.ticket_ids().collect();
         let plans: Vec<_> = common::every_plan(&board)
             .into_iter()
