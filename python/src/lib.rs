@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyList, PyString};
 use serde::Serialize;
 
 use ttr_opt::analysis::check::{check_within, PlanFile};
-use ttr_opt::analysis::optima::all_optima_within;
+use ttr_opt::analysis::optima::{all_optima, OptimaOptions};
 use ttr_opt::analysis::scenario::{compare_within, Scenario};
 use ttr_opt::analysis::tune::{tune as tune_board, Targets, TuneOptions, Tuning};
 use ttr_opt::analysis::{break_even, sensitivity, AnalysisOptions};
@@ -281,7 +281,12 @@ fn optima(
 ) -> PyResult<String> {
     let (b, cars) = board_and_cars(board_path, board_json, cars)?;
     run(py, time_limit, |limits| {
-        let o = all_optima_within(&b, cars, max, Method::Auto, limits).map_err(failed)?;
+        let options = OptimaOptions {
+            max,
+            method: Method::Auto,
+            limits: limits.clone(),
+        };
+        let o = all_optima(&b, cars, &options).map_err(failed)?;
         json(&OptimaReport::new(&b, &o))
     })
 }

@@ -54,34 +54,51 @@ struct Node {
     to_end: u128,
 }
 
-/// Every optimal plan of `board` with `cars` cars; lists at most `max`.
-pub fn all_optima(board: &Board, cars: u32, max: usize) -> Result<Optima, SolveError> {
-    all_optima_by(board, cars, max, Method::Auto)
+/// How [`all_optima`] runs. The default lists at most 20 plans (as the
+/// command line does), picks the way, and has no limits.
+#[derive(Clone, Debug)]
+pub struct OptimaOptions {
+    /// List at most this many optimal plans (all are counted).
+    pub max: usize,
+    /// How to find them: `Forest`, the branch and cut lists them (the
+    /// frontier counts past `max`); `Frontier`, the frontier's linked
+    /// tables count them; `Auto`, the branch and cut unless the frontier
+    /// proved the optimum. The answers are the same (the tests hold both
+    /// to exhaustive search).
+    pub method: Method,
+    /// The call's limits: past them, [`SolveError::TimeLimit`].
+    pub limits: Limits,
 }
 
-/// [`all_optima`] by a chosen way of finding them: `Forest`, the branch and
-/// cut lists them (the frontier counts past `max`); `Frontier`, the
-/// frontier's linked tables count them; `Auto`, the branch and cut unless
-/// the frontier proved the optimum. The answers are the same (the tests
-/// hold both to exhaustive search).
-pub fn all_optima_by(
-    board: &Board,
-    cars: u32,
-    max: usize,
-    method: Method,
-) -> Result<Optima, SolveError> {
-    all_optima_within(board, cars, max, method, &Limits::none())
+impl Default for OptimaOptions {
+    fn default() -> Self {
+        OptimaOptions {
+            max: 20,
+            method: Method::Auto,
+            limits: Limits::none(),
+        }
+    }
 }
 
-/// [`all_optima_by`] within the call's `limits`: past them,
-/// [`SolveError::TimeLimit`].
-pub fn all_optima_within(
-    board: &Board,
-    cars: u32,
-    max: usize,
-    method: Method,
-    limits: &Limits,
-) -> Result<Optima, SolveError> {
+impl OptimaOptions {
+    /// The default options listing at most `max` plans.
+    pub fn max(max: usize) -> Self {
+        OptimaOptions {
+            max,
+            ..OptimaOptions::default()
+        }
+    }
+}
+
+/// Every optimal plan of `board` with `cars` cars, counted, and listed up
+/// to `options.max`.
+pub fn all_optima(board: &Board, cars: u32, options: &OptimaOptions) -> Result<Optima, SolveError> {
+    let OptimaOptions {
+        max,
+        method,
+        limits,
+    } = options;
+    let (max, method) = (*max, *method);
     let inst = Instance::new(board, cars);
     let options = SolveOptions {
         limits: limits.clone(),

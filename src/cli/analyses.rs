@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 
 use super::StepBar;
 use super::{budget, finished_or_cut_short, list, load_board, write_csv, write_json, FilesArgs};
-use crate::analysis::optima::all_optima_within;
+use crate::analysis::optima::{all_optima, OptimaOptions};
 use crate::analysis::{break_even, sensitivity, AnalysisOptions, Step};
 use crate::output::plot;
 use crate::output::report::{BreakEvenReport, OptimaReport, SensitivityReport};
@@ -95,8 +95,12 @@ pub(super) fn run_optima(args: &OptimaArgs, limits: &Limits) -> Result<ExitCode>
     let cars = args.budget.cars.unwrap_or(board.cars);
     let out = files.out_dir(&board)?;
     eprintln!("finding every optimal plan for {cars} cars ...");
-    let o = all_optima_within(&board, cars, args.max, Method::Auto, limits)
-        .context("listing the optima failed")?;
+    let options = OptimaOptions {
+        max: args.max,
+        method: Method::Auto,
+        limits: limits.clone(),
+    };
+    let o = all_optima(&board, cars, &options).context("listing the optima failed")?;
     let report = OptimaReport::new(&board, &o);
     let json_path = out.join(format!("optima-{cars}.json"));
     write_json(&json_path, &report)?;

@@ -42,7 +42,12 @@ fn every_board_runs_every_analysis() {
             .windows(2)
             .all(|w| w[0].outcome.plan.score() <= w[1].outcome.plan.score()));
 
-        let optima = ttr_opt::analysis::optima::all_optima(&board, CARS, 5).unwrap();
+        let optima = ttr_opt::analysis::optima::all_optima(
+            &board,
+            CARS,
+            &ttr_opt::analysis::optima::OptimaOptions::max(5),
+        )
+        .unwrap();
         assert_eq!(optima.score, optimum, "{file}");
         assert!(optima.count >= 1 && !optima.plans.is_empty(), "{file}");
 

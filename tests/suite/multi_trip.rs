@@ -67,14 +67,24 @@ fn all_optima_count_a_ticket_once_per_plan() {
     let b = country();
     // 4 cars: only A–X1 + A–X2 scores 15; the ticket scores (6, then 10)
     // along that one plan but counts once.
-    let o = ttr_opt::analysis::optima::all_optima(&b, 4, 10).expect("enumerates");
+    let o = ttr_opt::analysis::optima::all_optima(
+        &b,
+        4,
+        &ttr_opt::analysis::optima::OptimaOptions::max(10),
+    )
+    .expect("enumerates");
     assert_eq!((o.score, o.count), (15, 1));
     assert_eq!(o.ticket_counts, vec![1]);
     let (tickets, _) = o.shares(&b);
     assert_eq!((tickets[0].points, tickets[0].share), (10, 1.0));
     // 1 car: A–X2 (7) is the only optimum; 2 cars: A–B alone scores 2,
     // A–X2 scores 7, so still one optimum of 7 (A–X2, one car spare).
-    let o = ttr_opt::analysis::optima::all_optima(&b, 2, 10).expect("enumerates");
+    let o = ttr_opt::analysis::optima::all_optima(
+        &b,
+        2,
+        &ttr_opt::analysis::optima::OptimaOptions::max(10),
+    )
+    .expect("enumerates");
     assert_eq!((o.score, o.count), (7, 1));
 }
 

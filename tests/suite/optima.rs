@@ -2,7 +2,7 @@
 
 use crate::common;
 
-use ttr_opt::analysis::optima::{all_optima, all_optima_by};
+use ttr_opt::analysis::optima::{all_optima, OptimaOptions};
 use ttr_opt::board::RouteId;
 use ttr_opt::solve::Method;
 
@@ -15,7 +15,15 @@ fn every_optimum_of_small_boards_matches_exhaustive_search() {
         (common::line_of_pairs(), Method::Forest),
     ] {
         for cars in 0..=14 {
-            let o = all_optima_by(&b, cars, 10_000, method).unwrap();
+            let o = all_optima(
+                &b,
+                cars,
+                &OptimaOptions {
+                    method,
+                    ..OptimaOptions::max(10_000)
+                },
+            )
+            .unwrap();
             let mut expected = common::brute_force_optima(&b, cars);
             expected.sort();
             let mut listed = o.plans.clone();
@@ -60,19 +68,19 @@ fn a_board_with_a_known_number_of_optima() {
         ],
         &[("A", "B", 10)],
     );
-    let two = all_optima(&b, 2, 100).unwrap();
+    let two = all_optima(&b, 2, &OptimaOptions::max(100)).unwrap();
     assert_eq!((two.score, two.count), (12, 2));
-    let three = all_optima(&b, 3, 100).unwrap();
+    let three = all_optima(&b, 3, &OptimaOptions::max(100)).unwrap();
     assert_eq!((three.score, three.count), (14, 1));
     assert_eq!(three.plans, vec![vec![RouteId(4)]]);
     // 4 cars: both two-route ways (4 points + ticket) against the direct
     // route plus one spare route (4 + 1 + 10): 15 points, two ways to add
     // the spare to the direct route... and A–X–B–Y–A: 14. Count by hand:
     // {A–B, one of the four short routes} = 4 plans.
-    let four = all_optima(&b, 4, 100).unwrap();
+    let four = all_optima(&b, 4, &OptimaOptions::max(100)).unwrap();
     assert_eq!((four.score, four.count), (15, 4));
     // A cap lists fewer and says so.
-    let capped = all_optima(&b, 4, 3).unwrap();
+    let capped = all_optima(&b, 4, &OptimaOptions::max(3)).unwrap();
     assert_eq!(
         (capped.count, capped.plans.len(), capped.capped),
         (4, 3, true)
@@ -92,7 +100,15 @@ fn an_optimum_of_zero_points_counts_every_plan_that_scores_it() {
         &[],
     );
     for method in [Method::Auto, Method::Frontier, Method::Forest] {
-        let o = all_optima_by(&b, 1, 100, method).unwrap();
+        let o = all_optima(
+            &b,
+            1,
+            &OptimaOptions {
+                method,
+                ..OptimaOptions::max(100)
+            },
+        )
+        .unwrap();
         assert_eq!((o.score, o.count), (0, 2), "{method:?}");
         let mut plans = o.plans.clone();
         plans.sort();
@@ -100,6 +116,14 @@ fn an_optimum_of_zero_points_counts_every_plan_that_scores_it() {
         assert_eq!(o.fewest_cars, 0, "{method:?}");
     }
     // With 2 cars B–C wins alone: one optimum.
-    let two = all_optima_by(&b, 2, 100, Method::Forest).unwrap();
+    let two = all_optima(
+        &b,
+        2,
+        &OptimaOptions {
+            method: Method::Forest,
+            ..OptimaOptions::max(100)
+        },
+    )
+    .unwrap();
     assert_eq!((two.score, two.count), (2, 1));
 }

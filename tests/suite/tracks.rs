@@ -5,7 +5,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use ttr_opt::analysis::optima::all_optima;
+use ttr_opt::analysis::optima::{all_optima, OptimaOptions};
 use ttr_opt::board::verify::{check, Claim};
 use ttr_opt::board::{Board, RouteId};
 use ttr_opt::engine::state::GameState;
@@ -141,7 +141,7 @@ fn every_optimum_is_counted_with_its_track() {
     );
     assert_eq!(b.routes.len(), 5);
     for cars in 0..=7 {
-        let o = all_optima(&b, cars, 1000).unwrap();
+        let o = all_optima(&b, cars, &OptimaOptions::max(1000)).unwrap();
         let mut expected = common::brute_force_optima(&b, cars);
         expected.sort();
         let mut listed = o.plans.clone();
@@ -149,7 +149,7 @@ fn every_optimum_is_counted_with_its_track() {
         assert_eq!(listed, expected, "{cars} cars");
         assert_eq!(o.count, expected.len() as u128, "{cars} cars");
     }
-    let two = all_optima(&b, 2, 10).unwrap();
+    let two = all_optima(&b, 2, &OptimaOptions::max(10)).unwrap();
     assert_eq!((two.score, two.count), (9, 1));
 }
 
@@ -523,7 +523,7 @@ proptest! {
         prop_assert_eq!(outcome.plan.score(), expected);
         let expected = common::brute_force_optima(&board, cars).len() as u128;
         for method in [Method::Frontier, Method::Forest] {
-            let o = ttr_opt::analysis::optima::all_optima_by(&board, cars, 100_000, method).unwrap();
+            let o = ttr_opt::analysis::optima::all_optima(&board, cars, &OptimaOptions { method, ..OptimaOptions::max(100_000) }).unwrap();
             prop_assert_eq!(o.count, expected, "{:?}", method);
         }
     }
