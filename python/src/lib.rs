@@ -29,7 +29,7 @@ use ttr_opt::engine::state::GameState;
 use ttr_opt::engine::tunnel::{card_name, card_named, tunnel_options, TunnelError, TURNED};
 use ttr_opt::leagues::simulate::review_games;
 use ttr_opt::leagues::simulate::{
-    simulate as play_games, simulate_range_within, single_player_optimum, GameRecord, Played,
+    simulate as play_games, single_player_optimum, GameRecord, Played, SimulateOptions,
 };
 use ttr_opt::model::Instance;
 use ttr_opt::output::report::{
@@ -417,7 +417,7 @@ fn simulate(
         let started = Instant::now();
         let played = worker_pool(threads)
             .map_err(failed)?
-            .install(|| play_games(&b, &names, games, seed, &|| {}))
+            .install(|| play_games(&b, &names, &SimulateOptions::games(games, seed)))
             .map_err(failed)?;
         if played.is_empty() {
             return Err(failed("time limit: not a single game was finished"));
@@ -650,7 +650,13 @@ fn simulate_chunk(
         let played = worker_pool(threads)
             .map_err(failed)?
             .install(|| {
-                simulate_range_within(&b, &names, first..first + games, seed, limits, &|| {})
+                let options = SimulateOptions {
+                    games: first..first + games,
+                    seed,
+                    limits: limits.clone(),
+                    progress: &|| {},
+                };
+                play_games(&b, &names, &options)
             })
             .map_err(failed)?;
         json(&played.iter().map(GameRecord::of).collect::<Vec<_>>())

@@ -13,7 +13,7 @@ use crate::analysis::Frequency;
 use crate::board::Board;
 use crate::bots::{by_name, check_players, STRATEGIES};
 use crate::leagues::simulate::review_games as review_games_played;
-use crate::leagues::simulate::{simulate_within, single_player_optimum, Played};
+use crate::leagues::simulate::{simulate, single_player_optimum, Played, SimulateOptions};
 use crate::output::plot;
 use crate::output::report::SimulateReport;
 use crate::plans::review::{PlayerReview, Review};
@@ -162,9 +162,12 @@ pub(super) fn run_simulate(args: &SimulateArgs, limits: &Limits) -> Result<ExitC
     );
     let started = Instant::now();
     let played = solve::worker_pool(args.files.threads)?.install(|| {
-        simulate_within(&board, &names, args.games, args.seed, limits, &|| {
-            bar.inc(1)
-        })
+        let options = SimulateOptions {
+            limits: limits.clone(),
+            progress: &|| bar.inc(1),
+            ..SimulateOptions::games(args.games, args.seed)
+        };
+        simulate(&board, &names, &options)
     })?;
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();

@@ -230,55 +230,55 @@ pub fn play(board: &Board, names: &[&str], game: u64, seed: u64) -> Result<Playe
     })
 }
 
-/// Plays `games` games between `names` (seats rotating), on the current
-/// rayon pool, calling `progress` after each; with no limits (see
-/// [`simulate_within`]).
+/// Which games of a run [`simulate`] plays, and how. The default: the
+/// command line's 1,000 games from seed 1, no limits, no one told.
+#[derive(Clone)]
+pub struct SimulateOptions<'a> {
+    /// The games, by number in the run: game g is seeded `seed + g`, its
+    /// seats rotated by g. A whole run is `0..n`; a chunk of a distributed
+    /// run plays its own range, and the chunks in order are the whole run.
+    pub games: std::ops::Range<u64>,
+    /// The seed of game 0.
+    pub seed: u64,
+    /// The call's limits: when they stop it, the games finished before, in
+    /// order.
+    pub limits: Limits,
+    /// Called after each game.
+    pub progress: &'a (dyn Fn() + Sync),
+}
+
+impl Default for SimulateOptions<'_> {
+    fn default() -> Self {
+        SimulateOptions::games(1000, 1)
+    }
+}
+
+impl SimulateOptions<'_> {
+    /// Games `0..games` from `seed`, no limits, no one told.
+    pub fn games(games: u64, seed: u64) -> Self {
+        SimulateOptions {
+            games: 0..games,
+            seed,
+            limits: Limits::none(),
+            progress: &|| {},
+        }
+    }
+}
+
+/// Plays the games of `options` between `names` (seats rotating), on the
+/// current rayon pool.
 pub fn simulate(
     board: &Board,
     names: &[&str],
-    games: u64,
-    seed: u64,
-    progress: &(dyn Fn() + Sync),
+    options: &SimulateOptions,
 ) -> Result<Vec<Played>, RuleError> {
-    simulate_range(board, names, 0..games, seed, progress)
-}
-
-/// [`simulate`] within the call's `limits`: when they stop it, the games
-/// finished before, in order.
-pub fn simulate_within(
-    board: &Board,
-    names: &[&str],
-    games: u64,
-    seed: u64,
-    limits: &Limits,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Played>, RuleError> {
-    simulate_range_within(board, names, 0..games, seed, limits, progress)
-}
-
-/// Games `games` (numbers in the run, each seeded `seed + g` with its seats
-/// rotated by g) of a run of [`simulate`]: a chunk of a distributed run
-/// plays its own range, and the chunks in order are the whole run.
-pub fn simulate_range(
-    board: &Board,
-    names: &[&str],
-    games: std::ops::Range<u64>,
-    seed: u64,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Played>, RuleError> {
-    simulate_range_within(board, names, games, seed, &Limits::none(), progress)
-}
-
-/// [`simulate_range`] within the call's `limits`: when they stop it, the
-/// games finished before, in order.
-pub fn simulate_range_within(
-    board: &Board,
-    names: &[&str],
-    games: std::ops::Range<u64>,
-    seed: u64,
-    limits: &Limits,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Vec<Played>, RuleError> {
+    let SimulateOptions {
+        games,
+        seed,
+        limits,
+        progress,
+    } = options;
+    let (games, seed) = (games.clone(), *seed);
     let played: Vec<Option<Played>> = games
         .into_par_iter()
         .map(|g| {

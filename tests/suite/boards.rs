@@ -87,9 +87,12 @@ fn every_board_runs_every_analysis() {
         let c = ttr_opt::analysis::scenario::compare(&board, &variant, 2, &|_, _| {}).unwrap();
         assert!(c.rows.iter().all(|r| r.variant <= r.base), "{file}");
 
-        let games =
-            ttr_opt::leagues::simulate::simulate(&board, &["greedy", "random"], 2, 1, &|| {})
-                .unwrap();
+        let games = ttr_opt::leagues::simulate::simulate(
+            &board,
+            &["greedy", "random"],
+            &ttr_opt::leagues::simulate::SimulateOptions::games(2, 1),
+        )
+        .unwrap();
         assert_eq!(games.len(), 2, "{file}");
     }
 }

@@ -6,7 +6,7 @@ use common::{ttr_opt, ttr_opt_ok};
 
 use ttr_opt::board::verify::evaluate;
 use ttr_opt::engine::state::GameState;
-use ttr_opt::leagues::simulate::{simulate, summarise};
+use ttr_opt::leagues::simulate::{simulate, summarise, SimulateOptions};
 use ttr_opt::plans::replan::replan;
 use ttr_opt::solve::{Method, SolveOptions};
 use ttr_opt::stats::quantile;
@@ -15,7 +15,7 @@ use ttr_opt::stats::quantile;
 fn no_player_beats_the_optimum_for_its_own_tickets() {
     let b = common::usa();
     let names = ["greedy", "planner", "random"];
-    let played = simulate(&b, &names, 6, 11, &|| {}).unwrap();
+    let played = simulate(&b, &names, &SimulateOptions::games(6, 11)).unwrap();
     assert_eq!(played.len(), 6);
     for p in &played {
         for s in &p.seats {
@@ -161,10 +161,10 @@ fn simulate_rejects_bad_players() {
 
 #[test]
 fn games_played_in_chunks_are_the_games_of_one_run() {
-    use ttr_opt::leagues::simulate::{simulate, simulate_range, GameRecord};
+    use ttr_opt::leagues::simulate::GameRecord;
     let b = ttr_opt::board::Board::usa();
     let names = ["greedy", "random", "greedy"];
-    let whole = simulate(&b, &names, 7, 11, &|| {}).unwrap();
+    let whole = simulate(&b, &names, &SimulateOptions::games(7, 11)).unwrap();
     let seats = |played: &[ttr_opt::leagues::simulate::Played]| {
         played
             .iter()
@@ -185,7 +185,11 @@ fn games_played_in_chunks_are_the_games_of_one_run() {
         while first < 7 {
             let end = (first + chunk).min(7);
             // Through the record a distributed chunk hands back.
-            for p in simulate_range(&b, &names, first..end, 11, &|| {}).unwrap() {
+            let chunk = SimulateOptions {
+                games: first..end,
+                ..SimulateOptions::games(0, 11)
+            };
+            for p in simulate(&b, &names, &chunk).unwrap() {
                 let text = serde_json::to_string(&GameRecord::of(&p)).unwrap();
                 let record: GameRecord = serde_json::from_str(&text).unwrap();
                 played.push(record.played(&b).unwrap());
