@@ -152,27 +152,49 @@ pub fn deal_sample(board: &Board, cars: u32) -> DealOptions {
     }
 }
 
-/// Runs the analyses for `board` at `cars` (the sweep covers 1..=cars), on
-/// `threads` threads. `progress` hears about each budget of the sweep and
-/// each break-even solve.
+/// How [`balance`] runs: on how many threads, within which limits,
+/// telling whom of each budget of the sweep and each break-even solve.
+/// The default: one thread, no limits, no one told.
+#[derive(Clone)]
+pub struct BalanceOptions<'a> {
+    /// Solver threads (0 or 1: one).
+    pub threads: usize,
+    /// The call's limits: past them, [`SolveError::TimeLimit`] (or the
+    /// parts cut short, listed).
+    pub limits: Limits,
+    /// Hears about each budget of the sweep and each break-even solve.
+    pub progress: &'a (dyn Fn(Progress) + Sync),
+}
+
+impl Default for BalanceOptions<'_> {
+    fn default() -> Self {
+        BalanceOptions::threads(1)
+    }
+}
+
+impl BalanceOptions<'_> {
+    /// No limits, no one told, on `threads` threads.
+    pub fn threads(threads: usize) -> Self {
+        BalanceOptions {
+            threads,
+            limits: Limits::none(),
+            progress: &|_| {},
+        }
+    }
+}
+
+/// Runs the analyses for `board` at `cars` (the sweep covers 1..=cars).
 pub fn balance(
     board: &Board,
     cars: u32,
-    threads: usize,
-    progress: &(dyn Fn(Progress) + Sync),
+    options: &BalanceOptions,
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
-    balance_within(board, cars, threads, &Limits::none(), progress)
-}
-
-/// [`balance`] within the call's `limits`: past them,
-/// [`SolveError::TimeLimit`] (or the parts cut short, listed).
-pub fn balance_within(
-    board: &Board,
-    cars: u32,
-    threads: usize,
-    limits: &Limits,
-    progress: &(dyn Fn(Progress) + Sync),
-) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
+    let BalanceOptions {
+        threads,
+        limits,
+        progress,
+    } = options;
+    let (threads, progress) = (*threads, *progress);
     let started = std::time::Instant::now();
     let cars = cars.max(1);
     let options = deal_sample(board, cars);

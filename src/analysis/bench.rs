@@ -371,8 +371,10 @@ pub const BALANCE_GOAL: f64 = 30.0;
 /// Writes the balance report of `board` at its own car count on `threads`
 /// threads, timed (the report itself is dropped: `ttr-opt balance` writes it).
 pub fn balance_board(board: &Board, name: &str, threads: usize) -> Result<BalanceRun, SolveError> {
-    let ((report, _), cost) =
-        measured(|| crate::analysis::balance::balance(board, board.cars, threads, &|_| {}))?;
+    let ((report, _), cost) = measured(|| {
+        let options = crate::analysis::balance::BalanceOptions::threads(threads);
+        crate::analysis::balance::balance(board, board.cars, &options)
+    })?;
     Ok(BalanceRun {
         board: name.to_string(),
         cars: board.cars,

@@ -107,17 +107,17 @@ pub(super) fn run_balance(args: &BalanceArgs, limits: &Limits) -> Result<ExitCod
     // Budgets of the sweep a line each; then the break-even solves, with a
     // bar on a terminal.
     let bar = crate::cli::StepBar::new();
-    let result = crate::analysis::balance::balance_within(
-        &board,
-        cars,
-        args.threads,
-        limits,
-        &|p| match p {
-            Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
-            Progress::Step(step) => bar.step(step),
-            Progress::Deal { .. } => {}
-        },
-    );
+    let progress = |p: Progress| match p {
+        Progress::Budget(e) => eprintln!("{} cars: {} points", e.cars, e.outcome.plan.score()),
+        Progress::Step(step) => bar.step(step),
+        Progress::Deal { .. } => {}
+    };
+    let options = crate::analysis::balance::BalanceOptions {
+        threads: args.threads,
+        limits: limits.clone(),
+        progress: &progress,
+    };
+    let result = crate::analysis::balance::balance(&board, cars, &options);
     bar.finish();
     let (report, entries) = result.context("balance report failed")?;
 

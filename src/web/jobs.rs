@@ -24,7 +24,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::analysis::balance::{balance_within, Progress, TicketValue};
+use crate::analysis::balance::{balance, BalanceOptions, Progress, TicketValue};
 use crate::analysis::carry::Carry;
 use crate::analysis::scenario::Scenario;
 use crate::board::Board;
@@ -617,9 +617,13 @@ impl<'a> Current<'a> {
         // The break-even's solves and the deal's sample run side by
         // side: the message counts both.
         let counts = std::sync::Mutex::new(((0, 0), (0, 0)));
-        let outcome = balance_within(board, board.cars, threads, &self.limits, &|p| {
-            self.balance_progress(board, &counts, p)
-        });
+        let progress = |p: Progress| self.balance_progress(board, &counts, p);
+        let options = BalanceOptions {
+            threads,
+            limits: self.limits.clone(),
+            progress: &progress,
+        };
+        let outcome = balance(board, board.cars, &options);
         outcome
             .map(|(report, entries)| {
                 self.publish(&mut |run: &mut Run| {

@@ -150,7 +150,12 @@ fn balance_report_on_a_line_matches_hand_derived_values() {
         &[("A", "C", 5), ("B", "D", 4)],
     );
     b.cars = 6;
-    let (report, _) = ttr_opt::analysis::balance::balance(&b, 6, 1, &|_| {}).unwrap();
+    let (report, _) = ttr_opt::analysis::balance::balance(
+        &b,
+        6,
+        &ttr_opt::analysis::balance::BalanceOptions::threads(1),
+    )
+    .unwrap();
     // 1: A–B. 2: B–C. 3: A–B–C 1 + 2 + 5. 4: still 8. 5: B–C–D 2 + 4 + 4.
     // 6: everything, 7 + 9.
     let curve: Vec<(u32, i64)> = report.curve.iter().map(|p| (p.score, p.marginal)).collect();

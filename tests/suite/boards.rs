@@ -72,7 +72,12 @@ fn every_board_runs_every_analysis() {
             );
         }
 
-        let (report, _) = ttr_opt::analysis::balance::balance(&board, CARS, 2, &|_| {}).unwrap();
+        let (report, _) = ttr_opt::analysis::balance::balance(
+            &board,
+            CARS,
+            &ttr_opt::analysis::balance::BalanceOptions::threads(2),
+        )
+        .unwrap();
         assert_eq!(report.optimum, optimum, "{file}");
         assert!(report.markdown(&[]).contains("## Routes"));
 

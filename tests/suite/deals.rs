@@ -323,7 +323,12 @@ fn a_hand_with_long_tickets_takes_them_from_their_own_deck() {
 fn the_balance_report_samples_the_deal_and_values_each_card() {
     use ttr_opt::analysis::balance::{balance, deal_sample};
     let b = board(2);
-    let (report, _) = balance(&b, 6, 2, &|_| {}).unwrap();
+    let (report, _) = balance(
+        &b,
+        6,
+        &ttr_opt::analysis::balance::BalanceOptions::threads(2),
+    )
+    .unwrap();
     let deal = report.deal.as_ref().expect("a deck of 7 deals hands of 3");
     // As the rules deal: 3 cards keeping 2, 1,200 subset solves' worth of
     // seeded hands (4 keepable subsets a hand), the same as `deals` gives.

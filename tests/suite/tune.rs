@@ -6,7 +6,7 @@ use crate::common;
 
 use std::path::PathBuf;
 
-use ttr_opt::analysis::balance::{balance_within, deal_sample};
+use ttr_opt::analysis::balance::{balance, deal_sample};
 use ttr_opt::analysis::scenario::Scenario;
 use ttr_opt::analysis::tune::targets::in_band;
 use ttr_opt::analysis::tune::targets::Styles;
@@ -189,7 +189,12 @@ fn a_ticket_leaves_or_is_replaced_where_its_points_cannot_reach() {
 
 /// What `balance` calls dead, generous and off the band on `board`.
 fn balance_lists(board: &Board, cars: u32, band: f64) -> [Vec<String>; 3] {
-    let (report, _) = balance_within(board, cars, 2, &Limits::none(), &|_| {}).unwrap();
+    let (report, _) = balance(
+        board,
+        cars,
+        &ttr_opt::analysis::balance::BalanceOptions::threads(2),
+    )
+    .unwrap();
     let budgets = report.curve.len();
     let names = |keep: &dyn Fn(&ttr_opt::analysis::balance::TicketValue) -> bool| {
         let mut v: Vec<String> = report
