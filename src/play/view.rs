@@ -363,15 +363,29 @@ view_part! {
 #[derive(Serialize, Clone, PartialEq)]
 pub(super) struct Hand(Vec<Cards>);
 
+/// The creator's name while they are seated.
+fn creator(table: &Table) -> Option<String> {
+    let seat = table
+        .seats
+        .iter()
+        .find(|s| s.who == Who::User(table.creator));
+    seat.map(|s| s.name.clone())
+}
+
+/// Where the game is, as the protocol names it.
+fn state(table: &Table) -> &'static str {
+    match table.phase() {
+        Phase::Open => "open",
+        Phase::Playing => "playing",
+        Phase::Over => "over",
+    }
+}
+
 /// What every viewer of the game sees alike.
 pub(super) fn public_parts(table: &Table) -> Public {
     let board = &table.board.board;
     let game = table.game();
-    let state = match table.phase() {
-        Phase::Open => "open",
-        Phase::Playing => "playing",
-        Phase::Over => "over",
-    };
+    let state = state(table);
     let stations = board.rules.stations.as_ref();
     let players = table
         .seats
@@ -413,11 +427,7 @@ pub(super) fn public_parts(table: &Table) -> Public {
         turn_limit,
         turn_based,
         deadline: table.clock.deadline,
-        creator: table
-            .seats
-            .iter()
-            .find(|s| s.who == Who::User(table.creator))
-            .map(|s| s.name.clone()),
+        creator: creator(table),
         players,
         turn: game.and_then(turn),
         routes: table
@@ -681,11 +691,7 @@ impl LobbyEntry {
                 },
             })
             .collect();
-        let state = match table.phase() {
-            Phase::Open => "open",
-            Phase::Playing => "playing",
-            Phase::Over => "over",
-        };
+        let state = state(table);
         let your_turn = match (table.game(), you) {
             (Some(g), Some(s)) => {
                 !g.is_over() && (g.offer(s).is_some() || (!g.in_setup() && g.current() == s))
@@ -699,11 +705,7 @@ impl LobbyEntry {
             board: table.board.key.clone(),
             board_name: table.board.board.name.clone(),
             rules: table.board.rules_summary.clone(),
-            creator: table
-                .seats
-                .iter()
-                .find(|s| s.who == Who::User(table.creator))
-                .map(|s| s.name.clone()),
+            creator: creator(table),
             players,
             colors: table.free_colors(),
             state,
