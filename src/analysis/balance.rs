@@ -189,12 +189,11 @@ pub fn balance(
     cars: u32,
     options: &BalanceOptions,
 ) -> Result<(BalanceReport, Vec<SweepEntry>), SolveError> {
-    let BalanceOptions {
+    let &BalanceOptions {
         threads,
-        limits,
+        ref limits,
         progress,
     } = options;
-    let (threads, progress) = (*threads, *progress);
     let started = std::time::Instant::now();
     let cars = cars.max(1);
     let options = deal_sample(board, cars);

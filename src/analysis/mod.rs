@@ -171,19 +171,18 @@ fn sensitivity_steps(
     more: &(dyn Fn(&Plan) -> usize + Sync),
     needed: bool,
 ) -> Result<Steps, SolveError> {
-    let AnalysisOptions {
+    let &AnalysisOptions {
         threads,
-        base,
-        limits,
+        ref base,
+        ref limits,
         progress,
     } = options;
-    let (threads, base, limits) = (*threads, base.clone(), limits);
     let within = SolveOptions {
         limits: limits.clone(),
         ..SolveOptions::default()
     };
     solve::worker_pool(threads)?.install(|| {
-        let base = match base.filter(|b| b.proven) {
+        let base = match base.clone().filter(|b| b.proven) {
             Some(base) => base,
             None => solve_proven(&Instance::new(board, cars), &within, || {
                 format!("the optimum of {cars} cars was proven")
@@ -536,13 +535,12 @@ pub fn break_even(
         tickets_unfinished,
         needed,
     } = sensitivity_steps(board, cars, options, &forced, true)?;
-    let AnalysisOptions {
+    let &AnalysisOptions {
         threads,
-        limits,
+        ref limits,
         progress,
         ..
     } = options;
-    let (threads, progress) = (*threads, *progress);
     let optimum = s.base.plan.score();
     let in_plan = &s.base.plan.tickets;
     let method = forced_method(board, cars, optimum, limits);

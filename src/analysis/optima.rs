@@ -93,12 +93,11 @@ impl OptimaOptions {
 /// Every optimal plan of `board` with `cars` cars, counted, and listed up
 /// to `options.max`.
 pub fn all_optima(board: &Board, cars: u32, options: &OptimaOptions) -> Result<Optima, SolveError> {
-    let OptimaOptions {
+    let &OptimaOptions {
         max,
         method,
-        limits,
+        ref limits,
     } = options;
-    let (max, method) = (*max, *method);
     let inst = Instance::new(board, cars);
     let options = SolveOptions {
         limits: limits.clone(),

@@ -272,14 +272,14 @@ pub fn simulate(
     names: &[&str],
     options: &SimulateOptions,
 ) -> Result<Vec<Played>, RuleError> {
-    let SimulateOptions {
-        games,
+    let &SimulateOptions {
+        ref games,
         seed,
-        limits,
+        ref limits,
         progress,
     } = options;
-    let (games, seed) = (games.clone(), *seed);
     let played: Vec<Option<Played>> = games
+        .clone()
         .into_par_iter()
         .map(|g| {
             // A game the call's limits overtook played on with unproven

@@ -58,10 +58,9 @@ struct SentView {
 }
 
 /// What a game's views were last pushed: a push sends each only what
-/// changed since ([`Sent::push`]). Before, every change pushed each
-/// player the whole model (the rules, 60 history lines, 50 chat lines: 10
-/// to 20 KB on the shipped boards), built again for each; building and
-/// writing those was most of the server's CPU under load.
+/// changed since ([`Sent::push`]): the whole model (the rules, the last
+/// history and chat lines) built and written for each player at every
+/// change would be most of the server's CPU under load.
 #[derive(Default)]
 pub struct Sent {
     /// The parts every view shares ([`public_parts`]), as last pushed.
@@ -84,8 +83,7 @@ impl Sent {
     /// Whether `entry`, `user`'s entry of the game in their list of
     /// games, differs from the one last pushed to them (then it is kept as
     /// pushed). A move within a turn (a first card drawn) changes no
-    /// entry: pushing it anyway was about 3 % of a move's CPU at 1,000
-    /// games.
+    /// entry, and is not worth a message to anyone.
     pub fn entry_changed(&mut self, user: UserId, entry: &LobbyEntry) -> bool {
         if self.entries.get(&user) == Some(entry) {
             return false;

@@ -1,8 +1,8 @@
 //! The parts of a view compared typed, field by field: only a field that
 //! differs from the last push is turned into JSON, as the protocol's
 //! `changed` (a value whole) or `patched` (a list's items by index).
-//! Comparing the views as JSON maps was a third of the server's CPU per
-//! move (`output/bench/play.md`).
+//! Building and comparing whole views as JSON maps at every move costs
+//! far more (the figures: `output/bench/play.md`).
 
 use serde::Serialize;
 use serde_json::{Map, Value};
